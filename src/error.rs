@@ -1,0 +1,162 @@
+//! Typed errors of the Rust API. Each variant maps to one C status code (see `ffi`).
+
+use thiserror::Error;
+
+/// Why a mesh was rejected by [`crate::NavMesh::from_polygons`] or a loader.
+///
+/// Every variant names the culprit (polygon, corner, vertex or edge) so that a tool can
+/// point at it. Polygon and vertex numbers are 0-based indices into the caller's arrays.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum MeshError {
+    /// The mesh has no polygons at all.
+    #[error("the mesh has zero polygons")]
+    NoPolygons,
+    /// A vertex coordinate is NaN or infinite.
+    #[error("vertex {vertex} has a non-finite coordinate ({value})")]
+    NonFiniteVertex {
+        /// Index of the offending vertex.
+        vertex: u32,
+        /// The offending coordinate value.
+        value: f32,
+    },
+    /// A polygon lists fewer than 3 corners.
+    #[error("polygon {polygon} has {size} vertices; at least 3 are needed")]
+    TooFewVertices {
+        /// Index of the offending polygon.
+        polygon: u32,
+        /// Number of corners it was given.
+        size: u32,
+    },
+    /// The polygon sizes add up to more indices than were given.
+    #[error("the polygon sizes need {needed} indices but {given} were given")]
+    IndexCountMismatch {
+        /// Sum of the polygon sizes.
+        needed: u64,
+        /// Length of the index array.
+        given: u64,
+    },
+    /// A polygon refers to a vertex that does not exist.
+    #[error(
+        "polygon {polygon}, corner {corner}: vertex index {index} is out of range (vertex count {vertex_count})"
+    )]
+    IndexOutOfRange {
+        /// Index of the offending polygon.
+        polygon: u32,
+        /// Corner number within the polygon.
+        corner: u32,
+        /// The out-of-range vertex index.
+        index: u32,
+        /// Number of vertices in the mesh.
+        vertex_count: u32,
+    },
+    /// A polygon uses the same vertex twice (possibly after welding).
+    #[error("polygon {polygon} repeats vertex {vertex}")]
+    RepeatedVertex {
+        /// Index of the offending polygon.
+        polygon: u32,
+        /// The repeated vertex (after welding).
+        vertex: u32,
+    },
+    /// A polygon has (almost) zero area in the ground plane: a vertical wall, or all
+    /// corners on one line.
+    #[error("polygon {polygon} has zero area in the ground plane")]
+    DegeneratePolygon {
+        /// Index of the offending polygon.
+        polygon: u32,
+    },
+    /// A polygon is not convex in the ground plane.
+    #[error(
+        "polygon {polygon} is not convex: it turns the wrong way at corner {corner} (vertex {vertex})"
+    )]
+    NonConvexPolygon {
+        /// Index of the offending polygon.
+        polygon: u32,
+        /// Corner number within the polygon, in the caller's order.
+        corner: u32,
+        /// Vertex index at that corner.
+        vertex: u32,
+    },
+    /// More than two polygons share one edge.
+    #[error("edge ({a}, {b}) is shared by more than two polygons ({first}, {second}, {third})")]
+    NonManifoldEdge {
+        /// First vertex of the edge.
+        a: u32,
+        /// Second vertex of the edge.
+        b: u32,
+        /// The first polygon using the edge.
+        first: u32,
+        /// The second polygon using the edge.
+        second: u32,
+        /// The third polygon using the edge.
+        third: u32,
+    },
+    /// Two polygons share an edge but lie on the same side of it (the surface folds over).
+    #[error(
+        "polygons {first} and {second} share edge ({a}, {b}) but overlap: both lie on the same side of it"
+    )]
+    FoldedEdge {
+        /// First vertex of the edge.
+        a: u32,
+        /// Second vertex of the edge.
+        b: u32,
+        /// The first polygon using the edge.
+        first: u32,
+        /// The second polygon using the edge.
+        second: u32,
+    },
+    /// An option value is out of range.
+    #[error("invalid mesh option: {0}")]
+    InvalidOption(&'static str),
+    /// The mesh is too large for 32-bit indices.
+    #[error("the mesh is too large: {0}")]
+    TooLarge(&'static str),
+    /// Memory for the mesh could not be allocated.
+    #[error("out of memory while building the mesh ({0})")]
+    OutOfMemory(&'static str),
+}
+
+/// Which end of a path request an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    /// The start point.
+    Start,
+    /// The goal point.
+    Goal,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Endpoint::Start => "start",
+            Endpoint::Goal => "goal",
+        })
+    }
+}
+
+/// Why a path query failed.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// A point has a NaN or infinite coordinate.
+    #[error("the {0} point has a non-finite coordinate")]
+    NonFinitePoint(Endpoint),
+    /// An option value is out of range; the text names the option.
+    #[error("invalid path option: {0}")]
+    InvalidOption(&'static str),
+    /// The point is farther from the mesh than the allowed snap distance.
+    #[error(
+        "the {endpoint} point is {distance} units from the mesh, more than the snap distance {max_distance}"
+    )]
+    NotOnMesh {
+        /// Which point.
+        endpoint: Endpoint,
+        /// Its distance to the nearest point of the mesh (infinite when no polygon is usable).
+        distance: f32,
+        /// The allowed snap distance.
+        max_distance: f32,
+    },
+    /// The goal cannot be reached and partial paths were not allowed.
+    #[error("the goal is unreachable from the start")]
+    NoPath,
+}

@@ -1,0 +1,250 @@
+//! Pure geometry on glam types: orientation tests, closest points, bounding boxes.
+//!
+//! Nothing here knows about meshes. "Ground plane" means the plane perpendicular to the
+//! up axis; 2D vectors are points in it.
+
+use glam::{Vec2, Vec3};
+
+/// Which world axis points up. Path geometry is computed in the plane perpendicular to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UpAxis {
+    /// Y is up (Detour, Unity, Godot): the ground plane is (x, z).
+    #[default]
+    Y,
+    /// Z is up (Unreal, 2D games that pass z = 0): the ground plane is (x, y).
+    Z,
+}
+
+impl UpAxis {
+    /// Projects a world point onto the ground plane.
+    #[inline]
+    pub fn ground(self, p: Vec3) -> Vec2 {
+        match self {
+            UpAxis::Y => Vec2::new(p.x, p.z),
+            UpAxis::Z => Vec2::new(p.x, p.y),
+        }
+    }
+
+    /// The height of a world point along the up axis.
+    #[inline]
+    pub fn height(self, p: Vec3) -> f32 {
+        match self {
+            UpAxis::Y => p.y,
+            UpAxis::Z => p.z,
+        }
+    }
+}
+
+/// Twice the signed area of triangle `a, b, c`: positive when the corners turn
+/// counter-clockwise, negative when clockwise, zero when collinear.
+#[inline]
+pub fn signed_area2(a: Vec2, b: Vec2, c: Vec2) -> f32 {
+    (b - a).perp_dot(c - a)
+}
+
+/// Twice the signed area of a simple polygon (shoelace formula); positive for
+/// counter-clockwise corners.
+pub fn polygon_signed_area2(corners: impl Iterator<Item = Vec2> + Clone) -> f32 {
+    let next = corners.clone().cycle().skip(1);
+    corners.zip(next).map(|(a, b)| a.perp_dot(b)).sum()
+}
+
+/// The point of segment `a..b` closest to `p` (works in any dimension glam offers).
+#[inline]
+pub fn closest_point_on_segment(p: Vec3, a: Vec3, b: Vec3) -> Vec3 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 <= 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+/// The 2D point of segment `a..b` closest to `p`, and its parameter along the segment.
+#[inline]
+pub fn closest_point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> (Vec2, f32) {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 <= 0.0 {
+        return (a, 0.0);
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    (a + ab * t, t)
+}
+
+/// The point of triangle `a, b, c` (in 3D) closest to `p`.
+///
+/// Region-based method: find the Voronoi region of the triangle's features that holds `p`
+/// and project onto that feature. Degenerate triangles fall back to their edges.
+pub fn closest_point_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
+    let ab = b - a;
+    let ac = c - a;
+    let ap = p - a;
+    let d1 = ab.dot(ap);
+    let d2 = ac.dot(ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let d3 = ab.dot(bp);
+    let d4 = ac.dot(bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let d5 = ab.dot(cp);
+    let d6 = ac.dot(cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = va + vb + vc;
+    if denom.abs() <= f32::MIN_POSITIVE || !denom.is_finite() {
+        // Degenerate (zero-area) triangle: the answer lies on one of its edges.
+        let candidates = [
+            closest_point_on_segment(p, a, b),
+            closest_point_on_segment(p, b, c),
+            closest_point_on_segment(p, c, a),
+        ];
+        return candidates
+            .into_iter()
+            .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+            .unwrap_or(a);
+    }
+    // Inside the face: project onto the plane. Unlike summing barycentric terms, this
+    // leaves the ground coordinates of a point above a level triangle bit-for-bit unchanged.
+    let normal = ab.cross(ac);
+    p - normal * (normal.dot(ap) / normal.length_squared())
+}
+
+/// Barycentric weights of `p` in the 2D triangle `a, b, c`, or `None` when the triangle
+/// has no area.
+#[inline]
+pub fn barycentric_2d(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> Option<[f32; 3]> {
+    let area = signed_area2(a, b, c);
+    if area == 0.0 || !area.is_finite() {
+        return None;
+    }
+    let wa = signed_area2(p, b, c) / area;
+    let wb = signed_area2(a, p, c) / area;
+    Some([wa, wb, 1.0 - wa - wb])
+}
+
+/// An axis-aligned bounding box in 3D.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Aabb {
+    /// Smallest corner.
+    pub min: Vec3,
+    /// Largest corner.
+    pub max: Vec3,
+}
+
+impl Aabb {
+    /// The empty box: the identity of [`Aabb::union`].
+    pub const EMPTY: Aabb = Aabb {
+        min: Vec3::INFINITY,
+        max: Vec3::NEG_INFINITY,
+    };
+
+    /// The smallest box holding all `points`.
+    pub fn from_points(points: impl IntoIterator<Item = Vec3>) -> Aabb {
+        points.into_iter().fold(Aabb::EMPTY, |b, p| Aabb {
+            min: b.min.min(p),
+            max: b.max.max(p),
+        })
+    }
+
+    /// The smallest box holding both boxes.
+    #[inline]
+    pub fn union(self, other: Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// Centre of the box.
+    #[inline]
+    pub fn center(self) -> Vec3 {
+        (self.min + self.max) * 0.5
+    }
+
+    /// Squared distance from `p` to the box (0 inside).
+    #[inline]
+    pub fn distance_squared(self, p: Vec3) -> f32 {
+        let d = (self.min - p).max(p - self.max).max(Vec3::ZERO);
+        d.length_squared()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orientation_signs() {
+        let (a, b, c) = (Vec2::ZERO, Vec2::X, Vec2::Y);
+        assert!(signed_area2(a, b, c) > 0.0);
+        assert!(signed_area2(a, c, b) < 0.0);
+        assert_eq!(signed_area2(a, b, Vec2::new(2.0, 0.0)), 0.0);
+    }
+
+    #[test]
+    fn polygon_area_of_unit_square_is_two_when_doubled() {
+        let square = [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y];
+        assert_eq!(polygon_signed_area2(square.iter().copied()), 2.0);
+    }
+
+    #[test]
+    fn closest_point_on_triangle_regions() {
+        let (a, b, c) = (Vec3::ZERO, Vec3::X, Vec3::Z);
+        assert_eq!(
+            closest_point_on_triangle(Vec3::new(0.2, 5.0, 0.2), a, b, c),
+            Vec3::new(0.2, 0.0, 0.2)
+        );
+        assert_eq!(
+            closest_point_on_triangle(Vec3::new(-1.0, 0.0, -1.0), a, b, c),
+            a
+        );
+        assert_eq!(
+            closest_point_on_triangle(Vec3::new(0.5, 0.0, -3.0), a, b, c),
+            Vec3::new(0.5, 0.0, 0.0)
+        );
+        let q = closest_point_on_triangle(Vec3::new(1.0, 0.0, 1.0), a, b, c);
+        assert!((q - Vec3::new(0.5, 0.0, 0.5)).length() < 1e-6);
+    }
+
+    #[test]
+    fn closest_point_on_degenerate_triangle_uses_edges() {
+        let q =
+            closest_point_on_triangle(Vec3::new(0.5, 1.0, 0.0), Vec3::ZERO, Vec3::X, Vec3::X * 2.0);
+        assert_eq!(q, Vec3::new(0.5, 0.0, 0.0));
+    }
+
+    #[test]
+    fn aabb_distance() {
+        let b = Aabb::from_points([Vec3::ZERO, Vec3::ONE]);
+        assert_eq!(b.distance_squared(Vec3::splat(0.5)), 0.0);
+        assert_eq!(b.distance_squared(Vec3::new(3.0, 0.5, 0.5)), 4.0);
+    }
+
+    #[test]
+    fn barycentric_weights_sum_to_one() {
+        let w = barycentric_2d(Vec2::new(0.25, 0.25), Vec2::ZERO, Vec2::X, Vec2::Y).unwrap();
+        assert!(
+            (w[0] - 0.5).abs() < 1e-6 && (w[1] - 0.25).abs() < 1e-6 && (w[2] - 0.25).abs() < 1e-6
+        );
+    }
+}

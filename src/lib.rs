@@ -1,0 +1,45 @@
+//! # navstar
+//!
+//! Navigation-mesh pathfinding for games: build a [`NavMesh`] from convex polygons, make a
+//! [`Query`] per thread, and ask for paths. A path is found in two steps: A* over the
+//! polygon graph gives a corridor, and the funnel algorithm pulls it tight into the
+//! short, natural path an agent walks.
+//!
+//! ```
+//! use navstar::{NavMesh, MeshOptions, Query, PathOptions, PathStatus};
+//! use glam::Vec3;
+//!
+//! // An L-shaped floor (y up) of three squares.
+//! let vertices = [
+//!     Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 0.0),
+//!     Vec3::new(0.0, 0.0, 1.0), Vec3::new(1.0, 0.0, 1.0), Vec3::new(2.0, 0.0, 1.0),
+//!     Vec3::new(0.0, 0.0, 2.0), Vec3::new(1.0, 0.0, 2.0),
+//! ];
+//! let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
+//! let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+//!
+//! let mut query = Query::new(&mesh);
+//! let path = query.find_path(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &PathOptions::default())?;
+//! assert_eq!(path.status, PathStatus::Complete);
+//! assert_eq!(path.corners, &[Vec3::new(1.8, 0.0, 0.5), Vec3::new(1.0, 0.0, 1.0), Vec3::new(0.5, 0.0, 1.8)]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Threads: a [`NavMesh`] is immutable and cheap to clone (`Arc`); share it freely. A
+//! [`Query`] holds per-thread scratch memory and is used by one thread at a time.
+
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod ffi;
+pub mod geometry;
+pub mod io;
+mod mesh;
+mod path;
+mod search;
+
+pub use error::{Endpoint, MeshError, QueryError};
+pub use geometry::UpAxis;
+pub use glam;
+pub use mesh::{MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint};
+pub use search::{Path, PathOptions, PathStatus, Query, SearchStrategy};

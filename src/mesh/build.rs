@@ -1,0 +1,379 @@
+//! Mesh construction: validation, vertex welding, winding normalisation, adjacency from
+//! shared edges, islands and the spatial index. Every rejection names its culprit.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use glam::{DVec2, Vec2, Vec3};
+
+use super::{MeshData, NO_NEIGHBOUR, PolygonIndex};
+use crate::error::MeshError;
+use crate::geometry::{Aabb, UpAxis};
+
+/// Options for building a [`super::NavMesh`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MeshOptions {
+    /// Which axis is up (default [`UpAxis::Y`]).
+    pub up_axis: UpAxis,
+    /// Merge vertices that are within `weld_distance` of each other before finding
+    /// neighbours (default `true`). Meshes exported with one vertex per face corner need it.
+    pub weld_vertices: bool,
+    /// Largest distance, in world units, at which two vertices are merged (default 0:
+    /// only vertices at exactly the same position). Must be finite and >= 0.
+    pub weld_distance: f32,
+}
+
+impl Default for MeshOptions {
+    fn default() -> Self {
+        MeshOptions {
+            up_axis: UpAxis::Y,
+            weld_vertices: true,
+            weld_distance: 0.0,
+        }
+    }
+}
+
+impl MeshOptions {
+    /// Default options with the given up axis.
+    pub fn with_up_axis(up_axis: UpAxis) -> Self {
+        MeshOptions {
+            up_axis,
+            ..Default::default()
+        }
+    }
+}
+
+/// How the index array is divided into polygons.
+pub(super) enum PolygonSizes<'a> {
+    /// Three indices per polygon.
+    Triangles,
+    /// The size of each polygon.
+    Listed(&'a [u32]),
+}
+
+/// Sine of the largest inward turn still accepted as convex (collinear corners pass).
+const CONVEXITY_TOLERANCE: f64 = 1e-6;
+/// Smallest |area| accepted, relative to the squared longest edge.
+const MIN_RELATIVE_AREA: f64 = 1e-12;
+
+pub(super) fn build(
+    vertices: &[Vec3],
+    indices: &[u32],
+    sizes: PolygonSizes<'_>,
+    options: &MeshOptions,
+) -> Result<MeshData, MeshError> {
+    if !(options.weld_distance.is_finite() && options.weld_distance >= 0.0) {
+        return Err(MeshError::InvalidOption(
+            "weld_distance must be finite and >= 0",
+        ));
+    }
+    if u32::try_from(vertices.len()).is_err() || vertices.len() == u32::MAX as usize {
+        return Err(MeshError::TooLarge("more than 2^32 - 1 vertices"));
+    }
+    let poly_start = polygon_offsets(indices.len(), &sizes)?;
+    let polygon_count = poly_start.len() - 1;
+    if polygon_count == 0 {
+        return Err(MeshError::NoPolygons);
+    }
+    check_vertices_finite(vertices)?;
+    let weld = if options.weld_vertices {
+        weld_map(vertices, options.weld_distance)?
+    } else {
+        Vec::new()
+    };
+    let canonical = |v: u32| if weld.is_empty() { v } else { weld[v as usize] };
+
+    let up = options.up_axis;
+    let ground: Vec<Vec2> = vertices.iter().map(|&v| up.ground(v)).collect();
+    let mut corners = try_vec_with_capacity(indices.len(), "polygon corners")?;
+    for p in 0..polygon_count {
+        let range = poly_start[p] as usize..poly_start[p + 1] as usize;
+        let first = corners.len();
+        for (corner, &index) in indices[range].iter().enumerate() {
+            if index as usize >= vertices.len() {
+                return Err(MeshError::IndexOutOfRange {
+                    polygon: p as u32,
+                    corner: corner as u32,
+                    index,
+                    vertex_count: vertices.len() as u32,
+                });
+            }
+            corners.push(canonical(index));
+        }
+        normalise_polygon(p as u32, &mut corners[first..], &ground)?;
+    }
+    let neighbours = link_neighbours(&poly_start, &corners)?;
+    let (island, island_count) = find_islands(&poly_start, &neighbours);
+    let polygon_bounds: Vec<Aabb> = (0..polygon_count)
+        .map(|p| {
+            Aabb::from_points(
+                corners[poly_start[p] as usize..poly_start[p + 1] as usize]
+                    .iter()
+                    .map(|&v| vertices[v as usize]),
+            )
+        })
+        .collect();
+    let bounds = polygon_bounds.iter().fold(Aabb::EMPTY, |a, &b| a.union(b));
+    let index = PolygonIndex::build(&polygon_bounds);
+    Ok(MeshData {
+        up,
+        vertices: vertices.to_vec(),
+        ground,
+        poly_start,
+        corners,
+        neighbours,
+        island,
+        island_count,
+        bounds,
+        index,
+    })
+}
+
+fn try_vec_with_capacity<T>(n: usize, what: &'static str) -> Result<Vec<T>, MeshError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| MeshError::OutOfMemory(what))?;
+    Ok(v)
+}
+
+fn polygon_offsets(index_count: usize, sizes: &PolygonSizes<'_>) -> Result<Vec<u32>, MeshError> {
+    if u32::try_from(index_count).is_err() {
+        return Err(MeshError::TooLarge("more than 2^32 - 1 polygon corners"));
+    }
+    match sizes {
+        PolygonSizes::Triangles => {
+            if index_count % 3 != 0 {
+                return Err(MeshError::IndexCountMismatch {
+                    needed: index_count.next_multiple_of(3) as u64,
+                    given: index_count as u64,
+                });
+            }
+            let mut offsets = try_vec_with_capacity(index_count / 3 + 1, "polygon offsets")?;
+            offsets.extend((0..=index_count / 3).map(|p| (p * 3) as u32));
+            Ok(offsets)
+        }
+        PolygonSizes::Listed(sizes) => {
+            let mut offsets = try_vec_with_capacity(sizes.len() + 1, "polygon offsets")?;
+            offsets.push(0u32);
+            let mut total: u64 = 0;
+            for (p, &size) in sizes.iter().enumerate() {
+                if size < 3 {
+                    return Err(MeshError::TooFewVertices {
+                        polygon: p as u32,
+                        size,
+                    });
+                }
+                total += u64::from(size);
+                if total > index_count as u64 {
+                    let needed = total + sizes[p + 1..].iter().map(|&s| u64::from(s)).sum::<u64>();
+                    return Err(MeshError::IndexCountMismatch {
+                        needed,
+                        given: index_count as u64,
+                    });
+                }
+                offsets.push(total as u32);
+            }
+            if total != index_count as u64 {
+                return Err(MeshError::IndexCountMismatch {
+                    needed: total,
+                    given: index_count as u64,
+                });
+            }
+            Ok(offsets)
+        }
+    }
+}
+
+fn check_vertices_finite(vertices: &[Vec3]) -> Result<(), MeshError> {
+    for (i, v) in vertices.iter().enumerate() {
+        if let Some(&value) = v.to_array().iter().find(|c| !c.is_finite()) {
+            return Err(MeshError::NonFiniteVertex {
+                vertex: i as u32,
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Maps every vertex to the lowest-numbered vertex within `distance` of it (greedy, in
+/// index order). Uses a hash grid with cells of `distance`, so it is linear in practice.
+fn weld_map(vertices: &[Vec3], distance: f32) -> Result<Vec<u32>, MeshError> {
+    let mut map = try_vec_with_capacity(vertices.len(), "vertex welding")?;
+    if distance == 0.0 {
+        let mut seen: HashMap<[u32; 3], u32> = HashMap::with_capacity(vertices.len());
+        for (i, v) in vertices.iter().enumerate() {
+            // `+ 0.0` folds -0.0 into 0.0 so that both weld.
+            let key = (*v + Vec3::ZERO).to_array().map(f32::to_bits);
+            map.push(*seen.entry(key).or_insert(i as u32));
+        }
+        return Ok(map);
+    }
+    let cell = |v: Vec3| (v / distance).floor().as_ivec3();
+    let mut grid: HashMap<glam::IVec3, Vec<u32>> = HashMap::with_capacity(vertices.len());
+    for (i, &v) in vertices.iter().enumerate() {
+        let c = cell(v);
+        let mut target = i as u32;
+        'search: for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    if let Some(bucket) = grid.get(&(c + glam::IVec3::new(dx, dy, dz))) {
+                        if let Some(&r) = bucket
+                            .iter()
+                            .find(|&&r| vertices[r as usize].distance(v) <= distance)
+                        {
+                            target = r;
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+        if target == i as u32 {
+            grid.entry(c).or_default().push(target);
+        }
+        map.push(target);
+    }
+    Ok(map)
+}
+
+/// Checks one polygon (no repeated vertex, non-zero area, convex, simple) and reverses
+/// it in place when it is clockwise. Works in f64 so that thin slivers are judged right.
+fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Result<(), MeshError> {
+    for (i, &v) in corners.iter().enumerate() {
+        if corners[..i].contains(&v) {
+            return Err(MeshError::RepeatedVertex { polygon, vertex: v });
+        }
+    }
+    let point = |v: u32| ground[v as usize].as_dvec2();
+    let n = corners.len();
+    let mut area2 = 0.0f64;
+    let mut longest2 = 0.0f64;
+    for i in 0..n {
+        let (a, b) = (point(corners[i]), point(corners[(i + 1) % n]));
+        area2 += a.perp_dot(b);
+        longest2 = longest2.max((b - a).length_squared());
+    }
+    if !(area2.abs() > longest2 * MIN_RELATIVE_AREA) {
+        return Err(MeshError::DegeneratePolygon { polygon });
+    }
+    let reversed = area2 < 0.0;
+    if reversed {
+        corners.reverse();
+    }
+    // Every turn must be a left turn (or straight on), and the turns must add up to one
+    // full revolution: that rules out reflex corners and self-overlapping stars.
+    let mut turning = 0.0f64;
+    for i in 0..n {
+        let (a, b, c) = (
+            point(corners[(i + n - 1) % n]),
+            point(corners[i]),
+            point(corners[(i + 1) % n]),
+        );
+        let (e1, e2): (DVec2, DVec2) = (b - a, c - b);
+        let cross = e1.perp_dot(e2);
+        let scale = e1.length() * e2.length();
+        if cross < -CONVEXITY_TOLERANCE * scale || scale == 0.0 {
+            let corner = if reversed {
+                (n - 1 - i) as u32
+            } else {
+                i as u32
+            };
+            return Err(MeshError::NonConvexPolygon {
+                polygon,
+                corner,
+                vertex: corners[i],
+            });
+        }
+        turning += cross.atan2(e1.dot(e2));
+    }
+    if (turning - std::f64::consts::TAU).abs() > 1e-3 {
+        return Err(MeshError::NonConvexPolygon {
+            polygon,
+            corner: 0,
+            vertex: corners[0],
+        });
+    }
+    Ok(())
+}
+
+/// Finds the neighbour across every edge with one hash-map pass (expected O(n)).
+fn link_neighbours(poly_start: &[u32], corners: &[u32]) -> Result<Vec<u32>, MeshError> {
+    struct EdgeUse {
+        polygon: u32,
+        slot: u32,
+        from: u32,
+        paired_with: u32,
+    }
+    let mut neighbours = try_vec_with_capacity(corners.len(), "edge neighbours")?;
+    neighbours.resize(corners.len(), NO_NEIGHBOUR);
+    let mut edges: HashMap<(u32, u32), EdgeUse> = HashMap::with_capacity(corners.len());
+    for p in 0..poly_start.len() - 1 {
+        let (start, end) = (poly_start[p] as usize, poly_start[p + 1] as usize);
+        for slot in start..end {
+            let a = corners[slot];
+            let b = corners[if slot + 1 == end { start } else { slot + 1 }];
+            match edges.entry((a.min(b), a.max(b))) {
+                Entry::Vacant(e) => {
+                    e.insert(EdgeUse {
+                        polygon: p as u32,
+                        slot: slot as u32,
+                        from: a,
+                        paired_with: NO_NEIGHBOUR,
+                    });
+                }
+                Entry::Occupied(mut e) => {
+                    let first = e.get_mut();
+                    if first.paired_with != NO_NEIGHBOUR {
+                        return Err(MeshError::NonManifoldEdge {
+                            a,
+                            b,
+                            first: first.polygon,
+                            second: first.paired_with,
+                            third: p as u32,
+                        });
+                    }
+                    if first.from == a {
+                        return Err(MeshError::FoldedEdge {
+                            a,
+                            b,
+                            first: first.polygon,
+                            second: p as u32,
+                        });
+                    }
+                    first.paired_with = p as u32;
+                    neighbours[first.slot as usize] = p as u32;
+                    neighbours[slot] = first.polygon;
+                }
+            }
+        }
+    }
+    Ok(neighbours)
+}
+
+/// Labels connected components with an explicit stack (no recursion).
+fn find_islands(poly_start: &[u32], neighbours: &[u32]) -> (Vec<u32>, u32) {
+    let polygon_count = poly_start.len() - 1;
+    let mut island = vec![u32::MAX; polygon_count];
+    let mut count = 0u32;
+    let mut stack = Vec::new();
+    for seed in 0..polygon_count {
+        if island[seed] != u32::MAX {
+            continue;
+        }
+        island[seed] = count;
+        stack.push(seed as u32);
+        while let Some(p) = stack.pop() {
+            let range = poly_start[p as usize] as usize..poly_start[p as usize + 1] as usize;
+            for &n in &neighbours[range] {
+                if n != NO_NEIGHBOUR && island[n as usize] == u32::MAX {
+                    island[n as usize] = count;
+                    stack.push(n);
+                }
+            }
+        }
+        count += 1;
+    }
+    (island, count)
+}

@@ -1,0 +1,157 @@
+//! A bounding-volume hierarchy over polygon boxes: nearest-point queries in logarithmic
+//! time for compact queries, without allocating.
+
+use glam::Vec3;
+
+use crate::geometry::Aabb;
+
+/// Polygons per leaf.
+const LEAF_SIZE: usize = 4;
+/// Median splits halve the polygon count at each level, so 2^32 polygons need < 40 levels.
+const MAX_DEPTH: usize = 64;
+
+/// A BVH over the polygons' 3D bounding boxes. Nodes are stored depth-first: an inner
+/// node's left child directly follows it, its right child is at `right_or_first`.
+pub(crate) struct PolygonIndex {
+    nodes: Vec<Node>,
+    polygons: Vec<u32>,
+}
+
+struct Node {
+    bounds: Aabb,
+    /// Inner node: index of the right child. Leaf: first entry in `polygons`.
+    right_or_first: u32,
+    /// 0 for an inner node, else the number of polygons in the leaf.
+    count: u32,
+}
+
+impl PolygonIndex {
+    /// Builds the hierarchy by median splits along the longest axis of the centres.
+    pub fn build(polygon_bounds: &[Aabb]) -> PolygonIndex {
+        let mut index = PolygonIndex {
+            nodes: Vec::with_capacity(2 * polygon_bounds.len() / LEAF_SIZE + 1),
+            polygons: (0..polygon_bounds.len() as u32).collect(),
+        };
+        let mut items = std::mem::take(&mut index.polygons);
+        index.build_node(polygon_bounds, &mut items, 0);
+        index.polygons = items;
+        index
+    }
+
+    fn build_node(&mut self, boxes: &[Aabb], items: &mut [u32], first: u32) -> u32 {
+        let bounds = items
+            .iter()
+            .fold(Aabb::EMPTY, |b, &p| b.union(boxes[p as usize]));
+        let id = self.nodes.len() as u32;
+        if items.len() <= LEAF_SIZE {
+            self.nodes.push(Node {
+                bounds,
+                right_or_first: first,
+                count: items.len() as u32,
+            });
+            return id;
+        }
+        self.nodes.push(Node {
+            bounds,
+            right_or_first: 0,
+            count: 0,
+        });
+        let centres = Aabb::from_points(items.iter().map(|&p| boxes[p as usize].center()));
+        let extent = centres.max - centres.min;
+        let axis = if extent.x >= extent.y && extent.x >= extent.z {
+            0
+        } else if extent.y >= extent.z {
+            1
+        } else {
+            2
+        };
+        let mid = items.len() / 2;
+        items.select_nth_unstable_by(mid, |&a, &b| {
+            boxes[a as usize].center()[axis].total_cmp(&boxes[b as usize].center()[axis])
+        });
+        let (left, right) = items.split_at_mut(mid);
+        self.build_node(boxes, left, first);
+        let right_id = self.build_node(boxes, right, first + mid as u32);
+        self.nodes[id as usize].right_or_first = right_id;
+        id
+    }
+
+    /// Finds the polygon whose closest point to `p` is nearest, among those for which
+    /// `closest` returns a point, within squared distance `limit_sq`. Returns the polygon,
+    /// the point and the squared distance.
+    pub fn nearest(
+        &self,
+        p: Vec3,
+        limit_sq: f32,
+        closest: impl Fn(u32) -> Option<Vec3>,
+    ) -> Option<(u32, Vec3, f32)> {
+        let mut best: Option<(u32, Vec3, f32)> = None;
+        let mut best_sq = limit_sq;
+        let mut stack = [0u32; MAX_DEPTH];
+        let mut depth = 1usize;
+        while depth > 0 {
+            depth -= 1;
+            let node = &self.nodes[stack[depth] as usize];
+            if node.bounds.distance_squared(p) > best_sq {
+                continue;
+            }
+            if node.count > 0 {
+                let first = node.right_or_first as usize;
+                for &polygon in &self.polygons[first..first + node.count as usize] {
+                    if let Some(q) = closest(polygon) {
+                        let d = q.distance_squared(p);
+                        if d <= best_sq && best.is_none_or(|(_, _, bd)| d < bd) {
+                            best_sq = d;
+                            best = Some((polygon, q, d));
+                        }
+                    }
+                }
+                continue;
+            }
+            let left = stack[depth] + 1;
+            let right = node.right_or_first;
+            let dl = self.nodes[left as usize].bounds.distance_squared(p);
+            let dr = self.nodes[right as usize].bounds.distance_squared(p);
+            // Push the farther child first so the nearer one is searched first.
+            let (near, far) = if dl <= dr {
+                (left, right)
+            } else {
+                (right, left)
+            };
+            stack[depth] = far;
+            stack[depth + 1] = near;
+            depth += 2;
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_nearest_box_among_many() {
+        let boxes: Vec<Aabb> = (0..1000)
+            .map(|i| {
+                let c = Vec3::new((i % 40) as f32, 0.0, (i / 40) as f32);
+                Aabb::from_points([c, c + Vec3::new(0.5, 0.0, 0.5)])
+            })
+            .collect();
+        let index = PolygonIndex::build(&boxes);
+        let p = Vec3::new(10.2, 0.0, 7.3);
+        let closest = |poly: u32| {
+            let b = boxes[poly as usize];
+            Some(p.clamp(b.min, b.max))
+        };
+        let (poly, q, d) = index.nearest(p, f32::INFINITY, closest).unwrap();
+        assert_eq!(poly, 7 * 40 + 10);
+        assert_eq!(q, Vec3::new(10.2, 0.0, 7.3));
+        assert_eq!(d, 0.0);
+        assert!(
+            index
+                .nearest(Vec3::new(100.0, 0.0, 100.0), 1.0, closest)
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! The navigation mesh: immutable geometry and connectivity, shared across threads.
+//!
+//! A [`NavMesh`] is a cheap handle (an `Arc`) to [`MeshData`]. Cloning it shares the
+//! geometry; nothing in it changes after [`NavMesh::from_polygons`] returns, so it is
+//! `Send + Sync` and any number of threads may query it at once.
+
+mod build;
+mod locate;
+mod walk;
+
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3};
+
+pub use build::MeshOptions;
+pub(crate) use locate::PolygonIndex;
+pub(crate) use walk::WalkEnd;
+
+use crate::error::MeshError;
+use crate::geometry::{Aabb, UpAxis, closest_point_on_triangle};
+
+/// Marks a polygon edge that has no neighbour (a wall).
+pub const NO_NEIGHBOUR: u32 = u32::MAX;
+
+/// A navigation mesh: convex polygons that cover the walkable ground.
+///
+/// Polygons keep the indices the caller gave them (polygon `i` of the input is polygon
+/// `i` here). Their corners are stored counter-clockwise in the ground plane, whatever
+/// winding the input used. Cloning is cheap and shares the data.
+#[derive(Clone)]
+pub struct NavMesh {
+    data: Arc<MeshData>,
+}
+
+/// The immutable contents of a [`NavMesh`]; flat arrays indexed by polygon or edge.
+pub(crate) struct MeshData {
+    pub up: UpAxis,
+    /// World positions as given (vertices welded away are kept but unused).
+    pub vertices: Vec<Vec3>,
+    /// `vertices` projected onto the ground plane.
+    pub ground: Vec<Vec2>,
+    /// Polygon `p` owns corners `poly_start[p]..poly_start[p + 1]`.
+    pub poly_start: Vec<u32>,
+    /// Corner vertex indices, counter-clockwise in the ground plane.
+    pub corners: Vec<u32>,
+    /// Per corner slot `i`: the polygon across the edge from corner `i` to the next
+    /// corner, or [`NO_NEIGHBOUR`].
+    pub neighbours: Vec<u32>,
+    /// Connected component of each polygon.
+    pub island: Vec<u32>,
+    pub island_count: u32,
+    pub bounds: Aabb,
+    pub index: PolygonIndex,
+}
+
+/// The answer of a nearest-point query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearestPoint {
+    /// The polygon that holds the point.
+    pub polygon: u32,
+    /// The point on the mesh, in world coordinates.
+    pub point: Vec3,
+    /// 3D distance from the query point to `point`, in world units.
+    pub distance: f32,
+}
+
+impl std::fmt::Debug for NavMesh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NavMesh")
+            .field("polygons", &self.polygon_count())
+            .field("vertices", &self.vertex_count())
+            .field("islands", &self.island_count())
+            .finish()
+    }
+}
+
+impl NavMesh {
+    /// Builds a mesh from vertices and convex polygons of any size.
+    ///
+    /// * `vertices`: world positions.
+    /// * `indices`: the corners of all polygons, polygon after polygon.
+    /// * `polygon_sizes`: the number of corners of each polygon (each at least 3); their
+    ///   sum must equal `indices.len()`.
+    ///
+    /// Polygons must be convex in the ground plane (collinear corners are allowed) and
+    /// may use either winding. Two polygons are neighbours when they share an edge: the
+    /// same two vertices, after welding (see [`MeshOptions`]).
+    ///
+    /// # Errors
+    /// A [`MeshError`] naming the first offending polygon, corner, vertex or edge.
+    pub fn from_polygons(
+        vertices: &[Vec3],
+        indices: &[u32],
+        polygon_sizes: &[u32],
+        options: &MeshOptions,
+    ) -> Result<NavMesh, MeshError> {
+        let data = build::build(
+            vertices,
+            indices,
+            build::PolygonSizes::Listed(polygon_sizes),
+            options,
+        )?;
+        Ok(NavMesh {
+            data: Arc::new(data),
+        })
+    }
+
+    /// Builds a mesh of triangles: `indices` holds three vertex indices per triangle.
+    ///
+    /// # Errors
+    /// As [`NavMesh::from_polygons`]; a length that is not a multiple of 3 is
+    /// [`MeshError::IndexCountMismatch`].
+    pub fn from_triangles(
+        vertices: &[Vec3],
+        indices: &[u32],
+        options: &MeshOptions,
+    ) -> Result<NavMesh, MeshError> {
+        let data = build::build(vertices, indices, build::PolygonSizes::Triangles, options)?;
+        Ok(NavMesh {
+            data: Arc::new(data),
+        })
+    }
+
+    pub(crate) fn data(&self) -> &MeshData {
+        &self.data
+    }
+
+    /// Number of polygons.
+    pub fn polygon_count(&self) -> u32 {
+        self.data.polygon_count()
+    }
+
+    /// Number of vertices, including any that welding made unused.
+    pub fn vertex_count(&self) -> u32 {
+        self.data.vertices.len() as u32
+    }
+
+    /// Number of islands: sets of polygons connected to each other by shared edges.
+    pub fn island_count(&self) -> u32 {
+        self.data.island_count
+    }
+
+    /// The island (connected component, numbered from 0) of polygon `polygon`.
+    ///
+    /// # Panics
+    /// If `polygon >= polygon_count()`.
+    pub fn island(&self, polygon: u32) -> u32 {
+        self.data.island[polygon as usize]
+    }
+
+    /// The up axis the mesh was built with.
+    pub fn up_axis(&self) -> UpAxis {
+        self.data.up
+    }
+
+    /// The bounding box of all polygons, in world coordinates.
+    pub fn bounds(&self) -> Aabb {
+        self.data.bounds
+    }
+
+    /// All vertex positions, in world coordinates.
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.data.vertices
+    }
+
+    /// The corner vertex indices of `polygon`, counter-clockwise in the ground plane.
+    ///
+    /// # Panics
+    /// If `polygon >= polygon_count()`.
+    pub fn polygon_vertices(&self, polygon: u32) -> &[u32] {
+        &self.data.corners[self.data.corner_range(polygon)]
+    }
+
+    /// For each edge of `polygon` (from corner `i` to corner `i + 1`), the polygon on the
+    /// other side, or [`NO_NEIGHBOUR`] for a wall.
+    ///
+    /// # Panics
+    /// If `polygon >= polygon_count()`.
+    pub fn polygon_neighbours(&self, polygon: u32) -> &[u32] {
+        &self.data.neighbours[self.data.corner_range(polygon)]
+    }
+
+    /// The point of the mesh nearest to `point` (3D distance) within `max_distance`
+    /// world units, or `None` when no polygon is that close. Logarithmic in the polygon
+    /// count for compact queries.
+    pub fn nearest_point(&self, point: Vec3, max_distance: f32) -> Option<NearestPoint> {
+        self.data.nearest_point(point, max_distance, |_| true)
+    }
+
+    /// The point of `polygon` nearest to `point` (3D distance).
+    ///
+    /// # Panics
+    /// If `polygon >= polygon_count()`.
+    pub fn closest_point_on_polygon(&self, polygon: u32, point: Vec3) -> Vec3 {
+        self.data.closest_point_on_polygon(polygon, point)
+    }
+}
+
+impl MeshData {
+    #[inline]
+    pub fn polygon_count(&self) -> u32 {
+        (self.poly_start.len() - 1) as u32
+    }
+
+    #[inline]
+    pub fn corner_range(&self, polygon: u32) -> std::ops::Range<usize> {
+        let p = polygon as usize;
+        self.poly_start[p] as usize..self.poly_start[p + 1] as usize
+    }
+
+    /// The surface of a polygon is the fan of triangles from its first corner; for a
+    /// planar polygon that is the polygon itself.
+    pub fn closest_point_on_polygon(&self, polygon: u32, p: Vec3) -> Vec3 {
+        let corners = &self.corners[self.corner_range(polygon)];
+        let v0 = self.vertices[corners[0] as usize];
+        let mut best = v0;
+        let mut best_d = f32::INFINITY;
+        for pair in corners[1..].windows(2) {
+            let q = closest_point_on_triangle(
+                p,
+                v0,
+                self.vertices[pair[0] as usize],
+                self.vertices[pair[1] as usize],
+            );
+            let d = q.distance_squared(p);
+            if d < best_d {
+                best_d = d;
+                best = q;
+            }
+        }
+        best
+    }
+
+    /// Nearest point among the polygons for which `accept` holds.
+    pub fn nearest_point(
+        &self,
+        p: Vec3,
+        max_distance: f32,
+        accept: impl Fn(u32) -> bool,
+    ) -> Option<NearestPoint> {
+        let limit = if max_distance.is_finite() {
+            max_distance * max_distance
+        } else {
+            f32::INFINITY
+        };
+        self.index
+            .nearest(p, limit, |poly| {
+                if accept(poly) {
+                    Some(self.closest_point_on_polygon(poly, p))
+                } else {
+                    None
+                }
+            })
+            .map(|(polygon, point, d2)| NearestPoint {
+                polygon,
+                point,
+                distance: d2.sqrt(),
+            })
+    }
+
+    /// The portal (shared edge) from corner slot `slot` of a polygon, as
+    /// `(left, right)` vertex indices seen when walking out of the polygon through it.
+    #[inline]
+    pub fn portal_vertices(&self, polygon: u32, slot: usize) -> (u32, u32) {
+        let range = self.corner_range(polygon);
+        let a = self.corners[slot];
+        let next = if slot + 1 == range.end {
+            range.start
+        } else {
+            slot + 1
+        };
+        let b = self.corners[next];
+        // Corners run counter-clockwise, so the interior is on the left of a -> b; facing
+        // out through the edge, b is on the walker's left and a on the right.
+        (b, a)
+    }
+}

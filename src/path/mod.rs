@@ -1,0 +1,3 @@
+//! Turning a polygon corridor into the corners an agent walks.
+
+pub(crate) mod funnel;

@@ -1,0 +1,272 @@
+//! Path queries: [`Query`] holds the per-thread scratch memory and runs searches on a
+//! shared [`NavMesh`].
+
+mod astar;
+
+use glam::Vec3;
+
+use crate::error::{Endpoint, QueryError};
+use crate::mesh::{NavMesh, NearestPoint, WalkEnd};
+use crate::path::funnel::{Portal, string_pull};
+use astar::{AStar, CorridorStep, SearchOutcome};
+
+/// How the polygon corridor is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SearchStrategy {
+    /// A* with the straight-line heuristic scaled by
+    /// [`PathOptions::heuristic_weight`] (1 = classic A*).
+    #[default]
+    AStar,
+}
+
+/// Options of one path query. `PathOptions::default()` gives A* with weight 1,
+/// unlimited snapping and partial paths allowed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PathOptions {
+    /// The corridor search.
+    pub strategy: SearchStrategy,
+    /// Multiplies the A* heuristic; must be finite and >= 0. Values above 1 search fewer
+    /// polygons and may return longer corridors.
+    pub heuristic_weight: f32,
+    /// How far (3D distance, world units) the start and goal may be from the mesh before
+    /// the query fails with [`QueryError::NotOnMesh`]. Must be >= 0; infinity (the
+    /// default) snaps from any distance.
+    pub max_snap_distance: f32,
+    /// When the goal is unreachable, return a path to the reachable point closest to it
+    /// ([`PathStatus::Partial`]) instead of failing with [`QueryError::NoPath`].
+    pub allow_partial: bool,
+}
+
+impl Default for PathOptions {
+    fn default() -> Self {
+        PathOptions {
+            strategy: SearchStrategy::AStar,
+            heuristic_weight: 1.0,
+            max_snap_distance: f32::INFINITY,
+            allow_partial: true,
+        }
+    }
+}
+
+impl PathOptions {
+    fn validate(&self) -> Result<(), QueryError> {
+        if !(self.heuristic_weight.is_finite() && self.heuristic_weight >= 0.0) {
+            return Err(QueryError::InvalidOption(
+                "heuristic_weight must be finite and >= 0",
+            ));
+        }
+        if !(self.max_snap_distance >= 0.0) {
+            return Err(QueryError::InvalidOption(
+                "max_snap_distance must be >= 0 (infinity allowed)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether a path reaches the goal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathStatus {
+    /// The path ends at the (snapped) goal.
+    Complete,
+    /// The goal is unreachable; the path ends at the reachable point closest to it.
+    Partial,
+}
+
+/// A path found by [`Query::find_path`]; borrows the query's memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Path<'a> {
+    /// The corners, in world coordinates: first the snapped start, last the snapped goal
+    /// (or, for a partial path, the reachable point closest to the goal).
+    pub corners: &'a [Vec3],
+    /// Whether the goal was reached.
+    pub status: PathStatus,
+}
+
+impl Path<'_> {
+    /// Total 3D length of the path, in world units.
+    pub fn length(&self) -> f32 {
+        self.corners.windows(2).map(|w| w[0].distance(w[1])).sum()
+    }
+}
+
+/// Per-thread query state over one mesh.
+///
+/// A `Query` owns scratch memory sized to its mesh and a reference to the mesh (so the
+/// mesh lives as long as the query). It is `Send` but is used by one thread at a time
+/// (`&mut self`); make one per thread. After the first few queries it allocates nothing.
+pub struct Query {
+    mesh: NavMesh,
+    search: AStar,
+    corridor: Vec<CorridorStep>,
+    portals: Vec<Portal>,
+    corners: Vec<Vec3>,
+}
+
+impl std::fmt::Debug for Query {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("mesh", &self.mesh)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Query {
+    /// Creates a query for `mesh`, holding its own reference to it.
+    pub fn new(mesh: &NavMesh) -> Query {
+        Query {
+            mesh: mesh.clone(),
+            search: AStar::new(mesh.polygon_count()),
+            corridor: Vec::new(),
+            portals: Vec::new(),
+            corners: Vec::new(),
+        }
+    }
+
+    /// The mesh this query searches.
+    pub fn mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// Finds a path from `start` to `goal` (world coordinates).
+    ///
+    /// Both points are first moved to the nearest point of the mesh (3D distance), within
+    /// `options.max_snap_distance`. The corridor is found by A* over the polygons and
+    /// pulled tight with the funnel algorithm in the ground plane; corners are mesh
+    /// vertices with their heights. Start and goal in one polygon, or in direct sight of
+    /// each other, give exactly two corners.
+    ///
+    /// # Errors
+    /// [`QueryError::NonFinitePoint`], [`QueryError::InvalidOption`],
+    /// [`QueryError::NotOnMesh`], or [`QueryError::NoPath`] when the goal is unreachable
+    /// and `options.allow_partial` is false.
+    pub fn find_path(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        options: &PathOptions,
+    ) -> Result<Path<'_>, QueryError> {
+        options.validate()?;
+        let start = self.snap(start, Endpoint::Start, options.max_snap_distance)?;
+        let goal = self.snap(goal, Endpoint::Goal, options.max_snap_distance)?;
+        let mesh = self.mesh.data();
+        let mut status = PathStatus::Complete;
+        let mut target = goal;
+        if mesh.island[start.polygon as usize] != mesh.island[goal.polygon as usize] {
+            if !options.allow_partial {
+                return Err(QueryError::NoPath);
+            }
+            let island = mesh.island[start.polygon as usize];
+            target = mesh
+                .nearest_point(goal.point, f32::INFINITY, |p| {
+                    mesh.island[p as usize] == island
+                })
+                .expect("the start polygon's island is not empty");
+            status = PathStatus::Partial;
+        }
+        self.corners.clear();
+        if self.in_direct_sight(&start, &target) {
+            self.corners.extend([start.point, target.point]);
+            self.corners.dedup();
+        } else {
+            let outcome = self.search.search(
+                mesh,
+                start.polygon,
+                start.point,
+                target.polygon,
+                target.point,
+                options.heuristic_weight,
+                &mut self.corridor,
+            );
+            if let SearchOutcome::Closest(end) = outcome {
+                // Unreachable although on the same island: cannot happen with the static
+                // mesh, but handled so that future filters degrade gracefully.
+                if !options.allow_partial {
+                    return Err(QueryError::NoPath);
+                }
+                target = NearestPoint {
+                    polygon: end,
+                    point: mesh.closest_point_on_polygon(end, goal.point),
+                    distance: 0.0,
+                };
+                status = PathStatus::Partial;
+            }
+            self.pull_string(start.point, target.point);
+        }
+        Ok(Path {
+            corners: &self.corners,
+            status,
+        })
+    }
+
+    /// Like [`Query::find_path`] but copies the corners into a new `Vec`.
+    ///
+    /// # Errors
+    /// As [`Query::find_path`].
+    pub fn find_path_vec(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        options: &PathOptions,
+    ) -> Result<(Vec<Vec3>, PathStatus), QueryError> {
+        self.find_path(start, goal, options)
+            .map(|p| (p.corners.to_vec(), p.status))
+    }
+
+    fn snap(
+        &self,
+        point: Vec3,
+        endpoint: Endpoint,
+        max_distance: f32,
+    ) -> Result<NearestPoint, QueryError> {
+        if !point.is_finite() {
+            return Err(QueryError::NonFinitePoint(endpoint));
+        }
+        self.mesh
+            .nearest_point(point, max_distance)
+            .ok_or_else(|| QueryError::NotOnMesh {
+                endpoint,
+                distance: self
+                    .mesh
+                    .nearest_point(point, f32::INFINITY)
+                    .map_or(f32::INFINITY, |n| n.distance),
+                max_distance,
+            })
+    }
+
+    fn in_direct_sight(&self, start: &NearestPoint, target: &NearestPoint) -> bool {
+        if start.polygon == target.polygon {
+            return true;
+        }
+        let mesh = self.mesh.data();
+        let up = mesh.up;
+        mesh.walk_straight(
+            start.polygon,
+            up.ground(start.point),
+            up.ground(target.point),
+        ) == WalkEnd::Reached(target.polygon)
+    }
+
+    /// Builds the portal list of the current corridor and runs the funnel over it.
+    fn pull_string(&mut self, start: Vec3, target: Vec3) {
+        let mesh = self.mesh.data();
+        let up = mesh.up;
+        self.portals.clear();
+        self.portals.push(Portal::point(up.ground(start), start));
+        for step in &self.corridor[..self.corridor.len() - 1] {
+            let (left, right) = mesh.portal_vertices(step.polygon, step.exit_slot as usize);
+            let (left_world, right_world) =
+                (mesh.vertices[left as usize], mesh.vertices[right as usize]);
+            self.portals.push(Portal {
+                left: mesh.ground[left as usize],
+                right: mesh.ground[right as usize],
+                left_world,
+                right_world,
+            });
+        }
+        self.portals.push(Portal::point(up.ground(target), target));
+        string_pull(&self.portals, &mut self.corners);
+    }
+}
