@@ -9,12 +9,211 @@
 #include <stddef.h>
 #include <stdbool.h>
 
-// Marks a polygon edge that has no neighbour (a wall).
-#define NO_NEIGHBOUR UINT32_MAX
+// `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
+#define NAVSTAR_UP_Y 0
 
-// An axis-aligned bounding box in 3D.
-typedef struct Aabb Aabb;
+// `NavstarMeshOptions::up_axis`: Z is up (Unreal, 2D games passing z = 0).
+#define NAVSTAR_UP_Z 1
+
+// `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
+#define NAVSTAR_SEARCH_ASTAR 0
+
+// The result of every fallible navstar function. Values >= 0 are successes, values < 0
+// are errors; an error also sets the thread's last error message
+// (`navstar_last_error_message`). More codes may be added; these keep their values.
+enum NavstarStatus
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Success.
+  NAVSTAR_OK = 0,
+  // The goal is unreachable; the path leads to the reachable point closest to the goal.
+  NAVSTAR_PARTIAL_PATH = 1,
+  // The output did not fit: the first `capacity` items were written and `*out_count`
+  // holds the full count.
+  NAVSTAR_BUFFER_TOO_SMALL = 2,
+  // A required pointer was NULL.
+  NAVSTAR_ERROR_NULL_ARGUMENT = -1,
+  // NaN/Inf coordinate, bad option value, bad count.
+  NAVSTAR_ERROR_INVALID_ARGUMENT = -2,
+  // Mesh input rejected; the message names the polygon/edge/vertex and the reason.
+  NAVSTAR_ERROR_INVALID_MESH = -3,
+  // Start or goal is farther from the mesh than the allowed snap distance.
+  NAVSTAR_ERROR_NOT_ON_MESH = -4,
+  // The goal is unreachable and partial paths were not allowed.
+  NAVSTAR_ERROR_NO_PATH = -5,
+  // Memory could not be allocated (for example a mesh of billions of polygons).
+  NAVSTAR_ERROR_OUT_OF_MEMORY = -6,
+  // A bug: a panic was caught at the boundary.
+  NAVSTAR_ERROR_INTERNAL = -100,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum NavstarStatus NavstarStatus;
+#else
+typedef int32_t NavstarStatus;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// An immutable navigation mesh, shared by any number of threads. Create with
+// `navstar_mesh_create`, release with `navstar_mesh_free`.
+typedef struct NavstarMesh NavstarMesh;
+
+// Per-thread path query state over one mesh. Use from one thread at a time. Holds its
+// own reference to the mesh, so the mesh may be freed first.
+typedef struct NavstarQuery NavstarQuery;
+
+// Options for `navstar_mesh_create`. Get defaults from `navstar_mesh_options_default()`
+// and change the fields you need; pass NULL for all defaults.
+typedef struct NavstarMeshOptions {
+  // `sizeof(NavstarMeshOptions)` as the caller was compiled; set by the default
+  // constructor. Lets newer libraries accept structs from older headers.
+  uint32_t struct_size;
+  // `NAVSTAR_UP_Y` (default) or `NAVSTAR_UP_Z`.
+  uint32_t up_axis;
+  // Non-zero (default 1): merge vertices within `weld_distance` before finding shared
+  // edges. Needed for meshes exported with one vertex per face corner.
+  uint32_t weld_vertices;
+  // Largest distance, in world units, at which vertices are merged (default 0: only
+  // vertices at exactly the same position). Finite and >= 0.
+  float weld_distance;
+} NavstarMeshOptions;
+
+// Options for `navstar_find_path`. Get defaults from `navstar_path_options_default()`
+// and change the fields you need; pass NULL for all defaults.
+typedef struct NavstarPathOptions {
+  // `sizeof(NavstarPathOptions)` as the caller was compiled; set by the default
+  // constructor.
+  uint32_t struct_size;
+  // The corridor search: `NAVSTAR_SEARCH_ASTAR` (default).
+  uint32_t strategy;
+  // Multiplies the A* heuristic (default 1). Finite and >= 0; above 1 is faster and
+  // may give longer paths.
+  float heuristic_weight;
+  // How far (3D, world units) start and goal may be from the mesh before the call
+  // fails with `NAVSTAR_ERROR_NOT_ON_MESH`. Default `INFINITY` (snap from anywhere).
+  float max_snap_distance;
+  // Non-zero (default 1): an unreachable goal gives `NAVSTAR_PARTIAL_PATH` to the
+  // reachable point closest to it; zero: it gives `NAVSTAR_ERROR_NO_PATH`.
+  uint32_t allow_partial;
+} NavstarPathOptions;
 
 
+
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
+
+// The library version as `(major << 16) | (minor << 8) | patch`.
+uint32_t navstar_version(void);
+
+// The message of the last error on this thread: never NULL, "" when the last call
+// succeeded. The text names the function and the culprit. Valid until the next
+// navstar call on this thread; copy it to keep it.
+const char *navstar_last_error_message(void);
+
+// The name of a status constant ("NAVSTAR_OK", ...), or "unknown status" for a value
+// navstar never returns. The string is static: never freed, never NULL.
+const char *navstar_status_name(int32_t status);
+
+// Default mesh options: Y up, welding of exactly coincident vertices.
+struct NavstarMeshOptions navstar_mesh_options_default(void);
+
+// Default path options: A*, heuristic weight 1, unlimited snapping, partial paths
+// allowed.
+struct NavstarPathOptions navstar_path_options_default(void);
+
+// Builds a navigation mesh from vertices and convex polygons.
+//
+// * `vertices` (in): `3 * vertex_count` floats, xyz per vertex, world units. May be
+//   NULL only when `vertex_count` is 0.
+// * `indices` (in): the polygons' corner vertex indices, polygon after polygon:
+//   `3 * polygon_count` entries when `polygon_sizes` is NULL, else their sum.
+// * `polygon_sizes` (in, optional): corners per polygon (each >= 3); NULL means every
+//   polygon is a triangle.
+// * `options` (in, optional): NULL for defaults.
+// * `out_mesh` (out): receives the new mesh on success, NULL on any error. Release
+//   it with `navstar_mesh_free`.
+//
+// Polygons must be convex in the ground plane (collinear corners allowed), either
+// winding. Rejected input gives `NAVSTAR_ERROR_INVALID_MESH` with a message naming the
+// polygon, corner, vertex or edge. Nothing is leaked on error. The arrays are copied;
+// the caller may free them when the call returns.
+//
+// # Safety
+// Each non-NULL pointer must point to as many readable elements as described above.
+NavstarStatus navstar_mesh_create(const float *vertices,
+                                  uint32_t vertex_count,
+                                  const uint32_t *indices,
+                                  const uint32_t *polygon_sizes,
+                                  uint32_t polygon_count,
+                                  const struct NavstarMeshOptions *options,
+                                  struct NavstarMesh **out_mesh);
+
+// Releases a mesh. Queries made from it stay valid (they hold their own reference).
+// NULL does nothing.
+//
+// # Safety
+// `mesh` must be NULL or a pointer returned by `navstar_mesh_create` that was not
+// freed yet.
+void navstar_mesh_free(struct NavstarMesh *mesh);
+
+// The number of polygons of a mesh (0 for NULL).
+//
+// # Safety
+// `mesh` must be NULL or a live mesh.
+uint32_t navstar_mesh_polygon_count(const struct NavstarMesh *mesh);
+
+// Creates a query (per-thread scratch memory) for `mesh`.
+//
+// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
+// * `out_query` (out): receives the query, or NULL on error. Release it with
+//   `navstar_query_free`.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_query` NULL or writable.
+NavstarStatus navstar_query_create(const struct NavstarMesh *mesh, struct NavstarQuery **out_query);
+
+// Releases a query. NULL does nothing.
+//
+// # Safety
+// `query` must be NULL or a pointer returned by `navstar_query_create` that was not
+// freed yet, and not in use by another thread.
+void navstar_query_free(struct NavstarQuery *query);
+
+// Finds a path from `start` to `goal`.
+//
+// * `query` (in/out): the query; used by one thread at a time.
+// * `start`, `goal` (in): 3 floats each, world coordinates. Points off the mesh are
+//   moved to the nearest point of the mesh (3D distance) within
+//   `options->max_snap_distance`.
+// * `options` (in, optional): NULL for defaults (A*, weight 1, partial paths allowed).
+// * `out_points` (out): room for `capacity` points (3 floats each). May be NULL only
+//   when `capacity` is 0, which asks for the count alone.
+// * `out_count` (out): the number of points of the whole path (0 on error).
+//
+// The first point is the snapped start, the last the snapped goal, or for
+// `NAVSTAR_PARTIAL_PATH` the reachable point closest to the goal. Start and goal in
+// one polygon or in direct sight give exactly 2 points. When the path has more than
+// `capacity` points, the first `capacity` are written and the call returns
+// `NAVSTAR_BUFFER_TOO_SMALL` (also when the path is partial; call again with a bigger
+// buffer to learn that). In steady state the call allocates no memory.
+//
+// # Safety
+// `query` must be NULL or a live query not used by another thread; `start`/`goal`
+// NULL or 3 readable floats; `out_points` NULL or `3 * capacity` writable floats;
+// `out_count` NULL or writable.
+NavstarStatus navstar_find_path(struct NavstarQuery *query,
+                                const float *start,
+                                const float *goal,
+                                const struct NavstarPathOptions *options,
+                                float *out_points,
+                                uint32_t capacity,
+                                uint32_t *out_count);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
 
 #endif  /* NAVSTAR_H */

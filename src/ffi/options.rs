@@ -1,0 +1,135 @@
+//! Option structs of the C ABI. Each starts with `struct_size` so that fields can be
+//! appended in later versions without breaking programs built against older headers.
+
+use super::boundary::FfiError;
+use crate::geometry::UpAxis;
+use crate::{MeshOptions, PathOptions, SearchStrategy};
+
+/// `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
+pub const NAVSTAR_UP_Y: u32 = 0;
+/// `NavstarMeshOptions::up_axis`: Z is up (Unreal, 2D games passing z = 0).
+pub const NAVSTAR_UP_Z: u32 = 1;
+
+/// `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
+pub const NAVSTAR_SEARCH_ASTAR: u32 = 0;
+
+/// Options for `navstar_mesh_create`. Get defaults from `navstar_mesh_options_default()`
+/// and change the fields you need; pass NULL for all defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavstarMeshOptions {
+    /// `sizeof(NavstarMeshOptions)` as the caller was compiled; set by the default
+    /// constructor. Lets newer libraries accept structs from older headers.
+    pub struct_size: u32,
+    /// `NAVSTAR_UP_Y` (default) or `NAVSTAR_UP_Z`.
+    pub up_axis: u32,
+    /// Non-zero (default 1): merge vertices within `weld_distance` before finding shared
+    /// edges. Needed for meshes exported with one vertex per face corner.
+    pub weld_vertices: u32,
+    /// Largest distance, in world units, at which vertices are merged (default 0: only
+    /// vertices at exactly the same position). Finite and >= 0.
+    pub weld_distance: f32,
+}
+
+/// Options for `navstar_find_path`. Get defaults from `navstar_path_options_default()`
+/// and change the fields you need; pass NULL for all defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavstarPathOptions {
+    /// `sizeof(NavstarPathOptions)` as the caller was compiled; set by the default
+    /// constructor.
+    pub struct_size: u32,
+    /// The corridor search: `NAVSTAR_SEARCH_ASTAR` (default).
+    pub strategy: u32,
+    /// Multiplies the A* heuristic (default 1). Finite and >= 0; above 1 is faster and
+    /// may give longer paths.
+    pub heuristic_weight: f32,
+    /// How far (3D, world units) start and goal may be from the mesh before the call
+    /// fails with `NAVSTAR_ERROR_NOT_ON_MESH`. Default `INFINITY` (snap from anywhere).
+    pub max_snap_distance: f32,
+    /// Non-zero (default 1): an unreachable goal gives `NAVSTAR_PARTIAL_PATH` to the
+    /// reachable point closest to it; zero: it gives `NAVSTAR_ERROR_NO_PATH`.
+    pub allow_partial: u32,
+}
+
+impl NavstarMeshOptions {
+    /// The defaults, matching [`MeshOptions::default`].
+    pub fn defaults() -> Self {
+        let d = MeshOptions::default();
+        NavstarMeshOptions {
+            struct_size: size_of::<NavstarMeshOptions>() as u32,
+            up_axis: NAVSTAR_UP_Y,
+            weld_vertices: u32::from(d.weld_vertices),
+            weld_distance: d.weld_distance,
+        }
+    }
+
+    /// Converts to the Rust options, rejecting out-of-range values by name.
+    pub(crate) fn to_rust(self) -> Result<MeshOptions, FfiError> {
+        let mut options = MeshOptions::default();
+        options.up_axis = match self.up_axis {
+            NAVSTAR_UP_Y => UpAxis::Y,
+            NAVSTAR_UP_Z => UpAxis::Z,
+            other => return Err(FfiError::invalid(format!("options->up_axis is {other}; expected NAVSTAR_UP_Y (0) or NAVSTAR_UP_Z (1)"))),
+        };
+        options.weld_vertices = self.weld_vertices != 0;
+        options.weld_distance = self.weld_distance;
+        Ok(options)
+    }
+}
+
+impl NavstarPathOptions {
+    /// The defaults, matching [`PathOptions::default`].
+    pub fn defaults() -> Self {
+        let d = PathOptions::default();
+        NavstarPathOptions {
+            struct_size: size_of::<NavstarPathOptions>() as u32,
+            strategy: NAVSTAR_SEARCH_ASTAR,
+            heuristic_weight: d.heuristic_weight,
+            max_snap_distance: d.max_snap_distance,
+            allow_partial: u32::from(d.allow_partial),
+        }
+    }
+
+    /// Converts to the Rust options, rejecting out-of-range values by name.
+    pub(crate) fn to_rust(self) -> Result<PathOptions, FfiError> {
+        let mut options = PathOptions::default();
+        options.strategy = match self.strategy {
+            NAVSTAR_SEARCH_ASTAR => SearchStrategy::AStar,
+            other => return Err(FfiError::invalid(format!("options->strategy is {other}; expected NAVSTAR_SEARCH_ASTAR (0)"))),
+        };
+        options.heuristic_weight = self.heuristic_weight;
+        options.max_snap_distance = self.max_snap_distance;
+        options.allow_partial = self.allow_partial != 0;
+        Ok(options)
+    }
+}
+
+/// Reads a caller's options struct that starts with a `u32 struct_size`.
+///
+/// Callers built against this header pass the full size. A smaller size that still
+/// covers every field of the first version is accepted; fields it does not cover keep
+/// their defaults. A larger size means the caller was built against a newer navstar
+/// and is rejected, since its extra options would otherwise be silently ignored.
+///
+/// # Safety
+/// `ptr` must be NULL or point to at least `struct_size` readable bytes.
+pub(crate) unsafe fn read_versioned<T: Copy>(ptr: *const T, defaults: T, first_version_size: usize, name: &str) -> Result<T, FfiError> {
+    if ptr.is_null() {
+        return Ok(defaults);
+    }
+    // SAFETY: the caller promises a readable struct starting with a u32 `struct_size`;
+    // read_unaligned tolerates any alignment.
+    let size = unsafe { ptr.cast::<u32>().read_unaligned() } as usize;
+    if size < first_version_size || size > size_of::<T>() {
+        return Err(FfiError::invalid(format!(
+            "{name}->struct_size is {size}; expected {} (initialise it with the *_default() function)",
+            size_of::<T>()
+        )));
+    }
+    let mut value = defaults;
+    // SAFETY: `size` bytes are readable at `ptr` (caller contract) and fit in `value`
+    // (checked above); T is plain old data made of u32/f32 fields, so any bytes are valid.
+    unsafe { std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), (&raw mut value).cast::<u8>(), size) };
+    Ok(value)
+}
