@@ -41,5 +41,5 @@ mod search;
 pub use error::{Endpoint, MeshError, QueryError};
 pub use geometry::UpAxis;
 pub use glam;
-pub use mesh::{MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint};
+pub use mesh::{MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, TileGrid};
 pub use search::{Path, PathOptions, PathStatus, Query, SearchStrategy};

@@ -1,1 +1,370 @@
-//! File formats.
+//! Mesh file loaders: Wavefront OBJ and Polyanya `.mesh`.
+//!
+//! Loading has two steps. A parser turns text into a [`PolygonSoup`]: vertex positions
+//! and polygon corner lists exactly as the file gives them, with syntax checked but
+//! geometry not. [`PolygonSoup::into_mesh`] then hands the soup to
+//! [`NavMesh::from_polygons`], the same builder every other caller uses, which checks
+//! convexity, finds neighbours and so on. [`load_mesh_file`] and [`load_mesh`] do both
+//! steps at once.
+//!
+//! ```
+//! use navstar::io::{MeshFormat, load_mesh};
+//! use navstar::MeshOptions;
+//!
+//! let obj = "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3 4\n";
+//! let mesh = load_mesh(obj.as_bytes(), MeshFormat::Obj, &MeshOptions::default())?;
+//! assert_eq!(mesh.polygon_count(), 1);
+//! # Ok::<(), navstar::io::LoadError>(())
+//! ```
+//!
+//! # Conventions
+//!
+//! * Parsers stream: they read line by line or token by token from any [`BufRead`] and
+//!   never hold the whole file. Counts announced in a header only reserve a bounded amount
+//!   of memory; running out of memory is an error ([`MeshError::OutOfMemory`]), not an
+//!   abort.
+//! * Parse errors carry the 1-based line number. Builder errors ([`LoadError::Mesh`])
+//!   number polygons and vertices from 0 in file order.
+//! * 2D formats (Polyanya `.mesh`) are always built Z-up: a file point `(x, y)` becomes
+//!   the vertex `(x, y, 0)`, so coordinates from the benchmark scenario files can be
+//!   used directly as `Vec3::new(x, y, 0.0)`. The up axis of the caller's
+//!   [`MeshOptions`] is ignored for them; the other options apply.
+//! * The `*_bytes` parsers never panic, whatever the input; they are meant for fuzzing.
+
+mod lexer;
+pub mod obj;
+pub mod polyanya;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+
+use crate::error::MeshError;
+use crate::geometry::UpAxis;
+use crate::mesh::{MeshOptions, NavMesh};
+
+pub use obj::{parse_obj, parse_obj_bytes};
+pub use polyanya::{parse_polyanya_mesh, parse_polyanya_mesh_bytes};
+
+/// The raw result of parsing a mesh file, before any geometric validation.
+///
+/// The fields have the layout [`NavMesh::from_polygons`] takes: polygon `i` has
+/// `polygon_sizes[i]` corners, which are the next entries of `indices` (0-based indices
+/// into `vertices`). A parser guarantees that every index is in range and every polygon
+/// has at least 3 corners; nothing else (convexity, repeated vertices, ...) is checked
+/// until [`PolygonSoup::into_mesh`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PolygonSoup {
+    /// Vertex positions in world units, in file order.
+    pub vertices: Vec<Vec3>,
+    /// The corners of all polygons, polygon after polygon, in file order.
+    pub indices: Vec<u32>,
+    /// The number of corners of each polygon, in file order.
+    pub polygon_sizes: Vec<u32>,
+    /// The up axis the format itself fixes, if any: `Some(UpAxis::Z)` for 2D formats,
+    /// whose points lie in the z = 0 plane. When set it overrides
+    /// [`MeshOptions::up_axis`] in [`PolygonSoup::into_mesh`].
+    pub up_axis: Option<UpAxis>,
+}
+
+impl PolygonSoup {
+    /// The corner lists of the polygons, in order. Stops early if `polygon_sizes` asks
+    /// for more indices than there are (only possible for a hand-made soup).
+    pub fn polygons(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        let mut start = 0usize;
+        self.polygon_sizes.iter().map_while(move |&size| {
+            let end = start.checked_add(size as usize)?;
+            let corners = self.indices.get(start..end)?;
+            start = end;
+            Some(corners)
+        })
+    }
+
+    /// Builds a navigation mesh with [`NavMesh::from_polygons`], consuming the soup.
+    ///
+    /// `options` apply as given, except that a format-fixed [`PolygonSoup::up_axis`]
+    /// replaces `options.up_axis`.
+    ///
+    /// # Errors
+    /// [`LoadError::Mesh`] with the builder's reason; polygon and vertex numbers in it
+    /// are 0-based positions in the file.
+    pub fn into_mesh(self, options: &MeshOptions) -> Result<NavMesh, LoadError> {
+        let mut options = options.clone();
+        if let Some(up) = self.up_axis {
+            options.up_axis = up;
+        }
+        let mesh =
+            NavMesh::from_polygons(&self.vertices, &self.indices, &self.polygon_sizes, &options)?;
+        Ok(mesh)
+    }
+}
+
+/// Why a mesh file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// Opening or reading failed.
+    #[error("{}", io_message(.path.as_deref(), .source))]
+    Io {
+        /// The file, when the error came from [`load_mesh_file`]; `None` for readers.
+        path: Option<PathBuf>,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The text does not follow the format.
+    #[error("line {line}: {message}")]
+    Parse {
+        /// 1-based line number where the problem was found.
+        line: u64,
+        /// What is wrong, naming the vertex or polygon being read where that helps.
+        message: String,
+    },
+    /// The file was read, but the builder rejected its polygons.
+    #[error("invalid mesh: {0}")]
+    Mesh(#[from] MeshError),
+    /// [`load_mesh_file`] could not tell the format from the file name.
+    #[error(
+        "cannot tell the mesh format of '{}' from its extension (known: {})",
+        path.display(),
+        known_extensions()
+    )]
+    UnknownFormat {
+        /// The file name that was given.
+        path: PathBuf,
+    },
+}
+
+impl From<std::io::Error> for LoadError {
+    /// An I/O error with no path attached.
+    fn from(source: std::io::Error) -> Self {
+        LoadError::Io { path: None, source }
+    }
+}
+
+impl LoadError {
+    /// A parse error at `line`.
+    pub(crate) fn parse(line: u64, message: impl Into<String>) -> Self {
+        LoadError::Parse {
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// Attaches `path` to an I/O error that has none.
+    fn with_path(self, path: &Path) -> Self {
+        match self {
+            LoadError::Io { path: None, source } => LoadError::Io {
+                path: Some(path.to_path_buf()),
+                source,
+            },
+            other => other,
+        }
+    }
+}
+
+fn io_message(path: Option<&Path>, source: &std::io::Error) -> String {
+    match path {
+        Some(path) => format!("cannot read '{}': {source}", path.display()),
+        None => format!("read error: {source}"),
+    }
+}
+
+fn known_extensions() -> String {
+    let all: Vec<String> = MeshFormat::ALL
+        .iter()
+        .flat_map(|f| f.extensions())
+        .map(|e| format!(".{e}"))
+        .collect();
+    all.join(", ")
+}
+
+/// A mesh file format that navstar can read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MeshFormat {
+    /// Wavefront OBJ (`.obj`): 3D polygons, used as given; the up axis comes from the
+    /// [`MeshOptions`]. See [`obj`].
+    Obj,
+    /// Polyanya navigation mesh (`.mesh`, format version 2): 2D convex polygons, built
+    /// Z-up with z = 0. See [`polyanya`].
+    PolyanyaMesh,
+}
+
+/// Everything that differs between formats, in one place: adding a format is one
+/// variant plus one arm in [`MeshFormat::spec`] (and its entry in [`MeshFormat::ALL`]).
+struct FormatSpec {
+    /// File name extensions, lower case, without the dot.
+    extensions: &'static [&'static str],
+    /// The parser.
+    parse: fn(&mut dyn BufRead) -> Result<PolygonSoup, LoadError>,
+}
+
+impl MeshFormat {
+    /// Every supported format.
+    pub const ALL: &'static [MeshFormat] = &[MeshFormat::Obj, MeshFormat::PolyanyaMesh];
+
+    fn spec(self) -> FormatSpec {
+        match self {
+            MeshFormat::Obj => FormatSpec {
+                extensions: &["obj"],
+                parse: |reader| parse_obj(reader),
+            },
+            MeshFormat::PolyanyaMesh => FormatSpec {
+                extensions: &["mesh"],
+                parse: |reader| parse_polyanya_mesh(reader),
+            },
+        }
+    }
+
+    /// The file name extensions of this format, lower case and without the dot.
+    pub fn extensions(self) -> &'static [&'static str] {
+        self.spec().extensions
+    }
+
+    /// The format whose extension is `extension` (without the dot, any case).
+    pub fn from_extension(extension: &str) -> Option<MeshFormat> {
+        MeshFormat::ALL.iter().copied().find(|format| {
+            format
+                .extensions()
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(extension))
+        })
+    }
+
+    /// The format named by the extension of `path` (`.obj`, `.mesh`; any case).
+    pub fn from_path(path: &Path) -> Option<MeshFormat> {
+        MeshFormat::from_extension(path.extension()?.to_str()?)
+    }
+
+    /// Parses `reader` in this format, without building a mesh.
+    ///
+    /// # Errors
+    /// [`LoadError::Parse`] or [`LoadError::Io`]; see the format's module.
+    pub fn parse(self, mut reader: impl BufRead) -> Result<PolygonSoup, LoadError> {
+        (self.spec().parse)(&mut reader)
+    }
+}
+
+/// Reads a mesh in `format` from `reader` and builds it with `options`.
+///
+/// The reader is consumed up to the end of the mesh; a [`BufReader`] around a file, a
+/// byte slice or a `Cursor` all work.
+///
+/// # Errors
+/// [`LoadError::Io`] (without a path) if reading fails, [`LoadError::Parse`] with the
+/// line number for malformed text, [`LoadError::Mesh`] if the builder rejects the
+/// polygons.
+pub fn load_mesh(
+    reader: impl BufRead,
+    format: MeshFormat,
+    options: &MeshOptions,
+) -> Result<NavMesh, LoadError> {
+    format.parse(reader)?.into_mesh(options)
+}
+
+/// Opens `path`, picks the format from its extension (see [`MeshFormat::from_path`]),
+/// and loads the mesh with `options`. The file is read once, streaming, and closed
+/// before returning.
+///
+/// # Errors
+/// [`LoadError::UnknownFormat`] for an unknown extension, [`LoadError::Io`] naming
+/// `path` if it cannot be opened or read, otherwise as [`load_mesh`].
+pub fn load_mesh_file(path: &Path, options: &MeshOptions) -> Result<NavMesh, LoadError> {
+    let format = MeshFormat::from_path(path).ok_or_else(|| LoadError::UnknownFormat {
+        path: path.to_path_buf(),
+    })?;
+    let file = File::open(path).map_err(|e| LoadError::from(e).with_path(path))?;
+    load_mesh(BufReader::new(file), format, options).map_err(|e| e.with_path(path))
+}
+
+/// Largest vertex count the builder accepts (`u32::MAX` itself is reserved).
+const MAX_VERTICES: usize = u32::MAX as usize - 1;
+/// Largest total number of polygon corners the builder accepts.
+const MAX_CORNERS: usize = u32::MAX as usize;
+/// At most this many items are reserved up front because a header announced them; the
+/// rest of the memory is only taken as the items are actually read.
+const MAX_PRERESERVE: usize = 1 << 16;
+
+/// Appends `value`, growing `vec` with a fallible reservation so that a huge file fails
+/// with [`MeshError::OutOfMemory`] instead of aborting the process.
+fn try_push<T>(vec: &mut Vec<T>, value: T, what: &'static str) -> Result<(), LoadError> {
+    // `try_reserve` grows geometrically, so pushing stays amortised O(1).
+    vec.try_reserve(1)
+        .map_err(|_| MeshError::OutOfMemory(what))?;
+    vec.push(value);
+    Ok(())
+}
+
+/// Reserves room for `announced` items (a count from a file header), but never more than
+/// [`MAX_PRERESERVE`]: a header may lie.
+fn reserve_announced<T>(
+    vec: &mut Vec<T>,
+    announced: u64,
+    what: &'static str,
+) -> Result<(), LoadError> {
+    let count = usize::try_from(announced).map_or(MAX_PRERESERVE, |n| n.min(MAX_PRERESERVE));
+    vec.try_reserve(count)
+        .map_err(|_| MeshError::OutOfMemory(what))?;
+    Ok(())
+}
+
+/// A token for an error message: lossy UTF-8, quoted and escaped.
+fn quoted(token: &[u8]) -> String {
+    format!("{:?}", String::from_utf8_lossy(token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_from_extensions() {
+        assert_eq!(
+            MeshFormat::from_path(Path::new("a/b.OBJ")),
+            Some(MeshFormat::Obj)
+        );
+        assert_eq!(
+            MeshFormat::from_path(Path::new("arena.mesh")),
+            Some(MeshFormat::PolyanyaMesh)
+        );
+        assert_eq!(MeshFormat::from_path(Path::new("arena.map")), None);
+        assert_eq!(MeshFormat::from_path(Path::new("mesh")), None);
+        for &format in MeshFormat::ALL {
+            for ext in format.extensions() {
+                assert_eq!(MeshFormat::from_extension(ext), Some(format));
+            }
+        }
+    }
+
+    #[test]
+    fn error_messages() {
+        let e = LoadError::parse(7, "bad");
+        assert_eq!(e.to_string(), "line 7: bad");
+        let e = LoadError::from(std::io::Error::other("boom")).with_path(Path::new("x.obj"));
+        assert_eq!(e.to_string(), "cannot read 'x.obj': boom");
+        let e = LoadError::UnknownFormat {
+            path: "a.txt".into(),
+        };
+        assert!(e.to_string().contains(".obj, .mesh"), "{e}");
+    }
+
+    #[test]
+    fn polygons_iterates_and_stops_on_short_indices() {
+        let soup = PolygonSoup {
+            indices: vec![0, 1, 2, 2, 3, 0, 1],
+            polygon_sizes: vec![3, 4, 3],
+            ..Default::default()
+        };
+        let polys: Vec<&[u32]> = soup.polygons().collect();
+        assert_eq!(polys, [&[0, 1, 2][..], &[2, 3, 0, 1][..]]);
+    }
+
+    #[test]
+    fn header_reservation_is_capped() {
+        let mut v: Vec<u32> = Vec::new();
+        reserve_announced(&mut v, u64::MAX, "test").unwrap();
+        assert!(v.capacity() >= MAX_PRERESERVE && v.capacity() < 2 * MAX_PRERESERVE);
+    }
+}

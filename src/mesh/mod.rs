@@ -5,6 +5,7 @@
 //! `Send + Sync` and any number of threads may query it at once.
 
 mod build;
+mod grid;
 mod locate;
 mod walk;
 
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 pub use build::MeshOptions;
+pub use grid::TileGrid;
 pub(crate) use locate::PolygonIndex;
 pub(crate) use walk::WalkEnd;
 
