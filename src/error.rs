@@ -58,6 +58,19 @@ pub enum MeshError {
         /// The repeated vertex (after welding).
         vertex: u32,
     },
+    /// Two consecutive corners of a polygon are distinct vertices at the same position in
+    /// the ground plane (weld them, or remove one).
+    #[error(
+        "polygon {polygon} has a zero-length edge: vertices {a} and {b} are at the same ground position"
+    )]
+    ZeroLengthEdge {
+        /// Index of the offending polygon.
+        polygon: u32,
+        /// First vertex of the edge.
+        a: u32,
+        /// Second vertex of the edge.
+        b: u32,
+    },
     /// A polygon has (almost) zero area in the ground plane: a vertical wall, or all
     /// corners on one line.
     #[error("polygon {polygon} has zero area in the ground plane")]

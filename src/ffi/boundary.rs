@@ -16,11 +16,17 @@ pub(crate) struct FfiError {
 
 impl FfiError {
     pub fn new(status: NavstarStatus, message: impl Into<String>) -> FfiError {
-        FfiError { status, message: message.into() }
+        FfiError {
+            status,
+            message: message.into(),
+        }
     }
 
     pub fn null(name: &str) -> FfiError {
-        FfiError::new(NavstarStatus::NavstarErrorNullArgument, format!("{name} is NULL"))
+        FfiError::new(
+            NavstarStatus::NavstarErrorNullArgument,
+            format!("{name} is NULL"),
+        )
     }
 
     pub fn invalid(message: impl Into<String>) -> FfiError {
@@ -47,7 +53,10 @@ thread_local! {
 /// Runs `body` as the body of the C function `function`: clears the thread's last error,
 /// turns an `Err` into its status plus message, and a panic into
 /// `NAVSTAR_ERROR_INTERNAL`. Nothing unwinds past this point.
-pub(crate) fn run(function: &str, body: impl FnOnce() -> Result<NavstarStatus, FfiError>) -> NavstarStatus {
+pub(crate) fn run(
+    function: &str,
+    body: impl FnOnce() -> Result<NavstarStatus, FfiError>,
+) -> NavstarStatus {
     set_last_error("");
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(status)) => status,
@@ -61,7 +70,9 @@ pub(crate) fn run(function: &str, body: impl FnOnce() -> Result<NavstarStatus, F
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            set_last_error(&format!("{function}: internal error (a bug in navstar, please report): {what}"));
+            set_last_error(&format!(
+                "{function}: internal error (a bug in navstar, please report): {what}"
+            ));
             NavstarStatus::NavstarErrorInternal
         }
     }
@@ -86,17 +97,27 @@ pub(crate) fn set_last_error(message: &str) {
 /// A pointer to the thread's last error message; valid until the next call that sets it.
 pub(crate) fn last_error_ptr() -> *const c_char {
     static EMPTY: &std::ffi::CStr = c"";
-    LAST_ERROR.try_with(|cell| cell.borrow().as_ptr()).unwrap_or(EMPTY.as_ptr())
+    LAST_ERROR
+        .try_with(|cell| cell.borrow().as_ptr())
+        .unwrap_or(EMPTY.as_ptr())
 }
 
 /// Returns `Err(NULL_ARGUMENT)` naming `name` when `ptr` is NULL.
 #[inline]
 pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> Result<*const T, FfiError> {
-    if ptr.is_null() { Err(FfiError::null(name)) } else { Ok(ptr) }
+    if ptr.is_null() {
+        Err(FfiError::null(name))
+    } else {
+        Ok(ptr)
+    }
 }
 
 /// As [`non_null`] for mutable pointers.
 #[inline]
 pub(crate) fn non_null_mut<T>(ptr: *mut T, name: &str) -> Result<*mut T, FfiError> {
-    if ptr.is_null() { Err(FfiError::null(name)) } else { Ok(ptr) }
+    if ptr.is_null() {
+        Err(FfiError::null(name))
+    } else {
+        Ok(ptr)
+    }
 }

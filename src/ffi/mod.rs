@@ -2,7 +2,7 @@
 //! module by cbindgen.
 //!
 //! Rules every function here keeps (see also `../shared/API.md` in the project):
-//! * No panic crosses the boundary: each body runs inside [`boundary::run`].
+//! * No panic crosses the boundary: each body runs inside `boundary::run`.
 //! * Every fallible function returns a [`NavstarStatus`]; errors also set a thread-local
 //!   message readable with [`navstar_last_error_message`].
 //! * No pointer passed in by the caller is kept after the call returns.
@@ -19,7 +19,9 @@ use glam::Vec3;
 
 use crate::{NavMesh, PathStatus, Query};
 use boundary::{FfiError, non_null, non_null_mut, run, run_void};
-pub use options::{NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z, NavstarMeshOptions, NavstarPathOptions};
+pub use options::{
+    NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z, NavstarMeshOptions, NavstarPathOptions,
+};
 pub use status::NavstarStatus;
 
 /// An immutable navigation mesh, shared by any number of threads. Create with
@@ -83,7 +85,11 @@ pub extern "C" fn navstar_status_name(status: i32) -> *const c_char {
         NavstarErrorOutOfMemory,
         NavstarErrorInternal,
     ];
-    let name: &'static std::ffi::CStr = match known.into_iter().find(|s| *s as i32 == status).map(NavstarStatus::name) {
+    let name: &'static std::ffi::CStr = match known
+        .into_iter()
+        .find(|s| *s as i32 == status)
+        .map(NavstarStatus::name)
+    {
         Some("NAVSTAR_OK") => c"NAVSTAR_OK",
         Some("NAVSTAR_PARTIAL_PATH") => c"NAVSTAR_PARTIAL_PATH",
         Some("NAVSTAR_BUFFER_TOO_SMALL") => c"NAVSTAR_BUFFER_TOO_SMALL",
@@ -146,10 +152,19 @@ pub unsafe extern "C" fn navstar_mesh_create(
         // SAFETY: out_mesh is non-NULL and the caller promises it is writable.
         unsafe { out_mesh.write_unaligned(std::ptr::null_mut()) };
         // SAFETY: options is NULL or points to a struct of `struct_size` bytes.
-        let options = unsafe { options::read_versioned(options, NavstarMeshOptions::defaults(), MESH_OPTIONS_V1_SIZE, "options") }?;
+        let options = unsafe {
+            options::read_versioned(
+                options,
+                NavstarMeshOptions::defaults(),
+                MESH_OPTIONS_V1_SIZE,
+                "options",
+            )
+        }?;
         let options = options.to_rust()?;
         if vertex_count == u32::MAX {
-            return Err(FfiError::invalid("vertex_count is UINT32_MAX; at most UINT32_MAX - 1 vertices are supported"));
+            return Err(FfiError::invalid(
+                "vertex_count is UINT32_MAX; at most UINT32_MAX - 1 vertices are supported",
+            ));
         }
         let sizes = if polygon_sizes.is_null() {
             None
@@ -162,13 +177,18 @@ pub unsafe extern "C" fn navstar_mesh_create(
             Some(sizes) => sizes.iter().map(|&s| u64::from(s)).sum(),
         };
         if index_count > u64::from(u32::MAX) {
-            return Err(FfiError::invalid(format!("the polygons need {index_count} indices; at most UINT32_MAX are supported")));
+            return Err(FfiError::invalid(format!(
+                "the polygons need {index_count} indices; at most UINT32_MAX are supported"
+            )));
         }
         // SAFETY: the caller promises the documented element counts behind each pointer.
         let vertex_floats = unsafe { read_array(vertices, 3 * vertex_count as usize, "vertices") }?;
         // SAFETY: as above.
         let indices = unsafe { read_array(indices, index_count as usize, "indices") }?;
-        let points: Vec<Vec3> = vertex_floats.chunks_exact(3).map(Vec3::from_slice).collect();
+        let points: Vec<Vec3> = vertex_floats
+            .chunks_exact(3)
+            .map(Vec3::from_slice)
+            .collect();
         let mesh = match &sizes {
             None => NavMesh::from_triangles(&points, &indices, &options)?,
             Some(sizes) => NavMesh::from_polygons(&points, &indices, sizes, &options)?,
@@ -216,7 +236,10 @@ pub unsafe extern "C" fn navstar_mesh_polygon_count(mesh: *const NavstarMesh) ->
 /// # Safety
 /// `mesh` must be NULL or a live mesh; `out_query` NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn navstar_query_create(mesh: *const NavstarMesh, out_query: *mut *mut NavstarQuery) -> NavstarStatus {
+pub unsafe extern "C" fn navstar_query_create(
+    mesh: *const NavstarMesh,
+    out_query: *mut *mut NavstarQuery,
+) -> NavstarStatus {
     run("navstar_query_create", || {
         let out_query = non_null_mut(out_query, "out_query")?;
         // SAFETY: non-NULL and writable by contract.
@@ -224,7 +247,9 @@ pub unsafe extern "C" fn navstar_query_create(mesh: *const NavstarMesh, out_quer
         let mesh = non_null(mesh, "mesh")?;
         // SAFETY: a live mesh by contract; only shared access is taken.
         let mesh = unsafe { &(*mesh).mesh };
-        let handle = Box::into_raw(Box::new(NavstarQuery { query: Query::new(mesh) }));
+        let handle = Box::into_raw(Box::new(NavstarQuery {
+            query: Query::new(mesh),
+        }));
         // SAFETY: as above.
         unsafe { out_query.write_unaligned(handle) };
         Ok(NavstarStatus::NavstarOk)
@@ -291,7 +316,14 @@ pub unsafe extern "C" fn navstar_find_path(
             return Err(FfiError::null("out_points (with capacity > 0)"));
         }
         // SAFETY: options is NULL or a struct of `struct_size` bytes (caller contract).
-        let options = unsafe { options::read_versioned(options, NavstarPathOptions::defaults(), PATH_OPTIONS_V1_SIZE, "options") }?;
+        let options = unsafe {
+            options::read_versioned(
+                options,
+                NavstarPathOptions::defaults(),
+                PATH_OPTIONS_V1_SIZE,
+                "options",
+            )
+        }?;
         let options = options.to_rust()?;
         // SAFETY: a live query used by this thread only (caller contract).
         let query = unsafe { &mut (*query).query };
@@ -327,12 +359,20 @@ unsafe fn read_array<T: Copy>(ptr: *const T, count: usize, name: &str) -> Result
     }
     let ptr = non_null(ptr, name)?;
     let mut out: Vec<T> = Vec::new();
-    out.try_reserve_exact(count)
-        .map_err(|_| FfiError::new(NavstarStatus::NavstarErrorOutOfMemory, format!("cannot allocate a copy of {count} elements of {name}")))?;
+    out.try_reserve_exact(count).map_err(|_| {
+        FfiError::new(
+            NavstarStatus::NavstarErrorOutOfMemory,
+            format!("cannot allocate a copy of {count} elements of {name}"),
+        )
+    })?;
     // SAFETY: `count` readable elements by contract; the destination has the capacity.
     // Elements are copied bytewise, so the caller's array needs no particular alignment.
     unsafe {
-        std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), out.as_mut_ptr().cast::<u8>(), count * size_of::<T>());
+        std::ptr::copy_nonoverlapping(
+            ptr.cast::<u8>(),
+            out.as_mut_ptr().cast::<u8>(),
+            count * size_of::<T>(),
+        );
         out.set_len(count);
     }
     Ok(out)
@@ -347,7 +387,9 @@ unsafe fn read_point(ptr: *const f32, name: &str) -> Result<Vec3, FfiError> {
     let values = unsafe { read_array(ptr, 3, name) }?;
     let point = Vec3::from_slice(&values);
     if !point.is_finite() {
-        return Err(FfiError::invalid(format!("{name} has a non-finite coordinate ({point})")));
+        return Err(FfiError::invalid(format!(
+            "{name} has a non-finite coordinate ({point})"
+        )));
     }
     Ok(point)
 }

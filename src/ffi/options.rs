@@ -66,15 +66,20 @@ impl NavstarMeshOptions {
 
     /// Converts to the Rust options, rejecting out-of-range values by name.
     pub(crate) fn to_rust(self) -> Result<MeshOptions, FfiError> {
-        let mut options = MeshOptions::default();
-        options.up_axis = match self.up_axis {
+        let up_axis = match self.up_axis {
             NAVSTAR_UP_Y => UpAxis::Y,
             NAVSTAR_UP_Z => UpAxis::Z,
-            other => return Err(FfiError::invalid(format!("options->up_axis is {other}; expected NAVSTAR_UP_Y (0) or NAVSTAR_UP_Z (1)"))),
+            other => {
+                return Err(FfiError::invalid(format!(
+                    "options->up_axis is {other}; expected NAVSTAR_UP_Y (0) or NAVSTAR_UP_Z (1)"
+                )));
+            }
         };
-        options.weld_vertices = self.weld_vertices != 0;
-        options.weld_distance = self.weld_distance;
-        Ok(options)
+        Ok(MeshOptions {
+            up_axis,
+            weld_vertices: self.weld_vertices != 0,
+            weld_distance: self.weld_distance,
+        })
     }
 }
 
@@ -93,15 +98,20 @@ impl NavstarPathOptions {
 
     /// Converts to the Rust options, rejecting out-of-range values by name.
     pub(crate) fn to_rust(self) -> Result<PathOptions, FfiError> {
-        let mut options = PathOptions::default();
-        options.strategy = match self.strategy {
+        let strategy = match self.strategy {
             NAVSTAR_SEARCH_ASTAR => SearchStrategy::AStar,
-            other => return Err(FfiError::invalid(format!("options->strategy is {other}; expected NAVSTAR_SEARCH_ASTAR (0)"))),
+            other => {
+                return Err(FfiError::invalid(format!(
+                    "options->strategy is {other}; expected NAVSTAR_SEARCH_ASTAR (0)"
+                )));
+            }
         };
-        options.heuristic_weight = self.heuristic_weight;
-        options.max_snap_distance = self.max_snap_distance;
-        options.allow_partial = self.allow_partial != 0;
-        Ok(options)
+        Ok(PathOptions {
+            strategy,
+            heuristic_weight: self.heuristic_weight,
+            max_snap_distance: self.max_snap_distance,
+            allow_partial: self.allow_partial != 0,
+        })
     }
 }
 
@@ -114,7 +124,12 @@ impl NavstarPathOptions {
 ///
 /// # Safety
 /// `ptr` must be NULL or point to at least `struct_size` readable bytes.
-pub(crate) unsafe fn read_versioned<T: Copy>(ptr: *const T, defaults: T, first_version_size: usize, name: &str) -> Result<T, FfiError> {
+pub(crate) unsafe fn read_versioned<T: Copy>(
+    ptr: *const T,
+    defaults: T,
+    first_version_size: usize,
+    name: &str,
+) -> Result<T, FfiError> {
     if ptr.is_null() {
         return Ok(defaults);
     }

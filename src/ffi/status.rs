@@ -53,7 +53,9 @@ impl NavstarStatus {
 impl From<&MeshError> for NavstarStatus {
     fn from(error: &MeshError) -> Self {
         match error {
-            MeshError::InvalidOption(_) | MeshError::TooLarge(_) => NavstarStatus::NavstarErrorInvalidArgument,
+            MeshError::InvalidOption(_) | MeshError::TooLarge(_) => {
+                NavstarStatus::NavstarErrorInvalidArgument
+            }
             MeshError::OutOfMemory(_) => NavstarStatus::NavstarErrorOutOfMemory,
             _ => NavstarStatus::NavstarErrorInvalidMesh,
         }
@@ -63,7 +65,9 @@ impl From<&MeshError> for NavstarStatus {
 impl From<&QueryError> for NavstarStatus {
     fn from(error: &QueryError) -> Self {
         match error {
-            QueryError::NonFinitePoint(_) | QueryError::InvalidOption(_) => NavstarStatus::NavstarErrorInvalidArgument,
+            QueryError::NonFinitePoint(_) | QueryError::InvalidOption(_) => {
+                NavstarStatus::NavstarErrorInvalidArgument
+            }
             QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,
         }

@@ -241,11 +241,7 @@ fn weld_map(vertices: &[Vec3], distance: f32) -> Result<Vec<u32>, MeshError> {
 /// Checks one polygon (no repeated vertex, non-zero area, convex, simple) and reverses
 /// it in place when it is clockwise. Works in f64 so that thin slivers are judged right.
 fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Result<(), MeshError> {
-    for (i, &v) in corners.iter().enumerate() {
-        if corners[..i].contains(&v) {
-            return Err(MeshError::RepeatedVertex { polygon, vertex: v });
-        }
-    }
+    check_distinct_corners(polygon, corners, ground)?;
     let point = |v: u32| ground[v as usize].as_dvec2();
     let n = corners.len();
     let mut area2 = 0.0f64;
@@ -255,7 +251,7 @@ fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Resu
         area2 += a.perp_dot(b);
         longest2 = longest2.max((b - a).length_squared());
     }
-    if !(area2.abs() > longest2 * MIN_RELATIVE_AREA) {
+    if area2.is_nan() || area2.abs() <= longest2 * MIN_RELATIVE_AREA {
         return Err(MeshError::DegeneratePolygon { polygon });
     }
     let reversed = area2 < 0.0;
@@ -294,6 +290,35 @@ fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Resu
             corner: 0,
             vertex: corners[0],
         });
+    }
+    Ok(())
+}
+
+/// Rejects a polygon that uses a vertex twice, or whose consecutive corners are distinct
+/// vertices at the same ground position (a zero-length edge). Sorts a copy for large
+/// polygons so that a face of many corners costs O(n log n), not O(n^2).
+fn check_distinct_corners(polygon: u32, corners: &[u32], ground: &[Vec2]) -> Result<(), MeshError> {
+    const SMALL: usize = 16;
+    let repeated = if corners.len() <= SMALL {
+        corners
+            .iter()
+            .enumerate()
+            .find(|&(i, v)| corners[..i].contains(v))
+            .map(|(_, &v)| v)
+    } else {
+        let mut sorted = corners.to_vec();
+        sorted.sort_unstable();
+        sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+    };
+    if let Some(vertex) = repeated {
+        return Err(MeshError::RepeatedVertex { polygon, vertex });
+    }
+    let n = corners.len();
+    for i in 0..n {
+        let (a, b) = (corners[i], corners[(i + 1) % n]);
+        if ground[a as usize] == ground[b as usize] {
+            return Err(MeshError::ZeroLengthEdge { polygon, a, b });
+        }
     }
     Ok(())
 }

@@ -80,6 +80,21 @@ pub(crate) struct CorridorStep {
     pub exit_slot: u32,
 }
 
+/// What to search for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SearchRequest {
+    /// The polygon holding `start`.
+    pub start_polygon: u32,
+    /// The start point (world coordinates).
+    pub start: Vec3,
+    /// The polygon holding `target`.
+    pub target_polygon: u32,
+    /// The point to reach (world coordinates).
+    pub target: Vec3,
+    /// Multiplies the straight-line heuristic.
+    pub heuristic_weight: f32,
+}
+
 /// The outcome of a search.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum SearchOutcome {
@@ -131,18 +146,21 @@ impl AStar {
         node
     }
 
-    /// Searches from `start_polygon` (holding `start`) to `target_polygon` (holding
-    /// `target`) and writes the corridor, start polygon first, into `corridor`.
+    /// Searches from `request.start_polygon` to `request.target_polygon` and writes the
+    /// corridor, start polygon first, into `corridor`.
     pub fn search(
         &mut self,
         mesh: &MeshData,
-        start_polygon: u32,
-        start: Vec3,
-        target_polygon: u32,
-        target: Vec3,
-        heuristic_weight: f32,
+        request: &SearchRequest,
         corridor: &mut Vec<CorridorStep>,
     ) -> SearchOutcome {
+        let SearchRequest {
+            start_polygon,
+            start,
+            target_polygon,
+            target,
+            heuristic_weight,
+        } = *request;
         self.next_generation();
         let root = self.node(start_polygon);
         root.cost = 0.0;

@@ -8,7 +8,7 @@ use glam::Vec3;
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{NavMesh, NearestPoint, WalkEnd};
 use crate::path::funnel::{Portal, string_pull};
-use astar::{AStar, CorridorStep, SearchOutcome};
+use astar::{AStar, CorridorStep, SearchOutcome, SearchRequest};
 
 /// How the polygon corridor is searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -57,7 +57,7 @@ impl PathOptions {
                 "heuristic_weight must be finite and >= 0",
             ));
         }
-        if !(self.max_snap_distance >= 0.0) {
+        if self.max_snap_distance.is_nan() || self.max_snap_distance < 0.0 {
             return Err(QueryError::InvalidOption(
                 "max_snap_distance must be >= 0 (infinity allowed)",
             ));
@@ -171,15 +171,14 @@ impl Query {
             self.corners.extend([start.point, target.point]);
             self.corners.dedup();
         } else {
-            let outcome = self.search.search(
-                mesh,
-                start.polygon,
-                start.point,
-                target.polygon,
-                target.point,
-                options.heuristic_weight,
-                &mut self.corridor,
-            );
+            let request = SearchRequest {
+                start_polygon: start.polygon,
+                start: start.point,
+                target_polygon: target.polygon,
+                target: target.point,
+                heuristic_weight: options.heuristic_weight,
+            };
+            let outcome = self.search.search(mesh, &request, &mut self.corridor);
             if let SearchOutcome::Closest(end) = outcome {
                 // Unreachable although on the same island: cannot happen with the static
                 // mesh, but handled so that future filters degrade gracefully.
