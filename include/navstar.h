@@ -151,6 +151,29 @@ NavstarStatus navstar_mesh_create(const float *vertices,
                                   const struct NavstarMeshOptions *options,
                                   struct NavstarMesh **out_mesh);
 
+// Builds a navigation mesh from a tile grid: the walkable area is exactly the union of
+// the walkable cells, merged into large rectangles (cells touching only at a corner
+// are not connected).
+//
+// * `cells` (in): `width * height` bytes, row after row (`cells[y * width + x]`);
+//   non-zero means walkable. May be NULL only when the grid is empty.
+// * `cell_size` (in): side of a cell in world units, finite and > 0.
+// * `origin` (in, optional): 3 floats, the world position of the corner of cell (0, 0);
+//   NULL means (0, 0, 0). Cell (x, y) covers `[x, x+1] * cell_size` along world x and
+//   `[y, y+1] * cell_size` along world z (Y up) or world y (Z up, per `options`).
+// * `options`, `out_mesh`: as for `navstar_mesh_create`.
+//
+// # Safety
+// Each non-NULL pointer must point to as many readable elements as described above;
+// `out_mesh` NULL or writable.
+NavstarStatus navstar_mesh_create_from_grid(const uint8_t *cells,
+                                            uint32_t width,
+                                            uint32_t height,
+                                            float cell_size,
+                                            const float *origin,
+                                            const struct NavstarMeshOptions *options,
+                                            struct NavstarMesh **out_mesh);
+
 // Releases a mesh. Queries made from it stay valid (they hold their own reference).
 // NULL does nothing.
 //

@@ -126,7 +126,13 @@ pub fn closest_point_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
     // Inside the face: project onto the plane. Unlike summing barycentric terms, this
     // leaves the ground coordinates of a point above a level triangle bit-for-bit unchanged.
     let normal = ab.cross(ac);
-    p - normal * (normal.dot(ap) / normal.length_squared())
+    let mut q = p - normal * (normal.dot(ap) / normal.length_squared());
+    // The projection rounds along the normal; solve the plane equation for the axis the
+    // normal is closest to, so that a point over a level triangle gets exactly its height.
+    let axis = normal.abs().max_position();
+    let (i, j) = ((axis + 1) % 3, (axis + 2) % 3);
+    q[axis] = a[axis] - (normal[i] * (q[i] - a[i]) + normal[j] * (q[j] - a[j])) / normal[axis];
+    q
 }
 
 /// Barycentric weights of `p` in the 2D triangle `a, b, c`, or `None` when the triangle
@@ -140,6 +146,22 @@ pub fn barycentric_2d(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> Option<[f32; 3]> {
     let wa = signed_area2(p, b, c) / area;
     let wb = signed_area2(a, p, c) / area;
     Some([wa, wb, 1.0 - wa - wb])
+}
+
+/// Whether `p` lies on the segment `a..b`, up to the rounding of `f32` coordinates
+/// (a few ulps of the largest coordinate involved).
+pub fn point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> bool {
+    let (p, a, b) = (p.as_dvec2(), a.as_dvec2(), b.as_dvec2());
+    let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
+    let tolerance = scale * f64::from(f32::EPSILON) * 8.0;
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let t = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + ab * t).distance_squared(p) <= tolerance * tolerance
 }
 
 /// An axis-aligned bounding box in 3D.
@@ -224,6 +246,19 @@ mod tests {
         );
         let q = closest_point_on_triangle(Vec3::new(1.0, 0.0, 1.0), a, b, c);
         assert!((q - Vec3::new(0.5, 0.0, 0.5)).length() < 1e-6);
+    }
+
+    #[test]
+    fn closest_point_over_a_level_triangle_keeps_its_height() {
+        let (a, b, c) = (
+            Vec3::new(0.3, 1.5, 0.1),
+            Vec3::new(2.7, 1.5, 0.4),
+            Vec3::new(0.9, 1.5, 3.3),
+        );
+        for p in [Vec3::new(0.9, 2.275, 1.1), Vec3::new(1.2, -0.3, 0.7)] {
+            let q = closest_point_on_triangle(p, a, b, c);
+            assert_eq!(q, Vec3::new(p.x, 1.5, p.z));
+        }
     }
 
     #[test]

@@ -65,11 +65,7 @@ pub(crate) fn run(
             error.status
         }
         Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
+            let what = panic_text(&*payload);
             set_last_error(&format!(
                 "{function}: internal error (a bug in navstar, please report): {what}"
             ));
@@ -78,13 +74,25 @@ pub(crate) fn run(
     }
 }
 
-/// Like [`run`] for functions that return nothing (the `*_free` functions): a panic is
-/// swallowed after recording its message.
+/// For functions that return nothing (the `*_free` functions): a panic is swallowed
+/// after recording its message. Unlike [`run`] it leaves the last error message alone,
+/// so a wrapper may free a handle and then read why the call before it failed.
 pub(crate) fn run_void(function: &str, body: impl FnOnce()) {
-    let _ = run(function, || {
-        body();
-        Ok(NavstarStatus::NavstarOk)
-    });
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(body)) {
+        set_last_error(&format!(
+            "{function}: internal error (a bug in navstar, please report): {}",
+            panic_text(&*payload)
+        ));
+    }
+}
+
+/// The text of a panic payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 /// Stores the thread's last error message (interior NUL bytes become spaces).

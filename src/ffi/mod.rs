@@ -200,6 +200,71 @@ pub unsafe extern "C" fn navstar_mesh_create(
     })
 }
 
+/// Builds a navigation mesh from a tile grid: the walkable area is exactly the union of
+/// the walkable cells, merged into large rectangles (cells touching only at a corner
+/// are not connected).
+///
+/// * `cells` (in): `width * height` bytes, row after row (`cells[y * width + x]`);
+///   non-zero means walkable. May be NULL only when the grid is empty.
+/// * `cell_size` (in): side of a cell in world units, finite and > 0.
+/// * `origin` (in, optional): 3 floats, the world position of the corner of cell (0, 0);
+///   NULL means (0, 0, 0). Cell (x, y) covers `[x, x+1] * cell_size` along world x and
+///   `[y, y+1] * cell_size` along world z (Y up) or world y (Z up, per `options`).
+/// * `options`, `out_mesh`: as for `navstar_mesh_create`.
+///
+/// # Safety
+/// Each non-NULL pointer must point to as many readable elements as described above;
+/// `out_mesh` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_create_from_grid(
+    cells: *const u8,
+    width: u32,
+    height: u32,
+    cell_size: f32,
+    origin: *const f32,
+    options: *const NavstarMeshOptions,
+    out_mesh: *mut *mut NavstarMesh,
+) -> NavstarStatus {
+    run("navstar_mesh_create_from_grid", || {
+        let out_mesh = non_null_mut(out_mesh, "out_mesh")?;
+        // SAFETY: out_mesh is non-NULL and the caller promises it is writable.
+        unsafe { out_mesh.write_unaligned(std::ptr::null_mut()) };
+        // SAFETY: options is NULL or points to a struct of `struct_size` bytes.
+        let options = unsafe {
+            options::read_versioned(
+                options,
+                NavstarMeshOptions::defaults(),
+                MESH_OPTIONS_V1_SIZE,
+                "options",
+            )
+        }?;
+        let options = options.to_rust()?;
+        let cell_count = usize::try_from(u64::from(width) * u64::from(height))
+            .map_err(|_| FfiError::invalid("width * height does not fit in memory"))?;
+        // SAFETY: the caller promises width * height readable bytes behind `cells`.
+        let cells = unsafe { read_array(cells, cell_count, "cells") }?;
+        let origin = if origin.is_null() {
+            Vec3::ZERO
+        } else {
+            // SAFETY: non-NULL, 3 readable floats by contract.
+            unsafe { read_point(origin, "origin") }?
+        };
+        let walkable: Vec<bool> = cells.iter().map(|&c| c != 0).collect();
+        let grid = crate::TileGrid {
+            width,
+            height,
+            walkable: &walkable,
+            cell_size,
+            origin,
+        };
+        let mesh = NavMesh::from_grid(&grid, &options)?;
+        let handle = Box::into_raw(Box::new(NavstarMesh { mesh }));
+        // SAFETY: checked non-NULL above; writable by contract.
+        unsafe { out_mesh.write_unaligned(handle) };
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
 /// Releases a mesh. Queries made from it stay valid (they hold their own reference).
 /// NULL does nothing.
 ///

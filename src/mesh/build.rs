@@ -241,7 +241,7 @@ fn weld_map(vertices: &[Vec3], distance: f32) -> Result<Vec<u32>, MeshError> {
 /// Checks one polygon (no repeated vertex, non-zero area, convex, simple) and reverses
 /// it in place when it is clockwise. Works in f64 so that thin slivers are judged right.
 fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Result<(), MeshError> {
-    check_distinct_corners(polygon, corners, ground)?;
+    check_distinct_corners(polygon, corners)?;
     let point = |v: u32| ground[v as usize].as_dvec2();
     let n = corners.len();
     let mut area2 = 0.0f64;
@@ -254,6 +254,7 @@ fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Resu
     if area2.is_nan() || area2.abs() <= longest2 * MIN_RELATIVE_AREA {
         return Err(MeshError::DegeneratePolygon { polygon });
     }
+    check_edge_lengths(polygon, corners, ground)?;
     let reversed = area2 < 0.0;
     if reversed {
         corners.reverse();
@@ -294,10 +295,9 @@ fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Resu
     Ok(())
 }
 
-/// Rejects a polygon that uses a vertex twice, or whose consecutive corners are distinct
-/// vertices at the same ground position (a zero-length edge). Sorts a copy for large
-/// polygons so that a face of many corners costs O(n log n), not O(n^2).
-fn check_distinct_corners(polygon: u32, corners: &[u32], ground: &[Vec2]) -> Result<(), MeshError> {
+/// Rejects a polygon that uses a vertex twice. Sorts a copy for large polygons so that a
+/// face of many corners costs O(n log n), not O(n^2).
+fn check_distinct_corners(polygon: u32, corners: &[u32]) -> Result<(), MeshError> {
     const SMALL: usize = 16;
     let repeated = if corners.len() <= SMALL {
         corners
@@ -313,6 +313,12 @@ fn check_distinct_corners(polygon: u32, corners: &[u32], ground: &[Vec2]) -> Res
     if let Some(vertex) = repeated {
         return Err(MeshError::RepeatedVertex { polygon, vertex });
     }
+    Ok(())
+}
+
+/// Rejects consecutive corners that are distinct vertices at the same ground position
+/// (a zero-length edge), once the polygon is known to have an area.
+fn check_edge_lengths(polygon: u32, corners: &[u32], ground: &[Vec2]) -> Result<(), MeshError> {
     let n = corners.len();
     for i in 0..n {
         let (a, b) = (corners[i], corners[(i + 1) % n]);

@@ -4,6 +4,21 @@ use glam::{DVec2, Vec2};
 
 use super::{MeshData, NO_NEIGHBOUR};
 
+/// How far (as a fraction of the edge) an exit point may lie beyond an edge's ends and
+/// still count as on the edge.
+const EDGE_TOLERANCE: f64 = 1e-9;
+
+/// The parameter at which the segment `from + d * t` leaves the inner half-plane of the
+/// counter-clockwise edge `a -> b`, or `None` when it runs along or into it.
+#[inline]
+fn exit_parameter(a: DVec2, b: DVec2, from: DVec2, d: DVec2) -> Option<f64> {
+    // Outward normal of a counter-clockwise edge: to the right of a -> b.
+    let edge = b - a;
+    let normal = DVec2::new(edge.y, -edge.x);
+    let den = normal.dot(d);
+    (den > 0.0).then(|| normal.dot(a - from) / den)
+}
+
 /// Where a straight walk ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum WalkEnd {
@@ -20,50 +35,72 @@ pub(crate) enum WalkEnd {
 impl MeshData {
     /// Follows the segment `from -> to` (ground plane) from polygon `start`, which must
     /// hold `from`. Each step leaves the current convex polygon through the edge where the
-    /// segment exits it (Cyrus-Beck clipping). When the segment passes exactly through a
-    /// vertex, an edge that leads on is preferred over a wall. The walk is conservative:
-    /// numerical doubt ends it as `Blocked`, never as a false `Reached`.
+    /// segment exits it (Cyrus-Beck clipping). Collinear corners make several edges share
+    /// one line and so one exit parameter: the exit is the edge whose extent holds the
+    /// exit point. When the segment passes exactly through a vertex, an edge that leads
+    /// on is preferred over a wall. The walk is conservative: numerical doubt ends it as
+    /// `Blocked`, never as a false `Reached`.
     pub fn walk_straight(&self, start: u32, from: Vec2, to: Vec2) -> WalkEnd {
         let (from, to) = (from.as_dvec2(), to.as_dvec2());
         let d = to - from;
+        // How far back (as a parameter of the segment) an exit may lie before the entry:
+        // the ends are f32 points, snapped onto edges up to rounding, so a start on a
+        // portal may sit a few ulps outside its polygon.
+        let scale = from.abs().max(to.abs()).max_element().max(1.0);
+        let slack = scale * f64::from(f32::EPSILON) * 8.0 / d.length().max(f64::MIN_POSITIVE);
         let mut polygon = start;
         let mut previous = NO_NEIGHBOUR;
         let mut t_enter = 0.0f64;
         for _ in 0..=self.polygon_count() {
             let range = self.corner_range(polygon);
-            let mut t_exit = f64::INFINITY;
-            let mut exit_slot = usize::MAX;
-            let mut exit_leads_on = false;
-            for slot in range.clone() {
+            let edge_at = |slot: usize| {
                 let next = if slot + 1 == range.end {
                     range.start
                 } else {
                     slot + 1
                 };
-                let a = self.ground[self.corners[slot] as usize].as_dvec2();
-                let b = self.ground[self.corners[next] as usize].as_dvec2();
-                // Outward normal of a counter-clockwise edge: to the right of a -> b.
-                let edge = b - a;
-                let normal = DVec2::new(edge.y, -edge.x);
-                let den = normal.dot(d);
-                if den <= 0.0 {
-                    continue; // moving along or into this edge's half-plane
-                }
-                let t = normal.dot(a - from) / den;
-                let neighbour = self.neighbours[slot];
-                let leads_on = neighbour != NO_NEIGHBOUR && neighbour != previous;
-                let tie = (t - t_exit).abs() <= 1e-9 * (1.0 + t.abs());
-                if (tie && leads_on && !exit_leads_on) || (!tie && t < t_exit) {
-                    t_exit = t;
-                    exit_slot = slot;
-                    exit_leads_on = leads_on;
+                (
+                    self.ground[self.corners[slot] as usize].as_dvec2(),
+                    self.ground[self.corners[next] as usize].as_dvec2(),
+                )
+            };
+            // The exit parameter: the first edge half-plane the segment leaves.
+            let mut t_exit = f64::INFINITY;
+            for slot in range.clone() {
+                let (a, b) = edge_at(slot);
+                if let Some(t) = exit_parameter(a, b, from, d) {
+                    t_exit = t_exit.min(t);
                 }
             }
-            if exit_slot == usize::MAX || t_exit >= 1.0 {
+            if t_exit >= 1.0 {
                 return WalkEnd::Reached(polygon);
             }
+            // The exit edge: among the edges leaving at (about) `t_exit`, the one holding
+            // the exit point, preferring one that leads on when the point is a vertex.
+            let exit_point = from + d * t_exit;
+            let mut exit_slot = usize::MAX;
+            let mut best = (true, true, f64::INFINITY);
+            for slot in range.clone() {
+                let (a, b) = edge_at(slot);
+                let Some(t) = exit_parameter(a, b, from, d) else {
+                    continue;
+                };
+                if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
+                    continue;
+                }
+                let edge = b - a;
+                let s = (exit_point - a).dot(edge) / edge.length_squared();
+                let outside = (-s).max(s - 1.0).max(0.0);
+                let neighbour = self.neighbours[slot];
+                let leads_on = neighbour != NO_NEIGHBOUR && neighbour != previous;
+                let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
+                if key < best {
+                    best = key;
+                    exit_slot = slot;
+                }
+            }
             let neighbour = self.neighbours[exit_slot];
-            if neighbour == NO_NEIGHBOUR || t_exit < t_enter - 1e-9 {
+            if neighbour == NO_NEIGHBOUR || t_exit < t_enter - slack {
                 return WalkEnd::Blocked {
                     polygon,
                     t: t_exit.max(0.0),

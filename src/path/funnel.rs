@@ -37,7 +37,13 @@ impl Portal {
 }
 
 /// Writes the corners of the shortest path through `portals` into `out` (cleared
-/// first). The first and last portals must be the start and goal points.
+/// first). The first and last portals must be the start and goal points. The output
+/// always has at least two corners: the start first and the goal last (equal when the
+/// start is the goal).
+///
+/// Points exactly on a side of the funnel touch it without crossing it: they narrow the
+/// funnel to a ray instead of adding a corner, so that walls of collinear vertices and
+/// paths through a vertex add no needless corners.
 pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Vec3>) {
     out.clear();
     let Some(first) = portals.first() else { return };
@@ -49,9 +55,21 @@ pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Vec3>) {
     let mut i = 1;
     while i < portals.len() {
         let portal = &portals[i];
+        // While the funnel is still a point, a portal through the apex constrains
+        // nothing: the apex is on it and sees the whole (convex) polygon beyond it. Taking
+        // it would open the funnel to 180 degrees (a start on a portal), where the side
+        // tests below cannot tell "ahead" from "behind".
+        if left == apex
+            && right == apex
+            && i + 1 < portals.len()
+            && touches_segment(apex, portal.left, portal.right)
+        {
+            i += 1;
+            continue;
+        }
         // The new right endpoint narrows the funnel if it is not right of the right side.
         if signed_area2(apex, right, portal.right) >= 0.0 {
-            if apex == right || signed_area2(apex, left, portal.right) < 0.0 {
+            if apex == right || signed_area2(apex, left, portal.right) <= 0.0 {
                 right = portal.right;
                 right_world = portal.right_world;
                 right_index = i;
@@ -67,7 +85,7 @@ pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Vec3>) {
             }
         }
         if signed_area2(apex, left, portal.left) <= 0.0 {
-            if apex == left || signed_area2(apex, right, portal.left) > 0.0 {
+            if apex == left || signed_area2(apex, right, portal.left) >= 0.0 {
                 left = portal.left;
                 left_world = portal.left_world;
                 left_index = i;
@@ -84,8 +102,27 @@ pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Vec3>) {
         i += 1;
     }
     if let Some(last) = portals.last() {
-        push_corner(out, last.left_world);
+        if out.len() < 2 {
+            out.push(last.left_world);
+        } else {
+            push_corner(out, last.left_world);
+        }
     }
+}
+
+/// Whether `p` lies on the segment `a..b`, up to the rounding of `f32` coordinates.
+fn touches_segment(p: Vec2, a: Vec2, b: Vec2) -> bool {
+    let (p, a, b) = (p.as_dvec2(), a.as_dvec2(), b.as_dvec2());
+    let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
+    let tolerance = scale * f64::from(f32::EPSILON) * 8.0;
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let t = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + ab * t).distance_squared(p) <= tolerance * tolerance
 }
 
 /// Appends a corner unless it repeats the previous one.

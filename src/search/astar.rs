@@ -1,21 +1,24 @@
 //! A* over the polygon graph.
 //!
-//! A node is a polygon. Its position is the point where the search entered it: the start
-//! point for the start polygon, otherwise the midpoint of the portal it was entered
-//! through. Moving to a neighbour costs the 3D distance between the two positions, and
-//! reaching the target polygon adds the distance from its position to the target point.
-//! The heuristic is the 3D straight-line distance to the target times a weight.
+//! A node is a polygon, reached through a portal from its parent. Each node carries the
+//! funnel state of its partial corridor (a [`Wedge`]), from which come its cost so far
+//! (the path length to the portal it was entered by) and the estimate of the whole path
+//! (around the wedge to the target). The heuristic part is scaled by the weight.
 //!
-//! Positions depend on the parent, so a polygon can be improved after it was closed;
-//! it is then reopened. The open list is a binary heap with lazy deletion: an entry
-//! whose cost is worse than the node's current cost is stale and skipped when popped.
+//! Costs depend on the route, so a polygon can be improved after it was closed; it is
+//! then reopened (a bounded number of times, so a search always ends). The open list is
+//! a binary heap with lazy deletion: an entry whose estimate is worse than its node's
+//! current one is stale and skipped when popped.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::Vec3;
 
+use super::wedge::Wedge;
+use crate::geometry::closest_point_on_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
+use crate::path::funnel::{Portal, string_pull};
 
 /// Marks "no parent" / "no slot".
 const NONE: u32 = u32::MAX;
@@ -26,9 +29,12 @@ const NONE: u32 = u32::MAX;
 struct Node {
     stamp: u32,
     closed: bool,
-    /// Cost from the start to `position`.
-    cost: f32,
-    position: Vec3,
+    /// `estimate` is the exact pulled length of the node's corridor (target node only).
+    exact: bool,
+    /// Estimated length of the whole path through this node (unweighted).
+    estimate: f32,
+    /// Funnel state of the corridor from the start to this node.
+    wedge: Wedge,
     parent: u32,
     /// Corner slot, in the parent, of the portal this node was entered through.
     entry_slot: u32,
@@ -37,8 +43,14 @@ struct Node {
 const UNVISITED: Node = Node {
     stamp: 0,
     closed: false,
-    cost: 0.0,
-    position: Vec3::ZERO,
+    exact: false,
+    estimate: 0.0,
+    wedge: Wedge {
+        apex: Vec3::ZERO,
+        apex_cost: 0.0,
+        left: Vec3::ZERO,
+        right: Vec3::ZERO,
+    },
     parent: NONE,
     entry_slot: NONE,
 };
@@ -46,8 +58,10 @@ const UNVISITED: Node = Node {
 /// An open-list entry, ordered so that `BinaryHeap` pops the lowest total first.
 #[derive(Clone, Copy)]
 struct OpenEntry {
+    /// Priority: cost so far plus the weighted heuristic.
     total: f32,
-    cost: f32,
+    /// The node's estimate when the entry was pushed (detects stale entries).
+    estimate: f32,
     polygon: u32,
 }
 
@@ -64,11 +78,11 @@ impl PartialOrd for OpenEntry {
 }
 impl Ord for OpenEntry {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed for a min-heap; among equal totals prefer the larger cost (deeper node).
+        // Reversed for a min-heap.
         other
             .total
             .total_cmp(&self.total)
-            .then(self.cost.total_cmp(&other.cost))
+            .then(other.estimate.total_cmp(&self.estimate))
     }
 }
 
@@ -110,6 +124,10 @@ pub(crate) struct AStar {
     nodes: Vec<Node>,
     open: BinaryHeap<OpenEntry>,
     generation: u32,
+    /// Scratch for measuring a candidate corridor exactly.
+    corridor: Vec<CorridorStep>,
+    portals: Vec<Portal>,
+    corners: Vec<Vec3>,
 }
 
 impl AStar {
@@ -119,6 +137,9 @@ impl AStar {
             nodes: vec![UNVISITED; polygon_count as usize],
             open: BinaryHeap::new(),
             generation: 0,
+            corridor: Vec::new(),
+            portals: Vec::new(),
+            corners: Vec::new(),
         }
     }
 
@@ -139,7 +160,7 @@ impl AStar {
         if node.stamp != generation {
             *node = Node {
                 stamp: generation,
-                cost: f32::INFINITY,
+                estimate: f32::INFINITY,
                 ..UNVISITED
             };
         }
@@ -162,25 +183,46 @@ impl AStar {
             heuristic_weight,
         } = *request;
         self.next_generation();
+        let up = mesh.up;
+        let root_wedge = Wedge::at(start);
+        let root_estimate = root_wedge.length_to(up, target);
         let root = self.node(start_polygon);
-        root.cost = 0.0;
-        root.position = start;
+        root.wedge = root_wedge;
+        root.estimate = root_estimate;
         let mut closest = (start_polygon, start.distance(target));
         self.open.push(OpenEntry {
-            total: closest.1 * heuristic_weight,
-            cost: 0.0,
+            total: root_estimate * heuristic_weight,
+            estimate: root_estimate,
             polygon: start_polygon,
         });
+        // Each reopening strictly lowers an estimate, so this only guards against
+        // pathological float behaviour; past the budget, closed nodes stay closed.
+        let mut reopen_budget = self.nodes.len();
         let mut reached = false;
         while let Some(entry) = self.open.pop() {
             let polygon = entry.polygon;
             let node = *self.node(polygon);
-            if node.closed || entry.cost > node.cost {
+            if node.closed || entry.estimate > node.estimate {
                 continue; // stale entry
             }
             if polygon == target_polygon {
-                reached = true;
-                break;
+                if node.exact {
+                    reached = true;
+                    break;
+                }
+                // The wedge estimate can be short of the truth; measure this corridor
+                // exactly and let it compete again. Other routes to the target may still
+                // replace it if their estimates are lower.
+                let exact = self.pulled_length(mesh, request).max(node.estimate);
+                let target_node = &mut self.nodes[polygon as usize];
+                target_node.estimate = exact;
+                target_node.exact = true;
+                self.open.push(OpenEntry {
+                    total: exact,
+                    estimate: exact,
+                    polygon,
+                });
+                continue;
             }
             self.nodes[polygon as usize].closed = true;
             for slot in mesh.corner_range(polygon) {
@@ -189,34 +231,35 @@ impl AStar {
                     continue;
                 }
                 let (left, right) = mesh.portal_vertices(polygon, slot);
-                let position = (mesh.vertices[left as usize] + mesh.vertices[right as usize]) * 0.5;
-                let mut cost = node.cost + node.position.distance(position);
-                let to_target = position.distance(target);
-                if neighbour == target_polygon {
-                    cost += to_target;
-                }
+                let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
+                let wedge = node.wedge.through(up, left, right);
+                // Never below the parent's estimate: keeps estimates monotone along parent
+                // links, which rules out parent cycles when nodes are reopened.
+                let estimate = wedge.length_to(up, target).max(node.estimate);
                 let next = self.node(neighbour);
-                if cost >= next.cost {
+                if estimate >= next.estimate || (next.closed && reopen_budget == 0) {
                     continue;
+                }
+                if next.closed {
+                    reopen_budget -= 1;
                 }
                 *next = Node {
                     stamp: next.stamp,
                     closed: false,
-                    cost,
-                    position,
+                    exact: false,
+                    estimate,
+                    wedge,
                     parent: polygon,
                     entry_slot: slot as u32,
                 };
-                let heuristic = if neighbour == target_polygon {
-                    0.0
-                } else {
-                    to_target * heuristic_weight
-                };
+                let cost = wedge.length_to_portal(left, right).min(estimate);
+                let total = cost + (estimate - cost) * heuristic_weight;
                 self.open.push(OpenEntry {
-                    total: cost + heuristic,
-                    cost,
+                    total,
+                    estimate,
                     polygon: neighbour,
                 });
+                let to_target = closest_point_on_segment(target, left, right).distance(target);
                 if to_target < closest.1 {
                     closest = (neighbour, to_target);
                 }
@@ -229,6 +272,23 @@ impl AStar {
         } else {
             SearchOutcome::Closest(end)
         }
+    }
+
+    /// The length of the path pulled through the corridor that currently leads to the
+    /// target polygon.
+    fn pulled_length(&mut self, mesh: &MeshData, request: &SearchRequest) -> f32 {
+        let mut corridor = std::mem::take(&mut self.corridor);
+        self.write_corridor(request.target_polygon, &mut corridor);
+        corridor_portals(
+            mesh,
+            &corridor,
+            request.start,
+            request.target,
+            &mut self.portals,
+        );
+        string_pull(&self.portals, &mut self.corners);
+        self.corridor = corridor;
+        self.corners.windows(2).map(|w| w[0].distance(w[1])).sum()
     }
 
     /// Follows parent links back from `end` and writes the corridor in walking order.
@@ -249,4 +309,28 @@ impl AStar {
         }
         corridor.reverse();
     }
+}
+
+/// Writes the portals of `corridor` into `portals`: the start point, each shared edge
+/// (left and right as seen walking), then the target point.
+pub(crate) fn corridor_portals(
+    mesh: &MeshData,
+    corridor: &[CorridorStep],
+    start: Vec3,
+    target: Vec3,
+    portals: &mut Vec<Portal>,
+) {
+    let up = mesh.up;
+    portals.clear();
+    portals.push(Portal::point(up.ground(start), start));
+    for step in &corridor[..corridor.len().saturating_sub(1)] {
+        let (left, right) = mesh.portal_vertices(step.polygon, step.exit_slot as usize);
+        portals.push(Portal {
+            left: mesh.ground[left as usize],
+            right: mesh.ground[right as usize],
+            left_world: mesh.vertices[left as usize],
+            right_world: mesh.vertices[right as usize],
+        });
+    }
+    portals.push(Portal::point(up.ground(target), target));
 }

@@ -2,13 +2,14 @@
 //! shared [`NavMesh`].
 
 mod astar;
+mod wedge;
 
 use glam::Vec3;
 
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{NavMesh, NearestPoint, WalkEnd};
 use crate::path::funnel::{Portal, string_pull};
-use astar::{AStar, CorridorStep, SearchOutcome, SearchRequest};
+use astar::{AStar, CorridorStep, SearchOutcome, SearchRequest, corridor_portals};
 
 /// How the polygon corridor is searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -169,7 +170,6 @@ impl Query {
         self.corners.clear();
         if self.in_direct_sight(&start, &target) {
             self.corners.extend([start.point, target.point]);
-            self.corners.dedup();
         } else {
             let request = SearchRequest {
                 start_polygon: start.polygon,
@@ -241,31 +241,36 @@ impl Query {
         }
         let mesh = self.mesh.data();
         let up = mesh.up;
-        mesh.walk_straight(
+        match mesh.walk_straight(
             start.polygon,
             up.ground(start.point),
             up.ground(target.point),
-        ) == WalkEnd::Reached(target.polygon)
+        ) {
+            WalkEnd::Reached(polygon) if polygon == target.polygon => true,
+            // A target on a shared edge or vertex belongs to several polygons, and the
+            // walk may end in another one than the snap chose. It counts if it holds the
+            // target point itself (in 3D: a polygon of another storey above or below
+            // the target does not).
+            WalkEnd::Reached(polygon) => {
+                let scale = target.point.abs().max_element().max(1.0);
+                let tolerance = scale * f32::EPSILON * 8.0;
+                mesh.closest_point_on_polygon(polygon, target.point)
+                    .distance_squared(target.point)
+                    <= tolerance * tolerance
+            }
+            WalkEnd::Blocked { .. } => false,
+        }
     }
 
     /// Builds the portal list of the current corridor and runs the funnel over it.
     fn pull_string(&mut self, start: Vec3, target: Vec3) {
-        let mesh = self.mesh.data();
-        let up = mesh.up;
-        self.portals.clear();
-        self.portals.push(Portal::point(up.ground(start), start));
-        for step in &self.corridor[..self.corridor.len() - 1] {
-            let (left, right) = mesh.portal_vertices(step.polygon, step.exit_slot as usize);
-            let (left_world, right_world) =
-                (mesh.vertices[left as usize], mesh.vertices[right as usize]);
-            self.portals.push(Portal {
-                left: mesh.ground[left as usize],
-                right: mesh.ground[right as usize],
-                left_world,
-                right_world,
-            });
-        }
-        self.portals.push(Portal::point(up.ground(target), target));
+        corridor_portals(
+            self.mesh.data(),
+            &self.corridor,
+            start,
+            target,
+            &mut self.portals,
+        );
         string_pull(&self.portals, &mut self.corners);
     }
 }

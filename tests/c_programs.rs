@@ -1,0 +1,405 @@
+//! Compiles and runs the C and C++ callers (`examples/c/navstar_example.c`,
+//! `examples/cpp/navstar_example.cpp`) against the libraries that `cargo build` makes:
+//! the shared library, the static library, under ASan + UBSan and under valgrind. Also
+//! compiles `include/navstar.h` on its own as C99, C11, C++11 and C++17.
+//!
+//! `cargo test` builds only the rlib, not `libnavstar.so`/`libnavstar.a`: run
+//! `cargo build` (same profile) first, as `scripts/test` does. Without the libraries
+//! these tests fail with a message saying so; they never skip. gcc, g++ and valgrind
+//! must be installed (`.ci/run` installs whatever is missing).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const C_EXAMPLE: &str = "examples/c/navstar_example.c";
+const CPP_EXAMPLE: &str = "examples/cpp/navstar_example.cpp";
+
+const C_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
+const CPP_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
+const SANITIZE: &[&str] = &[
+    "-g",
+    "-fno-omit-frame-pointer",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+];
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn include_dir() -> PathBuf {
+    manifest_dir().join("include")
+}
+
+/// `target/<profile>`, found from this test binary (`target/<profile>/deps/c_programs-…`),
+/// after checking that `cargo build` has put both libraries there.
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the path of the test binary");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or_else(|| panic!("cannot find target/<profile> above {}", exe.display()))
+        .to_path_buf();
+    for name in ["libnavstar.so", "libnavstar.a"] {
+        let path = dir.join(name);
+        assert!(
+            path.is_file(),
+            "{} is missing. `cargo test` builds only the rlib: run `cargo build` (same profile) \
+             before these tests, as scripts/test does.",
+            path.display()
+        );
+    }
+    dir
+}
+
+/// The output directory for compiled programs: one per test process, so that two
+/// `cargo test` runs at once never run each other's half-written executables.
+fn out_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("c_programs")
+        .join(std::process::id().to_string());
+    std::fs::create_dir_all(&dir).expect("create the output directory");
+    dir
+}
+
+/// Removes an output after its test passed (a failure leaves it for inspection), and
+/// the process's directory once it is empty.
+fn remove_output(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::remove_dir(dir); // fails, harmlessly, while other outputs remain
+    }
+}
+
+fn describe(command: &Command) -> String {
+    let mut text = command.get_program().to_string_lossy().into_owned();
+    for arg in command.get_args() {
+        text.push(' ');
+        text.push_str(&arg.to_string_lossy());
+    }
+    text
+}
+
+fn output_text(output: &Output) -> String {
+    format!(
+        "--- stdout ---\n{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Runs a command that must exist; a missing tool fails the test with its name.
+fn run_tool(mut command: Command) -> Output {
+    let what = describe(&command);
+    match command.output() {
+        Ok(output) => output,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            panic!(
+                "`{}` is not installed ({e}); it is required, these tests do not skip: {what}",
+                command.get_program().to_string_lossy()
+            )
+        }
+        Err(e) => panic!("cannot run `{what}`: {e}"),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Language {
+    C,
+    Cpp,
+}
+
+#[derive(Clone, Copy)]
+enum Link {
+    Shared,
+    Static,
+}
+
+/// Compiles `source` (relative to the crate root) into `out_dir()/name` and returns the
+/// executable's path.
+fn compile(
+    language: Language,
+    standard: &str,
+    source: &str,
+    link: Link,
+    flags: &[&str],
+    name: &str,
+) -> PathBuf {
+    let lib = lib_dir();
+    let exe = out_dir().join(name);
+    let _ = std::fs::remove_file(&exe);
+    let (compiler, warnings) = match language {
+        Language::C => ("gcc", C_WARNINGS),
+        Language::Cpp => ("g++", CPP_WARNINGS),
+    };
+    let mut args: Vec<OsString> = vec![format!("-std={standard}").into()];
+    args.extend(warnings.iter().map(OsString::from));
+    args.extend(flags.iter().map(OsString::from));
+    args.push("-I".into());
+    args.push(include_dir().into());
+    args.push(manifest_dir().join(source).into());
+    match link {
+        Link::Shared => {
+            args.push("-L".into());
+            args.push(lib.clone().into());
+            args.push("-lnavstar".into());
+            let mut rpath = OsString::from("-Wl,-rpath,");
+            rpath.push(&lib);
+            args.push(rpath);
+        }
+        Link::Static => {
+            args.push(lib.join("libnavstar.a").into());
+            args.extend(["-lpthread", "-ldl"].map(OsString::from));
+        }
+    }
+    args.push("-lm".into());
+    args.push("-o".into());
+    args.push(exe.clone().into());
+    let mut command = Command::new(compiler);
+    command.args(&args);
+    let what = describe(&command);
+    let output = run_tool(command);
+    assert!(
+        output.status.success(),
+        "compiling failed: {what}\n{}",
+        output_text(&output)
+    );
+    exe
+}
+
+/// Runs a self-checking program and asserts that it succeeded and that its last line
+/// is `N passed, 0 failed` with N > 0. Returns its stdout.
+fn run_checked(mut command: Command) -> String {
+    command.env("RUST_BACKTRACE", "0");
+    let what = describe(&command);
+    let output = run_tool(command);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "`{what}` failed with {}\n{}",
+        output.status,
+        output_text(&output)
+    );
+    let last = stdout.lines().last().unwrap_or("");
+    let passed = last
+        .strip_suffix(" passed, 0 failed")
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    assert!(
+        passed > 0 && stdout.contains("0 failed"),
+        "`{what}` did not end with `N passed, 0 failed` (last line: {last:?})\n{}",
+        output_text(&output)
+    );
+    stdout
+}
+
+fn run_plain(exe: &Path) -> String {
+    let stdout = run_checked(Command::new(exe));
+    remove_output(exe);
+    stdout
+}
+
+fn run_sanitized(exe: &Path) -> String {
+    let mut command = Command::new(exe);
+    command
+        .env(
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:halt_on_error=1",
+        )
+        .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1");
+    let stdout = run_checked(command);
+    remove_output(exe);
+    stdout
+}
+
+fn run_valgrind(exe: &Path) -> String {
+    let mut command = Command::new("valgrind");
+    command.args([
+        "-q",
+        "--error-exitcode=99",
+        "--leak-check=full",
+        "--errors-for-leak-kinds=definite,indirect",
+    ]);
+    command.arg(exe);
+    let stdout = run_checked(command);
+    remove_output(exe);
+    stdout
+}
+
+#[test]
+fn c_against_shared_library() {
+    let exe = compile(Language::C, "c99", C_EXAMPLE, Link::Shared, &[], "c_shared");
+    run_plain(&exe);
+}
+
+#[test]
+fn c_against_static_library() {
+    let exe = compile(Language::C, "c11", C_EXAMPLE, Link::Static, &[], "c_static");
+    run_plain(&exe);
+}
+
+#[test]
+fn cpp_against_shared_library() {
+    let exe = compile(
+        Language::Cpp,
+        "c++17",
+        CPP_EXAMPLE,
+        Link::Shared,
+        &[],
+        "cpp_shared",
+    );
+    run_plain(&exe);
+}
+
+#[test]
+fn cpp_against_static_library() {
+    let exe = compile(
+        Language::Cpp,
+        "c++17",
+        CPP_EXAMPLE,
+        Link::Static,
+        &[],
+        "cpp_static",
+    );
+    run_plain(&exe);
+}
+
+#[test]
+fn cpp_without_exceptions_and_rtti() {
+    let exe = compile(
+        Language::Cpp,
+        "c++17",
+        CPP_EXAMPLE,
+        Link::Shared,
+        &["-fno-exceptions", "-fno-rtti"],
+        "cpp_no_exceptions",
+    );
+    run_plain(&exe);
+}
+
+#[test]
+fn c_under_address_and_undefined_sanitizers() {
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_EXAMPLE,
+        Link::Shared,
+        SANITIZE,
+        "c_asan",
+    );
+    run_sanitized(&exe);
+}
+
+#[test]
+fn cpp_under_address_and_undefined_sanitizers() {
+    let exe = compile(
+        Language::Cpp,
+        "c++17",
+        CPP_EXAMPLE,
+        Link::Shared,
+        SANITIZE,
+        "cpp_asan",
+    );
+    run_sanitized(&exe);
+}
+
+#[test]
+fn c_under_valgrind() {
+    let version = run_tool({
+        let mut command = Command::new("valgrind");
+        command.arg("--version");
+        command
+    });
+    assert!(
+        version.status.success(),
+        "`valgrind --version` failed:\n{}",
+        output_text(&version)
+    );
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_EXAMPLE,
+        Link::Shared,
+        &["-g"],
+        "c_valgrind",
+    );
+    run_valgrind(&exe);
+}
+
+/// Compiles a file that includes the header (twice, to exercise the include guard) and
+/// uses each type, with warnings as errors.
+fn compile_header_alone(language: Language, standard: &str) {
+    let (compiler, extension, warnings, size_check) = match language {
+        Language::C if standard == "c99" => (
+            "gcc",
+            "c",
+            C_WARNINGS,
+            "typedef char navstar_status_is_32_bits[sizeof(NavstarStatus) == 4 ? 1 : -1];",
+        ),
+        Language::C => (
+            "gcc",
+            "c",
+            C_WARNINGS,
+            "_Static_assert(sizeof(NavstarStatus) == 4, \"32 bits\");",
+        ),
+        Language::Cpp => (
+            "g++",
+            "cpp",
+            CPP_WARNINGS,
+            "static_assert(sizeof(NavstarStatus) == 4, \"32 bits\");",
+        ),
+    };
+    let source = out_dir().join(format!("header_{standard}.{extension}").replace('+', "p"));
+    let text = format!(
+        "#include \"navstar.h\"\n\
+         #include \"navstar.h\"\n\
+         {size_check}\n\
+         int main(void) {{\n\
+         \x20   NavstarStatus status = NAVSTAR_OK;\n\
+         \x20   struct NavstarMeshOptions mesh_options = navstar_mesh_options_default();\n\
+         \x20   NavstarPathOptions path_options = navstar_path_options_default();\n\
+         \x20   NavstarMesh *mesh = NULL;\n\
+         \x20   NavstarQuery *query = NULL;\n\
+         \x20   (void)mesh_options; (void)path_options; (void)mesh; (void)query;\n\
+         \x20   return status == NAVSTAR_ERROR_INTERNAL ? 1 : 0;\n\
+         }}\n"
+    );
+    std::fs::write(&source, text).expect("write the header check source");
+    let mut command = Command::new(compiler);
+    command
+        .arg(format!("-std={standard}"))
+        .args(warnings)
+        .arg("-fsyntax-only")
+        .arg("-I")
+        .arg(include_dir())
+        .arg(&source);
+    let what = describe(&command);
+    let output = run_tool(command);
+    assert!(
+        output.status.success() && output.stderr.is_empty(),
+        "the header does not compile cleanly as {standard}: {what}\n{}",
+        output_text(&output)
+    );
+    remove_output(&source);
+}
+
+#[test]
+fn header_compiles_as_c99() {
+    compile_header_alone(Language::C, "c99");
+}
+
+#[test]
+fn header_compiles_as_c11() {
+    compile_header_alone(Language::C, "c11");
+}
+
+#[test]
+fn header_compiles_as_cpp11() {
+    compile_header_alone(Language::Cpp, "c++11");
+}
+
+#[test]
+fn header_compiles_as_cpp17() {
+    compile_header_alone(Language::Cpp, "c++17");
+}
