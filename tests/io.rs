@@ -462,9 +462,9 @@ fn polyanya_truncated_file() {
 #[test]
 fn polyanya_wrong_version_and_magic() {
     assert_parse_error(
-        parse_polyanya_mesh_bytes(b"mesh\n3\n4150 8294\n"),
+        parse_polyanya_mesh_bytes(b"mesh\n4\n4150 8294\n"),
         2,
-        "unsupported Polyanya mesh version 3",
+        "unsupported Polyanya mesh version 4",
     );
     assert_parse_error(
         parse_polyanya_mesh_bytes(b"mesh\ntwo\n"),

@@ -1,15 +1,19 @@
-//! A streaming tokenizer shared by the text formats.
+//! Streaming readers shared by the text formats: a tokenizer ([`Lexer`]) for the formats
+//! whose layout is free, and a line reader ([`LineReader`]) for the line-based ones.
 //!
-//! It reads straight from a [`BufRead`]'s buffer, so memory stays bounded whatever the
-//! input: a token longer than [`MAX_TOKEN_LEN`] bytes is an error, and skipped text
-//! (blanks, comments, the rest of a line) is never copied. Tokens are raw bytes; the
-//! formats decide what they mean, so invalid UTF-8 is an ordinary parse error.
+//! Both read straight from a [`BufRead`]'s buffer, so memory stays bounded whatever the
+//! input: a token longer than [`MAX_TOKEN_LEN`] bytes, or a line longer than the limit
+//! its format sets, is an error, and skipped text (blanks, comments, the rest of a line)
+//! is never copied. Tokens and lines are raw bytes; the formats decide what they mean,
+//! so invalid UTF-8 is an ordinary parse error.
 //!
-//! Invariant: `line` is the 1-based number of the line that holds the next unread byte.
+//! Invariant of [`Lexer`]: `line` is the 1-based number of the line that holds the next
+//! unread byte.
 
 use std::io::{BufRead, ErrorKind};
 
 use super::LoadError;
+use crate::error::MeshError;
 
 /// Longest token accepted, in bytes. Numbers and OBJ keywords are far shorter; the limit
 /// only stops a garbage file from growing the token buffer without bound.
@@ -187,6 +191,85 @@ impl<R: BufRead> Lexer<R> {
     }
 }
 
+/// Reads a text one line at a time, with line numbers, keeping at most one line (of a
+/// bounded length) in memory.
+pub(super) struct LineReader<R> {
+    reader: R,
+    /// 1-based number of the line last returned (0 before the first).
+    line: u64,
+    /// The current line, without its line ending.
+    text: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A line reader over `reader`.
+    pub(super) fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            line: 0,
+            text: Vec::new(),
+        }
+    }
+
+    /// The 1-based number of the line last returned by [`LineReader::next_line`] (the
+    /// last line of the file once it returned `None`; 0 for an empty file).
+    pub(super) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next line's 1-based number and text without its line ending (`\n` or
+    /// `\r\n`), or `None` at the end of the file. A final line without a newline is still
+    /// a line; a final newline does not start an empty one.
+    ///
+    /// A line of more than `max_len` bytes (line ending excluded) is an error at its line
+    /// number, raised as soon as the limit is passed: `too_long(line)` makes it.
+    pub(super) fn next_line(
+        &mut self,
+        max_len: usize,
+        too_long: impl FnOnce(u64) -> LoadError,
+    ) -> Result<Option<(u64, &[u8])>, LoadError> {
+        self.text.clear();
+        // One byte more than the limit may be a `\r` before the newline.
+        let keep = max_len.saturating_add(1);
+        let mut any = false;
+        loop {
+            let buf = fill(&mut self.reader)?;
+            if buf.is_empty() {
+                break;
+            }
+            if !any {
+                any = true;
+                self.line += 1;
+            }
+            let (end, newline) = match buf.iter().position(|&b| b == b'\n') {
+                Some(at) => (at, true),
+                None => (buf.len(), false),
+            };
+            if self.text.len() + end > keep {
+                return Err(too_long(self.line));
+            }
+            self.text
+                .try_reserve(end)
+                .map_err(|_| MeshError::OutOfMemory("a line of text"))?;
+            self.text.extend_from_slice(&buf[..end]);
+            self.reader.consume(end + usize::from(newline));
+            if newline {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        if self.text.last() == Some(&b'\r') {
+            self.text.pop();
+        }
+        if self.text.len() > max_len {
+            return Err(too_long(self.line));
+        }
+        Ok(Some((self.line, &self.text)))
+    }
+}
+
 /// Blanks separate tokens within a line. `\r` is one, so CRLF files need no special case.
 fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
@@ -279,6 +362,47 @@ mod tests {
             lex.token().unwrap().map(|t| t.bytes.len()),
             Some(MAX_TOKEN_LEN)
         );
+    }
+
+    fn all_lines(text: &[u8], capacity: usize, max_len: usize) -> Result<Vec<(u64, String)>, u64> {
+        let reader = std::io::BufReader::with_capacity(capacity, text);
+        let mut lines = LineReader::new(reader);
+        let mut seen = Vec::new();
+        loop {
+            match lines.next_line(max_len, |line| LoadError::parse(line, "long")) {
+                Ok(Some((line, text))) => {
+                    let text = String::from_utf8(text.to_vec()).unwrap();
+                    assert_eq!(line, lines.line());
+                    seen.push((line, text));
+                }
+                Ok(None) => return Ok(seen),
+                Err(LoadError::Parse { line, .. }) => return Err(line),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn lines_strip_line_endings_and_count() {
+        for capacity in [1, 2, 3, 64] {
+            let lines = all_lines(b"ab\r\n\ncd\r\nef", capacity, 2).unwrap();
+            let expected = [(1, "ab"), (2, ""), (3, "cd"), (4, "ef")];
+            let expected: Vec<(u64, String)> =
+                expected.iter().map(|&(l, t)| (l, t.to_string())).collect();
+            assert_eq!(lines, expected, "capacity {capacity}");
+            assert_eq!(all_lines(b"a\n", capacity, 2).unwrap().len(), 1);
+            assert_eq!(all_lines(b"", capacity, 2).unwrap().len(), 0);
+            assert_eq!(all_lines(b"\n", capacity, 2).unwrap(), [(1, String::new())]);
+        }
+    }
+
+    #[test]
+    fn long_lines_are_errors_at_their_line() {
+        for capacity in [1, 2, 64] {
+            assert_eq!(all_lines(b"ab\nabc\n", capacity, 2), Err(2));
+            assert_eq!(all_lines(b"ab\nab\r\r\n", capacity, 2), Err(2));
+            assert_eq!(all_lines(b"ab\nab\r", capacity, 2).unwrap().len(), 2);
+        }
     }
 
     #[test]

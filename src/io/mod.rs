@@ -1,11 +1,17 @@
-//! Mesh file loaders: Wavefront OBJ and Polyanya `.mesh`.
+//! File loaders: Wavefront OBJ, Polyanya `.mesh` (versions 2 and 3), Moving AI grid maps
+//! (`.map`) and Moving AI scenarios (`.scen`).
 //!
-//! Loading has two steps. A parser turns text into a [`PolygonSoup`]: vertex positions
-//! and polygon corner lists exactly as the file gives them, with syntax checked but
-//! geometry not. [`PolygonSoup::into_mesh`] then hands the soup to
+//! Loading a polygon format has two steps. A parser turns text into a [`PolygonSoup`]:
+//! vertex positions and polygon corner lists exactly as the file gives them, with syntax
+//! checked but geometry not. [`PolygonSoup::into_mesh`] then hands the soup to
 //! [`NavMesh::from_polygons`], the same builder every other caller uses, which checks
-//! convexity, finds neighbours and so on. [`load_mesh_file`] and [`load_mesh`] do both
-//! steps at once.
+//! convexity, finds neighbours and so on. A grid map is parsed into a [`GridMap`] and
+//! built with [`GridMap::to_mesh`] ([`NavMesh::from_grid`]). [`load_mesh_file`] and
+//! [`load_mesh`] do both steps at once for every [`MeshFormat`].
+//!
+//! Scenario files are not meshes: [`parse_scenario`] reads their problems, whose points
+//! apply to the meshes of the grid maps ([`ScenarioProblem::grid_start`]) and of the
+//! Polyanya meshes ([`ScenarioProblem::mesh_start`]).
 //!
 //! ```
 //! use navstar::io::{MeshFormat, load_mesh};
@@ -24,16 +30,20 @@
 //!   of memory; running out of memory is an error ([`MeshError::OutOfMemory`]), not an
 //!   abort.
 //! * Parse errors carry the 1-based line number. Builder errors ([`LoadError::Mesh`])
-//!   number polygons and vertices from 0 in file order.
-//! * 2D formats (Polyanya `.mesh`) are always built Z-up: a file point `(x, y)` becomes
-//!   the vertex `(x, y, 0)`, so coordinates from the benchmark scenario files can be
-//!   used directly as `Vec3::new(x, y, 0.0)`. The up axis of the caller's
+//!   number polygons and vertices from 0 in file order (for Polyanya version 3, the
+//!   polygons are the traversable faces only: see [`PolygonSoup::source_polygons`]).
+//! * 2D formats (Polyanya `.mesh`, Moving AI `.map`) are always built Z-up: a file
+//!   point `(x, y)` becomes the vertex `(x, y, 0)`, so coordinates from the benchmark
+//!   scenario files can be used directly as `Vec3::new(x, y, 0.0)` (for grid maps, the
+//!   centre of cell `(x, y)` is `(x + 0.5, y + 0.5, 0)`). The up axis of the caller's
 //!   [`MeshOptions`] is ignored for them; the other options apply.
 //! * The `*_bytes` parsers never panic, whatever the input; they are meant for fuzzing.
 
 mod lexer;
+pub mod movingai;
 pub mod obj;
 pub mod polyanya;
+pub mod scenario;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -45,8 +55,10 @@ use crate::error::MeshError;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshOptions, NavMesh};
 
+pub use movingai::{GridMap, parse_movingai_map, parse_movingai_map_bytes};
 pub use obj::{parse_obj, parse_obj_bytes};
 pub use polyanya::{parse_polyanya_mesh, parse_polyanya_mesh_bytes};
+pub use scenario::{ScenarioProblem, parse_scenario, parse_scenario_bytes};
 
 /// The raw result of parsing a mesh file, before any geometric validation.
 ///
@@ -67,6 +79,11 @@ pub struct PolygonSoup {
     /// whose points lie in the z = 0 plane. When set it overrides
     /// [`MeshOptions::up_axis`] in [`PolygonSoup::into_mesh`].
     pub up_axis: Option<UpAxis>,
+    /// For formats that keep only some of the file's polygons (Polyanya version 3 drops
+    /// its obstacle faces): for each polygon, its 0-based position among the file's
+    /// polygons. Empty when polygon `i` is the file's polygon `i`, as for every other
+    /// format. See [`PolygonSoup::source_polygon`].
+    pub source_polygons: Vec<u32>,
 }
 
 impl PolygonSoup {
@@ -80,6 +97,20 @@ impl PolygonSoup {
             start = end;
             Some(corners)
         })
+    }
+
+    /// The 0-based position in the file of polygon `polygon` (which is also its polygon
+    /// number in the mesh built from this soup): `source_polygons[polygon]`, or
+    /// `polygon` itself when `source_polygons` is empty. `None` if there is no such
+    /// polygon.
+    pub fn source_polygon(&self, polygon: u32) -> Option<u32> {
+        if polygon as usize >= self.polygon_sizes.len() {
+            return None;
+        }
+        if self.source_polygons.is_empty() {
+            return Some(polygon);
+        }
+        self.source_polygons.get(polygon as usize).copied()
     }
 
     /// Builds a navigation mesh with [`NavMesh::from_polygons`], consuming the soup.
@@ -180,16 +211,19 @@ fn known_extensions() -> String {
     all.join(", ")
 }
 
-/// A mesh file format that navstar can read.
+/// A navigation mesh file format that navstar can read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum MeshFormat {
     /// Wavefront OBJ (`.obj`): 3D polygons, used as given; the up axis comes from the
     /// [`MeshOptions`]. See [`obj`].
     Obj,
-    /// Polyanya navigation mesh (`.mesh`, format version 2): 2D convex polygons, built
-    /// Z-up with z = 0. See [`polyanya`].
+    /// Polyanya navigation mesh (`.mesh`, format versions 2 and 3): 2D convex polygons,
+    /// built Z-up with z = 0. See [`polyanya`].
     PolyanyaMesh,
+    /// Moving AI grid map (`.map`): passable cells merged into rectangles by
+    /// [`NavMesh::from_grid`], built Z-up with z = 0 and unit cells. See [`movingai`].
+    MovingAiMap,
 }
 
 /// Everything that differs between formats, in one place: adding a format is one
@@ -198,22 +232,38 @@ struct FormatSpec {
     /// File name extensions, lower case, without the dot.
     extensions: &'static [&'static str],
     /// The parser.
-    parse: fn(&mut dyn BufRead) -> Result<PolygonSoup, LoadError>,
+    parser: Parser,
+}
+
+/// What a format's parser produces, and so how its mesh is built.
+enum Parser {
+    /// Polygons, built with [`PolygonSoup::into_mesh`].
+    Polygons(fn(&mut dyn BufRead) -> Result<PolygonSoup, LoadError>),
+    /// Grid cells, built with [`GridMap::to_mesh`].
+    Grid(fn(&mut dyn BufRead) -> Result<GridMap, LoadError>),
 }
 
 impl MeshFormat {
     /// Every supported format.
-    pub const ALL: &'static [MeshFormat] = &[MeshFormat::Obj, MeshFormat::PolyanyaMesh];
+    pub const ALL: &'static [MeshFormat] = &[
+        MeshFormat::Obj,
+        MeshFormat::PolyanyaMesh,
+        MeshFormat::MovingAiMap,
+    ];
 
     fn spec(self) -> FormatSpec {
         match self {
             MeshFormat::Obj => FormatSpec {
                 extensions: &["obj"],
-                parse: |reader| parse_obj(reader),
+                parser: Parser::Polygons(|reader| parse_obj(reader)),
             },
             MeshFormat::PolyanyaMesh => FormatSpec {
                 extensions: &["mesh"],
-                parse: |reader| parse_polyanya_mesh(reader),
+                parser: Parser::Polygons(|reader| parse_polyanya_mesh(reader)),
+            },
+            MeshFormat::MovingAiMap => FormatSpec {
+                extensions: &["map"],
+                parser: Parser::Grid(|reader| parse_movingai_map(reader)),
             },
         }
     }
@@ -233,24 +283,41 @@ impl MeshFormat {
         })
     }
 
-    /// The format named by the extension of `path` (`.obj`, `.mesh`; any case).
+    /// The format named by the extension of `path` (`.obj`, `.mesh`, `.map`; any case).
     pub fn from_path(path: &Path) -> Option<MeshFormat> {
         MeshFormat::from_extension(path.extension()?.to_str()?)
     }
 
     /// Parses `reader` in this format, without building a mesh.
     ///
+    /// For [`MeshFormat::MovingAiMap`] the soup is [`GridMap::to_cell_soup`]: one square
+    /// per passable cell. It covers the same area as the mesh [`load_mesh`] builds, but
+    /// that one merges the cells into rectangles; use [`parse_movingai_map`] to get the
+    /// cells themselves.
+    ///
     /// # Errors
     /// [`LoadError::Parse`] or [`LoadError::Io`]; see the format's module.
     pub fn parse(self, mut reader: impl BufRead) -> Result<PolygonSoup, LoadError> {
-        (self.spec().parse)(&mut reader)
+        match self.spec().parser {
+            Parser::Polygons(parse) => parse(&mut reader),
+            Parser::Grid(parse) => parse(&mut reader)?.to_cell_soup(),
+        }
+    }
+
+    /// Parses `reader` in this format and builds the mesh.
+    fn load(self, mut reader: impl BufRead, options: &MeshOptions) -> Result<NavMesh, LoadError> {
+        match self.spec().parser {
+            Parser::Polygons(parse) => parse(&mut reader)?.into_mesh(options),
+            Parser::Grid(parse) => parse(&mut reader)?.to_mesh(options),
+        }
     }
 }
 
 /// Reads a mesh in `format` from `reader` and builds it with `options`.
 ///
 /// The reader is consumed up to the end of the mesh; a [`BufReader`] around a file, a
-/// byte slice or a `Cursor` all work.
+/// byte slice or a `Cursor` all work. Polygon formats are parsed and built with
+/// [`PolygonSoup::into_mesh`], grid maps with [`GridMap::to_mesh`].
 ///
 /// # Errors
 /// [`LoadError::Io`] (without a path) if reading fails, [`LoadError::Parse`] with the
@@ -261,7 +328,7 @@ pub fn load_mesh(
     format: MeshFormat,
     options: &MeshOptions,
 ) -> Result<NavMesh, LoadError> {
-    format.parse(reader)?.into_mesh(options)
+    format.load(reader, options)
 }
 
 /// Opens `path`, picks the format from its extension (see [`MeshFormat::from_path`]),
@@ -329,7 +396,11 @@ mod tests {
             MeshFormat::from_path(Path::new("arena.mesh")),
             Some(MeshFormat::PolyanyaMesh)
         );
-        assert_eq!(MeshFormat::from_path(Path::new("arena.map")), None);
+        assert_eq!(
+            MeshFormat::from_path(Path::new("arena.map")),
+            Some(MeshFormat::MovingAiMap)
+        );
+        assert_eq!(MeshFormat::from_path(Path::new("arena.map.scen")), None);
         assert_eq!(MeshFormat::from_path(Path::new("mesh")), None);
         for &format in MeshFormat::ALL {
             for ext in format.extensions() {
@@ -347,7 +418,7 @@ mod tests {
         let e = LoadError::UnknownFormat {
             path: "a.txt".into(),
         };
-        assert!(e.to_string().contains(".obj, .mesh"), "{e}");
+        assert!(e.to_string().contains(".obj, .mesh, .map"), "{e}");
     }
 
     #[test]

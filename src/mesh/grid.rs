@@ -63,11 +63,14 @@ impl NavMesh {
         if !grid.origin.is_finite() {
             return Err(MeshError::InvalidOption("origin must be finite"));
         }
-        if u64::from(grid.width + 1) * u64::from(grid.height + 1) >= u64::from(u32::MAX) {
+        if (u64::from(grid.width) + 1) * (u64::from(grid.height) + 1) >= u64::from(u32::MAX) {
             return Err(MeshError::TooLarge("the grid has more than 2^32 corners"));
         }
-        let (blocks, owner) = merge_cells(grid);
-        let mut corner_vertex = vec![NONE; (grid.width as usize + 1) * (grid.height as usize + 1)];
+        let (blocks, owner) = merge_cells(grid)?;
+        let mut corner_vertex = filled(
+            (grid.width as usize + 1) * (grid.height as usize + 1),
+            "grid corners",
+        )?;
         let mut vertices = Vec::new();
         let mut indices = Vec::new();
         let mut sizes = Vec::with_capacity(blocks.len());
@@ -101,9 +104,9 @@ fn world_position(grid: &TileGrid<'_>, up: UpAxis, x: u32, y: u32) -> Vec3 {
 /// Greedy rectangle cover: from each uncovered passable cell in row-major order, extend
 /// right while passable and uncovered, then down while the whole run is. Returns the
 /// blocks and, per cell, its block (or `NONE`).
-fn merge_cells(grid: &TileGrid<'_>) -> (Vec<Block>, Vec<u32>) {
+fn merge_cells(grid: &TileGrid<'_>) -> Result<(Vec<Block>, Vec<u32>), MeshError> {
     let (w, h) = (grid.width as usize, grid.height as usize);
-    let mut owner = vec![NONE; w * h];
+    let mut owner = filled(w * h, "grid cells")?;
     let mut blocks = Vec::new();
     let free =
         |owner: &[u32], x: usize, y: usize| grid.walkable[y * w + x] && owner[y * w + x] == NONE;
@@ -132,7 +135,16 @@ fn merge_cells(grid: &TileGrid<'_>) -> (Vec<Block>, Vec<u32>) {
             });
         }
     }
-    (blocks, owner)
+    Ok((blocks, owner))
+}
+
+/// `n` copies of `NONE`, or `OutOfMemory` instead of an abort for huge grids.
+fn filled(n: usize, what: &'static str) -> Result<Vec<u32>, MeshError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| MeshError::OutOfMemory(what))?;
+    v.resize(n, NONE);
+    Ok(v)
 }
 
 /// The corners of a block, counter-clockwise (x right, y up), including a corner at
