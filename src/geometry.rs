@@ -3,7 +3,7 @@
 //! Nothing here knows about meshes. "Ground plane" means the plane perpendicular to the
 //! up axis; 2D vectors are points in it.
 
-use glam::{Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3};
 
 /// Which world axis points up. Path geometry is computed in the plane perpendicular to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -76,8 +76,25 @@ pub fn closest_point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> (Vec2, f32) {
 /// The point of triangle `a, b, c` (in 3D) closest to `p`.
 ///
 /// Region-based method: find the Voronoi region of the triangle's features that holds `p`
-/// and project onto that feature. Degenerate triangles fall back to their edges.
+/// and project onto that feature. Degenerate triangles fall back to their edges. The
+/// region tests subtract products of nearly equal dot products; for a sliver (height
+/// 1e-4 on a base of 1) `f32` loses the sign of the difference and moves points inside
+/// the sliver onto its base, so the work is done in `f64`.
 pub fn closest_point_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
+    closest_point_on_triangle_f64(p.as_dvec3(), a.as_dvec3(), b.as_dvec3(), c.as_dvec3()).as_vec3()
+}
+
+fn closest_point_on_segment_f64(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 <= 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+fn closest_point_on_triangle_f64(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     let ab = b - a;
     let ac = c - a;
     let ap = p - a;
@@ -111,12 +128,12 @@ pub fn closest_point_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
         return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
     let denom = va + vb + vc;
-    if denom.abs() <= f32::MIN_POSITIVE || !denom.is_finite() {
+    if denom.abs() <= f64::MIN_POSITIVE || !denom.is_finite() {
         // Degenerate (zero-area) triangle: the answer lies on one of its edges.
         let candidates = [
-            closest_point_on_segment(p, a, b),
-            closest_point_on_segment(p, b, c),
-            closest_point_on_segment(p, c, a),
+            closest_point_on_segment_f64(p, a, b),
+            closest_point_on_segment_f64(p, b, c),
+            closest_point_on_segment_f64(p, c, a),
         ];
         return candidates
             .into_iter()

@@ -220,11 +220,9 @@ fn pillar_room_goes_round_the_short_side() {
 
 #[test]
 fn pillar_room_diagonal_crossing() {
-    // From near corner (0.5, 1.0) to (5.5, 5.0): the straight line passes through the
-    // pillar; going round (4, 2) costs sqrt(3.5^2 + 1) + sqrt(1.5^2 + 9) = 6.994,
-    // round (2, 4) costs sqrt(2.25 + 9) + sqrt(12.25 + 1) = 6.994 too... so pick an
-    // asymmetric goal instead: (5.5, 4.0). Via (4, 2): 3.640 + 2.5 = 6.140;
-    // via (2, 4): sqrt(2.25 + 9) + 3.5 = 6.854.
+    // From (0.5, 1.0) to (5.5, 4.0) the straight line passes through the pillar.
+    // Round its corner (4, 2): sqrt(3.5^2 + 1) + sqrt(1.5^2 + 2^2) = 3.640 + 2.5 = 6.140;
+    // round (2, 4): sqrt(1.5^2 + 3^2) + 3.5 = 6.854. So one corner, (4, 2).
     let expected = [p(0.5, 1.0), p(4.0, 2.0), p(5.5, 4.0)];
     let expected_len = (3.5f32 * 3.5 + 1.0).sqrt() + 2.5;
     for soup in [
@@ -434,6 +432,35 @@ fn snapping_next_to_a_sliver_lands_on_its_edge() {
     }
 }
 
+#[test]
+fn points_inside_a_sliver_are_on_the_mesh() {
+    // Points inside the sliver (height 1e-4 at its apex), near the origin and far from
+    // it, are on the mesh: they snap to themselves, even with a snap distance of 0.
+    for base in [0.0f32, 100.0, 1000.0] {
+        let mut s = Soup::new();
+        let (a, b, c, d) = (p(base, 0.), p(base + 1., 0.), p(base + 1., 1.), p(base, 1.));
+        let m = p(base + 0.5, 1e-4);
+        s.polygon_at(&[a, b, m])
+            .polygon_at(&[d, a, m])
+            .polygon_at(&[d, m, c])
+            .polygon_at(&[c, m, b]);
+        let mesh = s.build();
+        let mut exact = PathOptions::default();
+        exact.max_snap_distance = 0.0;
+        let mut query = Query::new(&mesh);
+        for k in 1..40 {
+            let x = base + 0.3 + 0.01 * k as f32;
+            // Half the sliver's local height.
+            let z = 0.5e-4 * (1.0 - (x - base - 0.5).abs() / 0.5);
+            let q = p(x, z);
+            let n = mesh.nearest_point(q, f32::INFINITY).unwrap();
+            assert_eq!((n.point, n.distance), (q, 0.0), "{q} snapped away");
+            let path = query.find_path(q, p(base + 0.9, 0.9), &exact);
+            assert!(path.is_ok(), "{q}: {path:?}");
+        }
+    }
+}
+
 /// A strip 0..3 x 0..1 whose middle column is split into a sliver of height 1e-4 (relative
 /// to its base of 1) and the rest, so that a path crosses the sliver.
 #[test]
@@ -638,6 +665,60 @@ fn polygons_touching_at_a_corner_are_not_neighbours() {
 }
 
 #[test]
+fn a_point_on_a_pinched_vertex_lies_in_both_polygons() {
+    // Separate islands touching at (1, 1): standing exactly there, either square is
+    // reachable, whichever one the snap happens to pick.
+    let mesh = Soup::from_ascii(&[".#", "#."]).build();
+    for (start, goal) in [
+        (p(1.0, 1.0), p(1.5, 1.5)),
+        (p(1.0, 1.0), p(0.5, 0.5)),
+        (p(1.5, 1.5), p(1.0, 1.0)),
+        (p(0.5, 0.2), p(1.0, 1.0)),
+    ] {
+        expect_path(&mesh, start, goal, &[start, goal]);
+        let strict = Query::new(&mesh).find_path_vec(start, goal, &no_partial());
+        assert_eq!(strict, Ok((vec![start, goal], PathStatus::Complete)));
+    }
+    // One island: a ring of cells round two holes, pinched at (2, 2) where the holes
+    // meet diagonally. From the pinch point into either side is a straight step, not a
+    // trip round the ring.
+    let mesh = Soup::from_ascii(&["....", "..#.", ".#..", "...."]).build();
+    assert_eq!(mesh.island_count(), 1);
+    for goal in [
+        p(2.5, 2.5),
+        p(1.5, 1.5),
+        p(3.5, 2.2),
+        p(1.8, 0.3),
+        p(0.5, 1.5),
+    ] {
+        expect_path(&mesh, p(2.0, 2.0), goal, &[p(2.0, 2.0), goal]);
+        expect_path(&mesh, goal, p(2.0, 2.0), &[goal, p(2.0, 2.0)]);
+    }
+    // Passing *through* the pinch is not allowed: polygons meeting at a point are not
+    // neighbours. From (1.5, 1.5) to (2.5, 2.5) the path goes round one of the holes,
+    // hugging three of its corners: (2, 1), (3, 1), (3, 2), or by symmetry (1, 2), (1, 3),
+    // (2, 3); either way sqrt(0.5) + 1 + 1 + sqrt(0.5).
+    let (corners, status) = find(&mesh, p(1.5, 1.5), p(2.5, 2.5));
+    assert_eq!(status, PathStatus::Complete);
+    let round_a = [
+        p(1.5, 1.5),
+        p(2.0, 1.0),
+        p(3.0, 1.0),
+        p(3.0, 2.0),
+        p(2.5, 2.5),
+    ];
+    let round_b = [
+        p(1.5, 1.5),
+        p(1.0, 2.0),
+        p(1.0, 3.0),
+        p(2.0, 3.0),
+        p(2.5, 2.5),
+    ];
+    assert!(corners == round_a || corners == round_b, "{corners:?}");
+    assert_len(length(&corners), 2.0 + 2.0 * 0.5f32.sqrt());
+}
+
+#[test]
 fn collinear_corners_on_long_walls_add_no_corners() {
     // A long U-turn whose arms are single polygons with a corner at every integer x on
     // both long sides (collinear corners), joined by a unit quad.
@@ -719,6 +800,47 @@ fn hexagons_with_collinear_corners() {
         p(5.5, 2.5),
         &[p(0.5, 0.5), p(2.0, 2.0), p(5.5, 2.5)],
     );
+}
+
+#[test]
+fn polygons_sharing_two_collinear_edges_form_one_portal() {
+    // Hexagons A (z 0..1) and B (z 1..2), both x 0..2 with a corner at x = 1 on each long
+    // side, share two edges: (0, 1)-(1, 1) and (1, 1)-(2, 1). Squares hang off B on the
+    // right (x 2..3) and on the left (x -1..0). The way from A into either square crosses
+    // the shared side near the far end; whichever edge the search records, the funnel
+    // must see the whole side.
+    let hex = |z: f32| {
+        [
+            p(0.0, z),
+            p(1.0, z),
+            p(2.0, z),
+            p(2.0, z + 1.0),
+            p(1.0, z + 1.0),
+            p(0.0, z + 1.0),
+        ]
+    };
+    let mut s = Soup::new();
+    s.polygon_at(&hex(0.0))
+        .polygon_at(&hex(1.0))
+        .polygon_at(&[p(2., 1.), p(3., 1.), p(3., 2.), p(2., 2.)])
+        .polygon_at(&[p(-1., 1.), p(0., 1.), p(0., 2.), p(-1., 2.)]);
+    let mesh = s.build();
+    assert_eq!(mesh.island_count(), 1);
+    let shared = mesh
+        .polygon_neighbours(0)
+        .iter()
+        .filter(|&&n| n == 1)
+        .count();
+    assert_eq!(shared, 2);
+    for (start, goal, corner) in [
+        (p(0.2, 0.2), p(2.8, 1.2), p(2.0, 1.0)),
+        (p(1.8, 0.2), p(-0.8, 1.2), p(0.0, 1.0)),
+        (p(1.0, 0.5), p(2.9, 1.1), p(2.0, 1.0)),
+        (p(1.0, 0.5), p(-0.9, 1.1), p(0.0, 1.0)),
+    ] {
+        expect_path(&mesh, start, goal, &[start, corner, goal]);
+        expect_path(&mesh, goal, start, &[goal, corner, start]);
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 //! `Send + Sync` and any number of threads may query it at once.
 
 mod build;
+mod fan;
 mod grid;
 mod locate;
 mod walk;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 pub use build::MeshOptions;
+pub(crate) use fan::Fans;
 pub use grid::TileGrid;
 pub(crate) use locate::PolygonIndex;
 pub(crate) use walk::WalkEnd;
@@ -272,7 +274,8 @@ impl MeshData {
         let n = range.len();
         let local = slot - range.start;
         let neighbour = self.neighbours[slot];
-        let same = |i: usize| neighbour != NO_NEIGHBOUR && self.neighbours[range.start + i] == neighbour;
+        let same =
+            |i: usize| neighbour != NO_NEIGHBOUR && self.neighbours[range.start + i] == neighbour;
         let (mut first, mut last) = (local, local);
         let mut run = 1;
         while run < n && same((first + n - 1) % n) {

@@ -185,6 +185,42 @@ mod tests {
     }
 
     #[test]
+    fn start_on_the_first_portal_is_not_a_corner() {
+        // The start lies inside the first portal, so the funnel would open to 180 degrees;
+        // the next portal shares the first one's right end. The goal is in sight.
+        let portals = [
+            point((0.0, 0.0)),
+            portal((1.0, 0.0), (-1.0, 0.0)),
+            portal((0.5, -1.0), (-1.0, 0.0)),
+            point((-0.5, -0.8)),
+        ];
+        let mut out = Vec::new();
+        string_pull(&portals, &mut out);
+        assert_eq!(out, vec![Vec3::ZERO, Vec3::new(-0.5, 0.0, -0.8)]);
+    }
+
+    #[test]
+    fn a_point_exactly_on_a_side_touches_it_without_a_corner() {
+        // The goal lies on the ray from the start through the left ends (1, 1) and (2, 2).
+        let portals = [
+            point((0.0, 0.0)),
+            portal((1.0, 1.0), (1.0, -1.0)),
+            portal((2.0, 2.0), (3.0, 0.0)),
+            point((3.0, 3.0)),
+        ];
+        let mut out = Vec::new();
+        string_pull(&portals, &mut out);
+        assert_eq!(out, vec![Vec3::ZERO, Vec3::new(3.0, 0.0, 3.0)]);
+    }
+
+    #[test]
+    fn start_equal_to_goal_gives_two_corners() {
+        let mut out = Vec::new();
+        string_pull(&[point((1.0, 2.0)), point((1.0, 2.0))], &mut out);
+        assert_eq!(out, vec![Vec3::new(1.0, 0.0, 2.0); 2]);
+    }
+
+    #[test]
     fn zero_length_portal_is_a_forced_corner() {
         let portals = [
             point((0.0, 0.0)),

@@ -15,7 +15,7 @@ use std::collections::BinaryHeap;
 
 use glam::Vec3;
 
-use super::wedge::Wedge;
+use super::wedge::{NO_NODE, Side, Step, TaggedPortal, Wedge};
 use crate::geometry::closest_point_on_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
 use crate::path::funnel::{Portal, string_pull};
@@ -50,6 +50,8 @@ const UNVISITED: Node = Node {
         apex_cost: 0.0,
         left: Vec3::ZERO,
         right: Vec3::ZERO,
+        left_node: NO_NODE,
+        right_node: NO_NODE,
     },
     parent: NONE,
     entry_slot: NONE,
@@ -128,6 +130,8 @@ pub(crate) struct AStar {
     corridor: Vec<CorridorStep>,
     portals: Vec<Portal>,
     corners: Vec<Vec3>,
+    /// Scratch for replaying the funnel after a corner.
+    replay: Vec<TaggedPortal>,
 }
 
 impl AStar {
@@ -140,6 +144,7 @@ impl AStar {
             corridor: Vec::new(),
             portals: Vec::new(),
             corners: Vec::new(),
+            replay: Vec::new(),
         }
     }
 
@@ -184,12 +189,11 @@ impl AStar {
         } = *request;
         self.next_generation();
         let up = mesh.up;
-        let root_wedge = Wedge::at(start);
+        let root_wedge = Wedge::at(start, 0.0);
         let root_estimate = root_wedge.length_to(up, target);
         let root = self.node(start_polygon);
         root.wedge = root_wedge;
         root.estimate = root_estimate;
-        let mut closest = (start_polygon, start.distance(target));
         self.open.push(OpenEntry {
             total: root_estimate * heuristic_weight,
             estimate: root_estimate,
@@ -232,7 +236,15 @@ impl AStar {
                 }
                 let (left, right) = mesh.portal_vertices(polygon, slot);
                 let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
-                let wedge = node.wedge.through(up, left, right);
+                let portal = TaggedPortal {
+                    left,
+                    right,
+                    node: neighbour,
+                };
+                let wedge = match node.wedge.step(up, &portal) {
+                    Step::Narrowed(wedge) => wedge,
+                    Step::Turn(side) => self.restart(mesh, polygon, &node.wedge, side, portal),
+                };
                 // Never below the parent's estimate: keeps estimates monotone along parent
                 // links, which rules out parent cycles when nodes are reopened.
                 let estimate = wedge.length_to(up, target).max(node.estimate);
@@ -259,19 +271,84 @@ impl AStar {
                     estimate,
                     polygon: neighbour,
                 });
-                let to_target = closest_point_on_segment(target, left, right).distance(target);
-                if to_target < closest.1 {
-                    closest = (neighbour, to_target);
-                }
             }
         }
-        let end = if reached { target_polygon } else { closest.0 };
+        let end = if reached {
+            target_polygon
+        } else {
+            self.closest_reached(mesh, start_polygon, target)
+        };
         self.write_corridor(end, corridor);
         if reached {
             SearchOutcome::Reached
         } else {
             SearchOutcome::Closest(end)
         }
+    }
+
+    /// After a failed search: the reached polygon whose entry portal comes closest to
+    /// `target` (the start polygon if none is closer). Scans the node array once, which
+    /// only the rare failure pays for.
+    fn closest_reached(&self, mesh: &MeshData, start_polygon: u32, target: Vec3) -> u32 {
+        let start = self.nodes[start_polygon as usize].wedge.apex;
+        let mut best = (start_polygon, start.distance(target));
+        for (polygon, node) in self.nodes.iter().enumerate() {
+            if node.stamp != self.generation || node.parent == NONE {
+                continue;
+            }
+            let (left, right) = mesh.portal_vertices(node.parent, node.entry_slot as usize);
+            let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
+            let distance = closest_point_on_segment(target, left, right).distance(target);
+            if distance < best.1 {
+                best = (polygon as u32, distance);
+            }
+        }
+        best.0
+    }
+
+    /// The funnel state after `portal` when it lies beyond `side` of the wedge of node
+    /// `from`: the bounding point on that side is a corner, and the funnel restarts there
+    /// over the entry portals of the nodes after the one holding the corner (found by
+    /// walking up the parent links), then `portal`.
+    ///
+    /// If the corner's node is no longer on the parent chain (an ancestor was reopened
+    /// since), the restart uses `portal` alone: a wider wedge, still a usable estimate.
+    fn restart(
+        &mut self,
+        mesh: &MeshData,
+        from: u32,
+        wedge: &Wedge,
+        side: Side,
+        portal: TaggedPortal,
+    ) -> Wedge {
+        let (corner, corner_node) = wedge.bound(side);
+        let corner_cost = wedge.apex_cost + wedge.apex.distance(corner);
+        self.replay.clear();
+        self.replay.push(portal);
+        let mut index = from;
+        let mut found = false;
+        for _ in 0..self.nodes.len() {
+            if index == corner_node {
+                found = true;
+                break;
+            }
+            let node = &self.nodes[index as usize];
+            if node.parent == NONE {
+                break;
+            }
+            let (left, right) = mesh.portal_vertices(node.parent, node.entry_slot as usize);
+            self.replay.push(TaggedPortal {
+                left: mesh.vertices[left as usize],
+                right: mesh.vertices[right as usize],
+                node: index,
+            });
+            index = node.parent;
+        }
+        if !found {
+            self.replay.truncate(1);
+        }
+        self.replay.reverse();
+        Wedge::through_all(mesh.up, corner, corner_cost, &self.replay)
     }
 
     /// The length of the path pulled through the corridor that currently leads to the

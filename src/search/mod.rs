@@ -7,7 +7,7 @@ mod wedge;
 use glam::Vec3;
 
 use crate::error::{Endpoint, QueryError};
-use crate::mesh::{NavMesh, NearestPoint, WalkEnd};
+use crate::mesh::{Fans, NavMesh, NearestPoint, WalkEnd};
 use crate::path::funnel::{Portal, string_pull};
 use astar::{AStar, CorridorStep, SearchOutcome, SearchRequest, corridor_portals};
 
@@ -80,7 +80,8 @@ pub enum PathStatus {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Path<'a> {
     /// The corners, in world coordinates: first the snapped start, last the snapped goal
-    /// (or, for a partial path, the reachable point closest to the goal).
+    /// (or, for a partial path, the reachable point closest to the goal). Always at least
+    /// two, equal when the start is the goal.
     pub corners: &'a [Vec3],
     /// Whether the goal was reached.
     pub status: PathStatus,
@@ -104,6 +105,9 @@ pub struct Query {
     corridor: Vec<CorridorStep>,
     portals: Vec<Portal>,
     corners: Vec<Vec3>,
+    /// The best path so far while trying the fans of a pinched start or goal.
+    best_corners: Vec<Vec3>,
+    best_corridor: Vec<CorridorStep>,
 }
 
 impl std::fmt::Debug for Query {
@@ -123,12 +127,21 @@ impl Query {
             corridor: Vec::new(),
             portals: Vec::new(),
             corners: Vec::new(),
+            best_corners: Vec::new(),
+            best_corridor: Vec::new(),
         }
     }
 
     /// The mesh this query searches.
     pub fn mesh(&self) -> &NavMesh {
         &self.mesh
+    }
+
+    /// The polygon corridor of the last successful [`Query::find_path`], start polygon
+    /// first. Empty when that path was answered without a search (start and goal in one
+    /// polygon or in direct sight).
+    pub fn corridor(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.corridor.iter().map(|step| step.polygon)
     }
 
     /// Finds a path from `start` to `goal` (world coordinates).
@@ -138,6 +151,10 @@ impl Query {
     /// pulled tight with the funnel algorithm in the ground plane; corners are mesh
     /// vertices with their heights. Start and goal in one polygon, or in direct sight of
     /// each other, give exactly two corners.
+    ///
+    /// Polygons that touch only at a corner are not neighbours, but a point exactly on
+    /// such a pinched vertex lies in all of them: the path may start (or end) on either
+    /// side.
     ///
     /// # Errors
     /// [`QueryError::NonFinitePoint`], [`QueryError::InvalidOption`],
@@ -152,6 +169,28 @@ impl Query {
         options.validate()?;
         let start = self.snap(start, Endpoint::Start, options.max_snap_distance)?;
         let goal = self.snap(goal, Endpoint::Goal, options.max_snap_distance)?;
+        let starts = self.mesh.data().fans_at(start.polygon, start.point);
+        let goals = self.mesh.data().fans_at(goal.polygon, goal.point);
+        let status = if starts.as_slice().len() == 1 && goals.as_slice().len() == 1 {
+            self.route(&start, &goal, options)?
+        } else {
+            self.route_best(&start, &starts, &goal, &goals, options)?
+        };
+        Ok(Path {
+            corners: &self.corners,
+            status,
+        })
+    }
+
+    /// Finds the path between two snapped points into `self.corners` and
+    /// `self.corridor`.
+    fn route(
+        &mut self,
+        start: &NearestPoint,
+        goal: &NearestPoint,
+        options: &PathOptions,
+    ) -> Result<PathStatus, QueryError> {
+        let (start, goal) = (*start, *goal);
         let mesh = self.mesh.data();
         let mut status = PathStatus::Complete;
         let mut target = goal;
@@ -168,6 +207,7 @@ impl Query {
             status = PathStatus::Partial;
         }
         self.corners.clear();
+        self.corridor.clear();
         if self.in_direct_sight(&start, &target) {
             self.corners.extend([start.point, target.point]);
         } else {
@@ -194,10 +234,76 @@ impl Query {
             }
             self.pull_string(start.point, target.point);
         }
-        Ok(Path {
-            corners: &self.corners,
-            status,
-        })
+        Ok(status)
+    }
+
+    /// A point exactly on a vertex where the mesh is pinched (two squares touching at a
+    /// corner) lies in every fan of polygons round it, and the snap picked one of them
+    /// at random. Routes every pairing of the start's and the goal's fans (on one island
+    /// when some pairing is) and keeps the best: complete before partial, then the
+    /// partial end nearest the goal, then the shortest.
+    fn route_best(
+        &mut self,
+        start: &NearestPoint,
+        starts: &Fans,
+        goal: &NearestPoint,
+        goals: &Fans,
+        options: &PathOptions,
+    ) -> Result<PathStatus, QueryError> {
+        let mesh = self.mesh.clone();
+        let island = |p: u32| mesh.data().island[p as usize];
+        let connected = starts
+            .as_slice()
+            .iter()
+            .any(|&s| goals.as_slice().iter().any(|&g| island(s) == island(g)));
+        let mut best: Option<(PathStatus, (bool, f32, f32))> = None;
+        let mut failure = QueryError::NoPath;
+        for &s in starts.as_slice() {
+            for &g in goals.as_slice() {
+                if connected && island(s) != island(g) {
+                    continue;
+                }
+                let from = NearestPoint {
+                    polygon: s,
+                    ..*start
+                };
+                let to = NearestPoint {
+                    polygon: g,
+                    ..*goal
+                };
+                let status = match self.route(&from, &to, options) {
+                    Ok(status) => status,
+                    Err(e) => {
+                        failure = e;
+                        continue;
+                    }
+                };
+                let end = self.corners[self.corners.len() - 1];
+                let partial = status == PathStatus::Partial;
+                let rank = (
+                    partial,
+                    if partial {
+                        end.distance(goal.point)
+                    } else {
+                        0.0
+                    },
+                    Path {
+                        corners: &self.corners,
+                        status,
+                    }
+                    .length(),
+                );
+                if best.is_none_or(|(_, b)| rank < b) {
+                    best = Some((status, rank));
+                    std::mem::swap(&mut self.corners, &mut self.best_corners);
+                    std::mem::swap(&mut self.corridor, &mut self.best_corridor);
+                }
+            }
+        }
+        let (status, _) = best.ok_or(failure)?;
+        std::mem::swap(&mut self.corners, &mut self.best_corners);
+        std::mem::swap(&mut self.corridor, &mut self.best_corridor);
+        Ok(status)
     }
 
     /// Like [`Query::find_path`] but copies the corners into a new `Vec`.

@@ -4,97 +4,176 @@
 //! charges the distance between midpoints. On meshes with long portals (merged grid
 //! rectangles, large open polygons) that estimate is far from the length of the pulled
 //! path, so A* can prefer a corridor whose pulled path is several times longer than the
-//! best one. Instead, each node carries one step of the funnel algorithm: an apex (the
-//! last corner the path must turn around, or the start), the path length up to it, and
-//! the two rays from it that bound what is visible through the corridor so far.
+//! best one. Instead, each node carries the state of the funnel algorithm over its
+//! corridor: an apex (the last corner the path must turn around, or the start), the
+//! exact path length up to it, and the two points bounding what is visible from the
+//! apex through the corridor so far, each tagged with the search node whose entry
+//! portal it belongs to.
 //!
-//! Advancing through a portal narrows the wedge; when the portal lies entirely on one
-//! side of it, that side's bounding point becomes the new apex (a corner of the path)
-//! and the wedge restarts from there through the new portal. Unlike the full funnel,
-//! the restarted wedge does not re-examine the portals between the new apex and the
-//! current one, so it can be wider than the truth; the estimate stays a close,
-//! cheap (O(1) per expansion) approximation, and the final path is pulled by the
-//! exact funnel anyway.
+//! Advancing through a portal narrows the wedge ([`Wedge::step`]); when the portal lies
+//! entirely on one side of it, that side's bounding point is a corner of the path and
+//! the funnel restarts from it over the portals that followed it
+//! ([`Wedge::through_all`]), exactly as the funnel algorithm does. The estimate of a
+//! node ([`Wedge::length_to`]) is then a lower bound of any path through its corridor.
 
 use glam::Vec3;
 
 use crate::geometry::{UpAxis, closest_point_on_segment, point_on_segment_2d, signed_area2};
 
-/// The funnel state carried by an A* node. Points are world positions; the side
-/// tests use their ground-plane projections.
+/// Tags a bound that belongs to no portal (the wedge is still open on that side).
+pub(crate) const NO_NODE: u32 = u32::MAX;
+
+/// A portal of a corridor, tagged with the search node it leads into.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TaggedPortal {
+    /// Left endpoint as seen walking through, world coordinates.
+    pub left: Vec3,
+    /// Right endpoint, world coordinates.
+    pub right: Vec3,
+    /// The node entered through this portal.
+    pub node: u32,
+}
+
+/// Which side of the wedge a portal fell beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// The portal lies entirely left of the wedge: the path turns at its left bound.
+    Left,
+    /// The portal lies entirely right of the wedge.
+    Right,
+}
+
+/// The outcome of [`Wedge::step`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Step {
+    /// The wedge after the portal.
+    Narrowed(Wedge),
+    /// The portal is beyond one side: the path turns at that side's bounding point, and
+    /// the funnel must restart from there.
+    Turn(Side),
+}
+
+/// The funnel state carried by an A* node. Points are world positions; the side tests
+/// use their ground-plane projections.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Wedge {
     /// The last corner of the path so far (the start, or a mesh vertex).
     pub apex: Vec3,
     /// Length of the path from the start to `apex`, in world units.
     pub apex_cost: f32,
-    /// The point bounding the visible wedge on the walker's left (equal to `apex`
-    /// while the wedge is still unconstrained on that side).
+    /// The point bounding the visible wedge on the walker's left (equal to `apex` while
+    /// the wedge is still open on that side).
     pub left: Vec3,
     /// The point bounding the visible wedge on the walker's right.
     pub right: Vec3,
+    /// The node whose entry portal holds `left` ([`NO_NODE`] while open).
+    pub left_node: u32,
+    /// The node whose entry portal holds `right`.
+    pub right_node: u32,
 }
 
 impl Wedge {
-    /// The wedge at the start point: nothing constrains it yet.
-    pub fn at(start: Vec3) -> Wedge {
+    /// An open wedge at `apex`, reached after a path of length `apex_cost`.
+    pub fn at(apex: Vec3, apex_cost: f32) -> Wedge {
         Wedge {
-            apex: start,
-            apex_cost: 0.0,
-            left: start,
-            right: start,
+            apex,
+            apex_cost,
+            left: apex,
+            right: apex,
+            left_node: NO_NODE,
+            right_node: NO_NODE,
         }
     }
 
-    /// The wedge after walking through the portal `left..right` (as seen by the walker).
-    pub fn through(self, up: UpAxis, left: Vec3, right: Vec3) -> Wedge {
+    /// The bounding point on `side` and the node whose portal holds it.
+    pub fn bound(&self, side: Side) -> (Vec3, u32) {
+        match side {
+            Side::Left => (self.left, self.left_node),
+            Side::Right => (self.right, self.right_node),
+        }
+    }
+
+    /// One step of the funnel algorithm: the wedge after walking through `portal`, or
+    /// the side beyond which the portal lies.
+    pub fn step(self, up: UpAxis, portal: &TaggedPortal) -> Step {
         let g = |p: Vec3| up.ground(p);
         let apex = g(self.apex);
-        let (portal_left, portal_right) = (g(left), g(right));
-        if g(self.left) == apex && g(self.right) == apex {
+        let (portal_left, portal_right) = (g(portal.left), g(portal.right));
+        let (open_left, open_right) = (g(self.left) == apex, g(self.right) == apex);
+        if open_left && open_right {
             // A portal through the apex (a start on an edge or vertex) constrains
             // nothing: the apex sees all of the convex polygon beyond it, and a
             // 180-degree wedge would make the side tests ambiguous.
             if point_on_segment_2d(apex, portal_left, portal_right) {
-                return self;
+                return Step::Narrowed(self);
             }
-            return Wedge {
-                left,
-                right,
+            return Step::Narrowed(Wedge {
+                left: portal.left,
+                right: portal.right,
+                left_node: portal.node,
+                right_node: portal.node,
                 ..self
-            };
+            });
         }
         let mut wedge = self;
         // The portal's right end narrows the right side unless it lies right of it.
         if signed_area2(apex, g(wedge.right), portal_right) >= 0.0 {
-            if g(wedge.right) == apex || signed_area2(apex, g(wedge.left), portal_right) <= 0.0 {
-                wedge.right = right;
+            if open_right || signed_area2(apex, g(wedge.left), portal_right) <= 0.0 {
+                wedge.right = portal.right;
+                wedge.right_node = portal.node;
             } else {
-                // The whole portal is left of the wedge: the path turns around `left`.
-                return self.turn_at(self.left, left, right);
+                return Step::Turn(Side::Left);
             }
         }
         if signed_area2(apex, g(wedge.left), portal_left) <= 0.0 {
             if g(wedge.left) == apex || signed_area2(apex, g(wedge.right), portal_left) >= 0.0 {
-                wedge.left = left;
+                wedge.left = portal.left;
+                wedge.left_node = portal.node;
             } else {
-                return self.turn_at(self.right, left, right);
+                return Step::Turn(Side::Right);
+            }
+        }
+        Step::Narrowed(wedge)
+    }
+
+    /// The funnel algorithm from an open wedge at `apex` over `portals` in walking
+    /// order, restarting at each corner: the exact funnel state after the last portal.
+    pub fn through_all(up: UpAxis, apex: Vec3, apex_cost: f32, portals: &[TaggedPortal]) -> Wedge {
+        let mut wedge = Wedge::at(apex, apex_cost);
+        // Positions in `portals` of the portals holding the bounds.
+        let (mut left_at, mut right_at) = (0usize, 0usize);
+        let mut i = 0;
+        while i < portals.len() {
+            match wedge.step(up, &portals[i]) {
+                Step::Narrowed(next) => {
+                    if next.left_node != wedge.left_node || next.left != wedge.left {
+                        left_at = i;
+                    }
+                    if next.right_node != wedge.right_node || next.right != wedge.right {
+                        right_at = i;
+                    }
+                    wedge = next;
+                    i += 1;
+                }
+                Step::Turn(side) => {
+                    let (corner, _) = wedge.bound(side);
+                    let at = if side == Side::Left {
+                        left_at
+                    } else {
+                        right_at
+                    };
+                    wedge = Wedge::at(corner, wedge.apex_cost + wedge.apex.distance(corner));
+                    // Restart just after the portal that holds the corner.
+                    i = at + 1;
+                    left_at = at;
+                    right_at = at;
+                }
             }
         }
         wedge
     }
 
-    /// A new wedge from `corner` through the portal `left..right`.
-    fn turn_at(self, corner: Vec3, left: Vec3, right: Vec3) -> Wedge {
-        Wedge {
-            apex: corner,
-            apex_cost: self.apex_cost + self.apex.distance(corner),
-            left,
-            right,
-        }
-    }
-
-    /// Estimated length of the shortest path from the start to `target` that follows the
+    /// A lower bound of the length of any path from the start to `target` through the
     /// corridor so far: to the apex, then straight to the target if it is inside the
     /// wedge, else around the bounding point on the target's side.
     pub fn length_to(self, up: UpAxis, target: Vec3) -> f32 {
@@ -130,12 +209,18 @@ mod tests {
         Vec3::new(x, 0.0, z)
     }
 
+    fn portal(left: Vec3, right: Vec3, node: u32) -> TaggedPortal {
+        TaggedPortal { left, right, node }
+    }
+
     #[test]
     fn straight_corridor_keeps_the_apex() {
         // Walking +x; with Y up the ground is (x, z) and the walker's left is +z.
-        let w = Wedge::at(p(0.0, 0.0))
-            .through(UpAxis::Y, p(1.0, 1.0), p(1.0, -1.0))
-            .through(UpAxis::Y, p(2.0, 1.0), p(2.0, -1.0));
+        let portals = [
+            portal(p(1.0, 1.0), p(1.0, -1.0), 0),
+            portal(p(2.0, 1.0), p(2.0, -1.0), 1),
+        ];
+        let w = Wedge::through_all(UpAxis::Y, p(0.0, 0.0), 0.0, &portals);
         assert_eq!(w.apex, p(0.0, 0.0));
         assert_eq!(w.length_to(UpAxis::Y, p(3.0, 0.0)), 3.0);
     }
@@ -143,16 +228,49 @@ mod tests {
     #[test]
     fn portal_beside_the_wedge_turns_at_its_corner() {
         // A left turn around (1, 1): the second portal lies left of the first wedge.
-        let w = Wedge::at(p(0.0, 0.5))
-            .through(UpAxis::Y, p(1.0, 1.0), p(1.0, 0.0))
-            .through(UpAxis::Y, p(0.0, 3.0), p(1.0, 3.0));
+        let first = Wedge::through_all(
+            UpAxis::Y,
+            p(0.0, 0.5),
+            0.0,
+            &[portal(p(1.0, 1.0), p(1.0, 0.0), 7)],
+        );
+        assert_eq!(
+            first.step(UpAxis::Y, &portal(p(0.0, 3.0), p(1.0, 3.0), 8)),
+            Step::Turn(Side::Left)
+        );
+        assert_eq!(first.bound(Side::Left), (p(1.0, 1.0), 7));
+        let portals = [
+            portal(p(1.0, 1.0), p(1.0, 0.0), 7),
+            portal(p(0.0, 3.0), p(1.0, 3.0), 8),
+        ];
+        let w = Wedge::through_all(UpAxis::Y, p(0.0, 0.5), 0.0, &portals);
         assert_eq!(w.apex, p(1.0, 1.0));
         assert!((w.apex_cost - p(0.0, 0.5).distance(p(1.0, 1.0))).abs() < 1e-6);
     }
 
     #[test]
+    fn restart_re_examines_the_portals_after_the_corner() {
+        // A zig-zag: after turning at (1, 1) the funnel from there must be narrowed by the
+        // portal at x = 2 before the one at x = 3 is judged.
+        let portals = [
+            portal(p(1.0, 1.0), p(1.0, -1.0), 0),
+            portal(p(2.0, 4.0), p(2.0, 3.5), 1),
+            portal(p(3.0, 3.7), p(3.0, 3.6), 2),
+        ];
+        let w = Wedge::through_all(UpAxis::Y, p(0.0, -0.5), 0.0, &portals);
+        assert_eq!(w.apex, p(2.0, 3.5));
+        let expected = p(0.0, -0.5).distance(p(1.0, 1.0)) + p(1.0, 1.0).distance(p(2.0, 3.5));
+        assert!((w.apex_cost - expected).abs() < 1e-5);
+    }
+
+    #[test]
     fn target_outside_the_wedge_is_reached_around_its_bound() {
-        let w = Wedge::at(p(0.0, 0.0)).through(UpAxis::Y, p(1.0, 1.0), p(1.0, -1.0));
+        let w = Wedge::through_all(
+            UpAxis::Y,
+            p(0.0, 0.0),
+            0.0,
+            &[portal(p(1.0, 1.0), p(1.0, -1.0), 0)],
+        );
         let expected = p(0.0, 0.0).distance(p(1.0, 1.0)) + p(1.0, 1.0).distance(p(1.0, 5.0));
         assert!((w.length_to(UpAxis::Y, p(1.0, 5.0)) - expected).abs() < 1e-6);
     }

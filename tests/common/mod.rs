@@ -198,13 +198,33 @@ pub fn random_grid(
     offsets: &[(f32, f32)],
     jitter: f32,
 ) -> Soup {
+    random_grid_sized(cells, offsets, jitter, &vec![1.0; cols], &vec![1.0; rows])
+}
+
+/// As [`random_grid`], with column widths and row heights given (thin ones make slivers).
+/// The jitter of a point is relative to the smallest cell around it.
+pub fn random_grid_sized(
+    cells: &[Cell],
+    offsets: &[(f32, f32)],
+    jitter: f32,
+    widths: &[f32],
+    heights: &[f32],
+) -> Soup {
+    let (cols, rows) = (widths.len(), heights.len());
     assert_eq!(cells.len(), cols * rows);
     let mut soup = Soup::new();
     let index = |x: usize, z: usize| (z * (cols + 1) + x) as u32;
+    let at = |sizes: &[f32], i: usize| sizes[..i].iter().sum::<f32>();
+    let around = |sizes: &[f32], i: usize| {
+        let before = if i > 0 { sizes[i - 1] } else { f32::INFINITY };
+        let after = sizes.get(i).copied().unwrap_or(f32::INFINITY);
+        before.min(after)
+    };
     for z in 0..=rows {
         for x in 0..=cols {
             let (dx, dz) = offsets[(z * (cols + 1) + x) % offsets.len().max(1)];
-            soup.vertex(p(x as f32 + dx * jitter, z as f32 + dz * jitter));
+            let scale = around(widths, x).min(around(heights, z)) * jitter;
+            soup.vertex(p(at(widths, x) + dx * scale, at(heights, z) + dz * scale));
         }
     }
     for z in 0..rows {
@@ -302,6 +322,9 @@ pub struct Domain {
     pub island: Vec<usize>,
     /// Boundary vertices where a shortest path can bend: reflex, or pinched.
     pub bend_vertices: Vec<u32>,
+    /// Whether some vertex is pinched (walkable wedges touching only at a point). The
+    /// oracle lets paths through such points, which the library does not.
+    pub pinched: bool,
 }
 
 fn cross(a: DVec2, b: DVec2) -> f64 {
@@ -326,11 +349,36 @@ impl Domain {
     /// The checker's view of the polygons for which `keep` holds (one floor of a
     /// multi-storey mesh: the checker works in the ground plane only).
     pub fn layer(mesh: &NavMesh, keep: impl Fn(u32) -> bool) -> Domain {
+        Domain::restricted(mesh, keep, |_, _| true)
+    }
+
+    /// The sleeve of a corridor: its polygons, where only consecutive ones are joined
+    /// (an edge between two polygons of the corridor that do not follow each other is a
+    /// wall). The shortest path in the sleeve is what string pulling must find.
+    pub fn sleeve(mesh: &NavMesh, corridor: &[u32]) -> Domain {
+        let position = |poly: u32| corridor.iter().position(|&c| c == poly);
+        Domain::restricted(
+            mesh,
+            |poly| position(poly).is_some(),
+            |a, b| match (position(a as u32), position(b as u32)) {
+                (Some(i), Some(j)) => i.abs_diff(j) == 1,
+                _ => false,
+            },
+        )
+    }
+
+    fn restricted(
+        mesh: &NavMesh,
+        keep: impl Fn(u32) -> bool,
+        joined: impl Fn(usize, usize) -> bool,
+    ) -> Domain {
         let up = mesh.up_axis();
         let world = mesh.vertices().to_vec();
         let ground: Vec<DVec2> = world.iter().map(|&w| up.ground(w).as_dvec2()).collect();
         let mut polygons = Vec::new();
+        let mut mesh_index = Vec::new();
         for poly in (0..mesh.polygon_count()).filter(|&poly| keep(poly)) {
+            mesh_index.push(poly as usize);
             let mut corners = mesh.polygon_vertices(poly).to_vec();
             let n = corners.len();
             let area: f64 = (0..n)
@@ -359,7 +407,13 @@ impl Domain {
         for (&(a, b), users) in &uses {
             match users.len() {
                 1 => boundary.push((a, b)),
-                2 => portals.push((a, b, users[0], users[1])),
+                2 if joined(mesh_index[users[0]], mesh_index[users[1]]) => {
+                    portals.push((a, b, users[0], users[1]));
+                }
+                2 => {
+                    boundary.push((a, b));
+                    boundary.push((a, b));
+                }
                 n => panic!("edge ({a}, {b}) used by {n} polygons"),
             }
         }
@@ -396,6 +450,7 @@ impl Domain {
             boundary_degree[a as usize] += 1;
             boundary_degree[b as usize] += 1;
         }
+        let pinched = boundary_degree.iter().any(|&d| d > 2);
         let bend_vertices = (0..world.len())
             .filter(|&v| {
                 let pi = std::f64::consts::PI;
@@ -412,6 +467,7 @@ impl Domain {
             portals,
             island,
             bend_vertices,
+            pinched,
         }
     }
 
@@ -423,11 +479,16 @@ impl Domain {
         self.ground[v as usize]
     }
 
-    /// Whether `q` lies in polygon `poly` (within `eps`).
+    /// Whether `q` lies in polygon `poly` or within distance `eps` of it. (Not "within
+    /// `eps` of every edge line": at a sliver's sharp corner that would reach far out.)
     pub fn polygon_contains(&self, poly: usize, q: DVec2, eps: f64) -> bool {
+        self.strictly_inside(poly, q) || self.closest_in_polygon(poly, q).1 <= eps
+    }
+
+    fn strictly_inside(&self, poly: usize, q: DVec2) -> bool {
         let c = &self.polygons[poly];
         let n = c.len();
-        (0..n).all(|i| side(self.corner(c[i]), self.corner(c[(i + 1) % n]), q) >= -eps)
+        (0..n).all(|i| side(self.corner(c[i]), self.corner(c[(i + 1) % n]), q) >= 0.0)
     }
 
     /// The polygons holding `q` (within `eps`).
@@ -455,7 +516,7 @@ impl Domain {
 
     /// The point of polygon `poly` closest to `q`, and the distance (ground plane).
     pub fn closest_in_polygon(&self, poly: usize, q: DVec2) -> (DVec2, f64) {
-        if self.polygon_contains(poly, q, 0.0) {
+        if self.strictly_inside(poly, q) {
             return (q, 0.0);
         }
         let c = &self.polygons[poly];
@@ -627,21 +688,32 @@ impl Domain {
         }
     }
 
-    /// Whether `a -> b` is visible and passes no boundary vertex closer than `margin`
-    /// (away from its ends): a clean line of sight that no rounding can spoil.
+    /// Whether `a -> b` is a line of sight that no rounding can spoil: visible, passing no
+    /// vertex at a distance between 0 and `margin` (a near miss), and no boundary vertex
+    /// at all (touching a wall corner, or squeezing through a pinch). It may pass exactly
+    /// through inner vertices, and its ends may be vertices.
     pub fn clear_sight(&self, a: DVec2, b: DVec2, margin: f64) -> bool {
         if !self.visible(a, b) {
             return false;
         }
         let ab = b - a;
         let len2 = ab.length_squared();
-        self.boundary.iter().flat_map(|&(c, d)| [c, d]).all(|v| {
+        if len2 == 0.0 {
+            return true;
+        }
+        let on_boundary: std::collections::HashSet<u32> =
+            self.boundary.iter().flat_map(|&(c, d)| [c, d]).collect();
+        let mut vertices: Vec<u32> = self.polygons.iter().flatten().copied().collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        vertices.into_iter().all(|v| {
             let q = self.corner(v);
-            if (q - a).length() <= margin || (q - b).length() <= margin || len2 == 0.0 {
+            if (q - a).length() <= 1e-9 || (q - b).length() <= 1e-9 {
                 return true;
             }
             let t = ((q - a).dot(ab) / len2).clamp(0.0, 1.0);
-            (a + ab * t - q).length() > margin
+            let d = (a + ab * t - q).length();
+            d >= margin || (d <= 1e-9 && !on_boundary.contains(&v))
         })
     }
 

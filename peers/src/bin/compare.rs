@@ -1,0 +1,528 @@
+//! Side-by-side benchmark of navstar, Detour and Polyanya on the same meshes and queries.
+//!
+//! ```text
+//! cargo run --release -p navstar-peers --bin compare -- [--queries N] [--reps R] [--seed S] [--worst K] [MESH[=SCENARIO] ...]
+//! ```
+//!
+//! For each mesh (`.mesh`, `.obj`, `.map`, loaded with `navstar::io::load_mesh_file`) all
+//! three libraries get the same polygons and the same start/goal pairs:
+//!
+//! * a scenario named after `=`, or `MESH.scen` when it exists. A `*.map.scen` file holds
+//!   grid cells: its points are used as cell centres `(x + 0.5, y + 0.5)` and its octile
+//!   lengths are not Euclidean, so Polyanya's length is the exact reference. Any other
+//!   scenario (Polyanya mesh benchmarks) holds mesh points and exact Euclidean lengths,
+//!   which are then the reference. At most `--queries` problems are taken, evenly spread
+//!   over the file (so every length bucket is represented).
+//! * otherwise `--queries` random pairs of points, uniform over the mesh area, both on
+//!   the same island; Polyanya's length is the reference.
+//!
+//! Each library runs every query once to warm up, then `--reps` timed passes; a query's
+//! time is its fastest pass (the machine is shared and noisy), measured with `Instant`
+//! around the single call (point location included for all three). Lengths are measured
+//! in the ground plane. A failure is no path, or a partial one. `--worst K` lists each
+//! library's K queries furthest above the reference.
+
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use navstar::glam::Vec3;
+use navstar::{MeshOptions, NavMesh, PathOptions, PathStatus, Query};
+use navstar_peers::detour::{DetourMesh, DetourQuery};
+use navstar_peers::polyanya::PolyanyaMesh;
+use navstar_peers::{SplitMix64, length_2d, path_length_2d, random_point_in_polygon};
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("NAVSTAR_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
+        PathBuf::from,
+    )
+}
+
+fn default_inputs() -> Vec<String> {
+    let d = data_dir();
+    let recast = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/recast");
+    let mut inputs = vec![
+        format!(
+            "{}={}",
+            d.join("mesh/arena-merged.mesh").display(),
+            d.join("grid/arena.map.scen").display()
+        ),
+        d.join("mesh/scene_mp_2p_01.mesh").display().to_string(),
+        d.join("grid/den520d.map").display().to_string(),
+        d.join("grid/Berlin_0_256.map").display().to_string(),
+        d.join("grid/maze512-1-0.map").display().to_string(),
+    ];
+    for level in [
+        "dungeon",
+        "nav_test",
+        "undulating",
+        "godot_navigation_level_mesh",
+        "bridge",
+    ] {
+        inputs.push(
+            recast
+                .join(format!("{level}.navmesh.obj"))
+                .display()
+                .to_string(),
+        );
+    }
+    inputs
+}
+
+/// Where the reference length of a query comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Reference {
+    /// The scenario's optimal (exact Euclidean) length.
+    Scenario,
+    /// Polyanya's length.
+    Polyanya,
+}
+
+/// One query: the points, and what the scenario says about its length.
+#[derive(Debug, Clone, Copy)]
+struct QuerySpec {
+    start: Vec3,
+    goal: Vec3,
+    /// The exact (Euclidean) shortest length, from a mesh scenario.
+    exact: Option<f64>,
+    /// The octile grid length, from a grid scenario: an upper bound of the exact length.
+    octile: Option<f64>,
+}
+
+struct Workload {
+    name: String,
+    mesh: NavMesh,
+    queries: Vec<QuerySpec>,
+    reference: Reference,
+    source: String,
+}
+
+fn load_mesh(path: &Path) -> Result<NavMesh, String> {
+    navstar::io::load_mesh_file(path, &MeshOptions::default()).map_err(|e| e.to_string())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// `count` indices spread evenly over `0..len`.
+fn spread(len: usize, count: usize) -> Vec<usize> {
+    if len <= count {
+        return (0..len).collect();
+    }
+    (0..count).map(|i| i * len / count).collect()
+}
+
+fn random_queries(mesh: &NavMesh, count: usize, seed: u64) -> Vec<QuerySpec> {
+    let up = mesh.up_axis();
+    let vertices = mesh.vertices();
+    let mut cumulative = Vec::with_capacity(mesh.polygon_count() as usize);
+    let mut total = 0.0f64;
+    for p in 0..mesh.polygon_count() {
+        let c: Vec<_> = mesh
+            .polygon_vertices(p)
+            .iter()
+            .map(|&v| up.ground(vertices[v as usize]).as_dvec2())
+            .collect();
+        let area: f64 = (1..c.len() - 1)
+            .map(|i| (c[i] - c[0]).perp_dot(c[i + 1] - c[0]).abs() / 2.0)
+            .sum();
+        total += area;
+        cumulative.push(total);
+    }
+    let mut rng = SplitMix64::new(seed);
+    let pick = |rng: &mut SplitMix64| {
+        let x = f64::from(rng.next_f32()) * total;
+        (cumulative.partition_point(|&c| c <= x) as u32).min(mesh.polygon_count() - 1)
+    };
+    let mut queries = Vec::with_capacity(count);
+    while queries.len() < count {
+        let a = pick(&mut rng);
+        let Some(b) = (0..1000)
+            .map(|_| pick(&mut rng))
+            .find(|&b| mesh.island(b) == mesh.island(a))
+        else {
+            continue;
+        };
+        let start = random_point_in_polygon(mesh, a, &mut rng);
+        let goal = random_point_in_polygon(mesh, b, &mut rng);
+        queries.push(QuerySpec {
+            start,
+            goal,
+            exact: None,
+            octile: None,
+        });
+    }
+    queries
+}
+
+fn workload(input: &str, max_queries: usize, seed: u64) -> Result<Workload, String> {
+    let (mesh_path, scen_path) = match input.split_once('=') {
+        Some((m, s)) => (PathBuf::from(m), Some(PathBuf::from(s))),
+        None => {
+            let scen = PathBuf::from(format!("{input}.scen"));
+            (PathBuf::from(input), scen.exists().then_some(scen))
+        }
+    };
+    let mesh = load_mesh(&mesh_path).map_err(|e| format!("{}: {e}", mesh_path.display()))?;
+    let name = file_name(&mesh_path);
+    let Some(scen_path) = scen_path else {
+        return Ok(Workload {
+            name,
+            queries: random_queries(&mesh, max_queries, seed),
+            mesh,
+            reference: Reference::Polyanya,
+            source: format!("{max_queries} random"),
+        });
+    };
+    let file =
+        std::fs::File::open(&scen_path).map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    let problems = navstar::io::parse_scenario(std::io::BufReader::new(file))
+        .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    let grid = file_name(&scen_path).ends_with(".map.scen");
+    let picked = spread(problems.len(), max_queries);
+    let queries = picked
+        .iter()
+        .map(|&i| {
+            let p = &problems[i];
+            let (start, goal) = if grid {
+                (p.grid_start(), p.grid_goal())
+            } else {
+                (p.mesh_start(), p.mesh_goal())
+            };
+            QuerySpec {
+                start,
+                goal,
+                exact: (!grid).then_some(p.optimal_length),
+                octile: grid.then_some(p.optimal_length),
+            }
+        })
+        .collect();
+    Ok(Workload {
+        name,
+        mesh,
+        queries,
+        reference: if grid {
+            Reference::Polyanya
+        } else {
+            Reference::Scenario
+        },
+        source: format!(
+            "{} of {} in {}",
+            picked.len(),
+            problems.len(),
+            file_name(&scen_path)
+        ),
+    })
+}
+
+/// One library's answers: per query, the fastest time and the 2D length (None = failed).
+struct Run {
+    times: Vec<Duration>,
+    lengths: Vec<Option<f64>>,
+}
+
+fn run(queries: usize, reps: usize, mut call: impl FnMut(usize) -> Option<f64>) -> Run {
+    let mut lengths = Vec::with_capacity(queries);
+    for i in 0..queries {
+        lengths.push(call(i));
+    }
+    let mut times = vec![Duration::MAX; queries];
+    for _ in 0..reps {
+        for (i, best) in times.iter_mut().enumerate() {
+            let t = Instant::now();
+            let answer = call(i);
+            let elapsed = t.elapsed();
+            std::hint::black_box(answer);
+            *best = (*best).min(elapsed);
+        }
+    }
+    Run { times, lengths }
+}
+
+fn percentile<T: Copy + PartialOrd>(sorted: &[T], q: f64) -> Option<T> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    Some(sorted[i])
+}
+
+fn micros(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 10.0 {
+        format!("{us:.2}")
+    } else if us < 100.0 {
+        format!("{us:.1}")
+    } else {
+        format!("{us:.0}")
+    }
+}
+
+struct Row {
+    library: &'static str,
+    note: String,
+    run: Option<Run>,
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let (mut max_queries, mut reps, mut seed, mut worst) = (1000usize, 3usize, 1u64, 0usize);
+    let mut inputs = Vec::new();
+    while let Some(arg) = args.next() {
+        let mut number = |name: &str| -> Option<u64> {
+            let v = args.next().and_then(|v| v.parse().ok());
+            if v.is_none() {
+                eprintln!("{name} needs a number");
+            }
+            v
+        };
+        match arg.as_str() {
+            "--queries" => match number("--queries") {
+                Some(n) if n > 0 => max_queries = n as usize,
+                _ => return ExitCode::FAILURE,
+            },
+            "--reps" => match number("--reps") {
+                Some(n) if n > 0 => reps = n as usize,
+                _ => return ExitCode::FAILURE,
+            },
+            "--worst" => match number("--worst") {
+                Some(n) => worst = n as usize,
+                None => return ExitCode::FAILURE,
+            },
+            "--seed" => match number("--seed") {
+                Some(n) => seed = n,
+                None => return ExitCode::FAILURE,
+            },
+            "-h" | "--help" => {
+                println!(
+                    "usage: compare [--queries N] [--reps R] [--seed S] [--worst K] [MESH[=SCENARIO] ...]"
+                );
+                return ExitCode::SUCCESS;
+            }
+            _ => inputs.push(arg),
+        }
+    }
+    if inputs.is_empty() {
+        inputs = default_inputs();
+    }
+
+    println!(
+        "Per query: fastest of {reps} timed passes after a warm-up pass. Lengths in the ground plane, relative to the reference (ref)."
+    );
+    println!();
+    println!(
+        "| mesh | polygons | queries | ref | library | median µs | p95 µs | mean len/ref | p95 len/ref | max len/ref | failures |"
+    );
+    println!("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|");
+    let mut notes = Vec::new();
+    for input in &inputs {
+        let w = match workload(input, max_queries, seed) {
+            Ok(w) => w,
+            Err(e) => {
+                println!("| {input} | - | - | - | all | load failed: {e} | | | | | |");
+                continue;
+            }
+        };
+        let n = w.queries.len();
+
+        // navstar
+        let t = Instant::now();
+        let mut query = Query::new(&w.mesh);
+        let options = PathOptions::default();
+        let navstar_build = t.elapsed();
+        let navstar = run(n, reps, |i| {
+            let q = w.queries[i];
+            let path = query.find_path(q.start, q.goal, &options).ok()?;
+            (path.status == PathStatus::Complete).then(|| {
+                let corners: Vec<[f32; 3]> = path.corners.iter().map(|c| c.to_array()).collect();
+                f64::from(path_length_2d(&w.mesh, &corners))
+            })
+        });
+        let mut rows = vec![Row {
+            library: "navstar",
+            note: String::new(),
+            run: Some(navstar),
+        }];
+
+        // Detour
+        let t = Instant::now();
+        match DetourMesh::from_navmesh(&w.mesh, &Default::default()) {
+            Ok(detour) => {
+                let detour_build = t.elapsed();
+                let mut dq = DetourQuery::new(&detour).expect("Detour query");
+                // The query points are on the mesh: a small search box is enough.
+                dq.half_extents = [0.5, 2.0, 0.5];
+                let run = run(n, reps, |i| {
+                    let q = w.queries[i];
+                    let path = dq.find_path(q.start.to_array(), q.goal.to_array())?;
+                    Some(f64::from(path_length_2d(&w.mesh, &path)))
+                });
+                notes.push(format!(
+                    "{}: navstar query setup {:.1} ms; Detour build {:.1} ms ({} polygons after splitting, {} tile(s), cs {}, largest vertex move {:.2e})",
+                    w.name,
+                    navstar_build.as_secs_f64() * 1e3,
+                    detour_build.as_secs_f64() * 1e3,
+                    detour.polygon_count(),
+                    detour.tile_count(),
+                    detour.cell_size(),
+                    detour.quantisation_error()
+                ));
+                rows.push(Row {
+                    library: "Detour",
+                    note: String::new(),
+                    run: Some(run),
+                });
+            }
+            Err(e) => rows.push(Row {
+                library: "Detour",
+                note: format!("not built: {e}"),
+                run: None,
+            }),
+        }
+
+        // Polyanya
+        let t = Instant::now();
+        match PolyanyaMesh::from_navmesh(&w.mesh) {
+            Ok(pm) => {
+                let build = t.elapsed();
+                notes.push(format!(
+                    "{}: Polyanya build {:.1} ms{}",
+                    w.name,
+                    build.as_secs_f64() * 1e3,
+                    if pm.is_flat() {
+                        ""
+                    } else {
+                        " (with heights: points located by height)"
+                    }
+                ));
+                let run = run(n, reps, |i| {
+                    let q = w.queries[i];
+                    let (corners, length) = pm.path(q.start.to_array(), q.goal.to_array())?;
+                    debug_assert!((length_2d(&corners) - length).abs() < 1e-2 * length.max(1.0));
+                    Some(f64::from(length))
+                });
+                rows.push(Row {
+                    library: "Polyanya",
+                    note: String::new(),
+                    run: Some(run),
+                });
+            }
+            Err(e) => rows.push(Row {
+                library: "Polyanya",
+                note: format!("not built: {e}"),
+                run: None,
+            }),
+        }
+
+        let reference: Vec<Option<f64>> = match w.reference {
+            Reference::Scenario => w.queries.iter().map(|q| q.exact).collect(),
+            Reference::Polyanya => rows
+                .iter()
+                .find(|r| r.library == "Polyanya")
+                .and_then(|r| r.run.as_ref())
+                .map_or(vec![None; n], |r| r.lengths.clone()),
+        };
+        let ref_name = match w.reference {
+            Reference::Scenario => "scenario",
+            Reference::Polyanya => "Polyanya",
+        };
+        for row in &rows {
+            let Some(run) = &row.run else {
+                println!(
+                    "| {} | {} | {} | {ref_name} | {} | {} | | | | | |",
+                    w.name,
+                    w.mesh.polygon_count(),
+                    w.source,
+                    row.library,
+                    row.note
+                );
+                continue;
+            };
+            let mut times = run.times.clone();
+            times.sort();
+            let mut ratios: Vec<f64> = run
+                .lengths
+                .iter()
+                .zip(&reference)
+                .filter_map(|(l, r)| match (l, r) {
+                    (Some(l), Some(r)) if *r > 1e-6 => Some(l / r),
+                    _ => None,
+                })
+                .collect();
+            ratios.sort_by(f64::total_cmp);
+            let failures = run.lengths.iter().filter(|l| l.is_none()).count();
+            let mean =
+                (!ratios.is_empty()).then(|| ratios.iter().sum::<f64>() / ratios.len() as f64);
+            let fmt_ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.4}"));
+            println!(
+                "| {} | {} | {} | {ref_name} | {} | {} | {} | {} | {} | {} | {failures} |",
+                w.name,
+                w.mesh.polygon_count(),
+                w.source,
+                row.library,
+                percentile(&times, 0.5).map_or("-".into(), micros),
+                percentile(&times, 0.95).map_or("-".into(), micros),
+                fmt_ratio(mean),
+                fmt_ratio(percentile(&ratios, 0.95)),
+                fmt_ratio(ratios.last().copied()),
+            );
+            let is_reference = row.library == "Polyanya" && w.reference == Reference::Polyanya;
+            if worst > 0 && !is_reference {
+                let mut order: Vec<usize> = (0..n)
+                    .filter(|&i| run.lengths[i].is_some() && reference[i].is_some())
+                    .collect();
+                let ratio = |i: usize| run.lengths[i].unwrap_or(0.0) / reference[i].unwrap_or(1.0);
+                order.sort_by(|&a, &b| ratio(b).total_cmp(&ratio(a)));
+                for &i in order.iter().take(worst) {
+                    let q = w.queries[i];
+                    notes.push(format!(
+                        "{}: {} query {i} from {:?} to {:?}: length {:.4}, ref {:.4} (x{:.4})",
+                        w.name,
+                        row.library,
+                        q.start.to_array(),
+                        q.goal.to_array(),
+                        run.lengths[i].unwrap_or(f64::NAN),
+                        reference[i].unwrap_or(f64::NAN),
+                        ratio(i)
+                    ));
+                }
+            }
+            if row.library == "Polyanya" {
+                let bounded: Vec<(f64, f64)> = run
+                    .lengths
+                    .iter()
+                    .zip(&w.queries)
+                    .filter_map(|(l, q)| Some(((*l)?, q.octile?)))
+                    .collect();
+                if !bounded.is_empty() {
+                    let within = bounded.iter().filter(|(l, o)| *l <= o + 1e-3).count();
+                    notes.push(format!(
+                        "{}: Polyanya's length is at most the octile length in {within} of {} queries",
+                        w.name,
+                        bounded.len()
+                    ));
+                }
+            }
+            // Below the reference by more than rounding: worth a look.
+            let shorter = ratios.iter().filter(|&&r| r < 1.0 - 1e-4).count();
+            if shorter > 0 {
+                notes.push(format!(
+                    "{}: {} of {}'s lengths are more than 1e-4 below the reference (min ratio {:.6})",
+                    w.name, shorter, row.library, ratios[0]
+                ));
+            }
+        }
+    }
+    println!();
+    for note in notes {
+        println!("- {note}");
+    }
+    ExitCode::SUCCESS
+}

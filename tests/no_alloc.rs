@@ -1,0 +1,133 @@
+//! In steady state a query allocates nothing: after one warm-up pass over a set of
+//! queries, running the same set again makes zero heap allocations. This file is its own
+//! test binary because it installs a counting global allocator.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{Rng, Soup, p, seeded_grid};
+use glam::Vec3;
+use navstar::{NavMesh, PathOptions, Query};
+
+/// Counts the allocations made by a thread while its `COUNTING` flag is set.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    if COUNTING.with(Cell::get) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `f` and returns how many allocations this thread made meanwhile.
+fn allocations_in(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let n = allocations_in(|| {
+        let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+        drop(v);
+    });
+    assert_eq!(n, 1);
+}
+
+fn workload(mesh: &NavMesh, count: usize) -> Vec<(Vec3, Vec3, PathOptions)> {
+    let mut rng = Rng(42);
+    let bounds = mesh.bounds();
+    (0..count)
+        .map(|k| {
+            let point = |rng: &mut Rng| {
+                if rng.below(6) == 0 {
+                    let (lo, hi) = (bounds.min - Vec3::ONE, bounds.max + Vec3::ONE);
+                    Vec3::new(
+                        lo.x + (hi.x - lo.x) * rng.unit(),
+                        0.5 * rng.unit(),
+                        lo.z + (hi.z - lo.z) * rng.unit(),
+                    )
+                } else {
+                    let poly = rng.below(mesh.polygon_count());
+                    common::point_in_polygon(mesh, poly, rng.unit(), rng.unit(), rng.unit())
+                }
+            };
+            let (s, g) = (point(&mut rng), point(&mut rng));
+            let mut o = PathOptions::default();
+            match k % 6 {
+                0 => o.allow_partial = false,
+                1 => o.max_snap_distance = 0.25,
+                _ => {}
+            }
+            (s, g, o)
+        })
+        .collect()
+}
+
+fn run(query: &mut Query, work: &[(Vec3, Vec3, PathOptions)]) -> usize {
+    let mut corners = 0;
+    for (s, g, o) in work {
+        if let Ok(path) = query.find_path(*s, *g, o) {
+            corners += path.corners.len();
+        }
+    }
+    corners
+}
+
+#[test]
+fn steady_state_queries_do_not_allocate() {
+    for mesh in [
+        seeded_grid(11, 30, 30).build(),
+        Soup::from_ascii(&["......", "#####.", "....#.", ".##.#.", ".####.", "......"]).build(),
+    ] {
+        let mut work = workload(&mesh, 400);
+        // Errors must not allocate either.
+        work.push((Vec3::NAN, p(0.5, 0.5), PathOptions::default()));
+        let mut query = Query::new(&mesh);
+        let warm = run(&mut query, &work);
+        assert!(warm > 2 * work.len(), "the workload should have real paths");
+        let mut again = 0;
+        let n = allocations_in(|| again = run(&mut query, &work));
+        assert_eq!(again, warm);
+        assert_eq!(n, 0, "{n} allocations in steady state");
+        // The nearest-point query allocates nothing either.
+        let n = allocations_in(|| {
+            for (s, _, _) in &work {
+                std::hint::black_box(mesh.nearest_point(*s, f32::INFINITY));
+            }
+        });
+        assert_eq!(n, 0);
+    }
+}
