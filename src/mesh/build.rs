@@ -104,6 +104,19 @@ pub(super) fn build(
         normalise_polygon(p as u32, &mut corners[first..], &ground)?;
     }
     let neighbours = link_neighbours(&poly_start, &corners)?;
+    let portals = (0..polygon_count)
+        .flat_map(|p| {
+            let range = poly_start[p] as usize..poly_start[p + 1] as usize;
+            range.clone().map(move |slot| (range.clone(), slot))
+        })
+        .map(|(range, slot)| {
+            portal_of_slot(
+                &corners[range.clone()],
+                &neighbours[range.clone()],
+                slot - range.start,
+            )
+        })
+        .collect();
     let (island, island_count) = find_islands(&poly_start, &neighbours);
     let polygon_bounds: Vec<Aabb> = (0..polygon_count)
         .map(|p| {
@@ -127,6 +140,7 @@ pub(super) fn build(
         island_count,
         bounds,
         index,
+        portals,
     })
 }
 
@@ -407,4 +421,31 @@ fn find_islands(poly_start: &[u32], neighbours: &[u32]) -> (Vec<u32>, u32) {
         count += 1;
     }
     (island, count)
+}
+
+/// The portal that corner slot `local` of a polygon (with `corners` and their
+/// `neighbours`) belongs to, as `[left, right]` vertices seen walking out through it.
+///
+/// Two convex polygons meet along one segment, but with collinear corners that segment
+/// may be several edges (two polygons of a merged grid sharing a long side). The portal
+/// is the whole run of consecutive edges leading to the same neighbour, so that paths may
+/// cross it anywhere, not only on the edge the search happened to take. For a wall it is
+/// the edge itself.
+pub(super) fn portal_of_slot(corners: &[u32], neighbours: &[u32], local: usize) -> [u32; 2] {
+    let n = corners.len();
+    let neighbour = neighbours[local];
+    let same = |i: usize| neighbour != NO_NEIGHBOUR && neighbours[i] == neighbour;
+    let (mut first, mut last) = (local, local);
+    let mut run = 1;
+    while run < n && same((first + n - 1) % n) {
+        first = (first + n - 1) % n;
+        run += 1;
+    }
+    while run < n && same((last + 1) % n) {
+        last = (last + 1) % n;
+        run += 1;
+    }
+    // Corners run counter-clockwise, so the interior is on the left of a -> b; facing
+    // out through the edge, b is on the walker's left and a on the right.
+    [corners[(last + 1) % n], corners[first]]
 }

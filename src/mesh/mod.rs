@@ -55,6 +55,8 @@ pub(crate) struct MeshData {
     pub island_count: u32,
     pub bounds: Aabb,
     pub index: PolygonIndex,
+    /// Per corner slot: the `[left, right]` vertices of the portal it belongs to.
+    pub portals: Vec<[u32; 2]>,
 }
 
 /// The answer of a nearest-point query.
@@ -263,33 +265,12 @@ impl MeshData {
     }
 
     /// The portal from corner slot `slot` of a polygon, as `(left, right)` vertex indices
-    /// seen when walking out of the polygon through it.
-    ///
-    /// Two convex polygons meet along one segment, but with collinear corners that segment
-    /// may be several edges (two hexagons of a merged grid sharing a long side). The portal
-    /// is the whole run of consecutive edges leading to the same neighbour, so that paths
-    /// may cross it anywhere, not only on the edge the search happened to take.
+    /// seen when walking out of the polygon through it (precomputed at build; see
+    /// [`build::portal_of_slot`]). `polygon` must own `slot`.
+    #[inline]
     pub fn portal_vertices(&self, polygon: u32, slot: usize) -> (u32, u32) {
-        let range = self.corner_range(polygon);
-        let n = range.len();
-        let local = slot - range.start;
-        let neighbour = self.neighbours[slot];
-        let same =
-            |i: usize| neighbour != NO_NEIGHBOUR && self.neighbours[range.start + i] == neighbour;
-        let (mut first, mut last) = (local, local);
-        let mut run = 1;
-        while run < n && same((first + n - 1) % n) {
-            first = (first + n - 1) % n;
-            run += 1;
-        }
-        while run < n && same((last + 1) % n) {
-            last = (last + 1) % n;
-            run += 1;
-        }
-        let a = self.corners[range.start + first];
-        let b = self.corners[range.start + (last + 1) % n];
-        // Corners run counter-clockwise, so the interior is on the left of a -> b; facing
-        // out through the edge, b is on the walker's left and a on the right.
-        (b, a)
+        debug_assert!(self.corner_range(polygon).contains(&slot));
+        let [left, right] = self.portals[slot];
+        (left, right)
     }
 }
