@@ -1,13 +1,22 @@
-//! A* over the polygon graph.
+//! A* over the polygon graph, with one search node per way into a polygon.
 //!
-//! A node is a polygon, reached through a portal from its parent. Each node carries the
-//! funnel state of its partial corridor (a [`Wedge`]), from which come its cost so far
-//! (the path length to the portal it was entered by) and the estimate of the whole path
-//! (around the wedge to the target). The heuristic part is scaled by the weight.
+//! A node is "inside polygon Q, having entered it through portal s" (a directed edge of
+//! the mesh), plus one root node for the start polygon. Keeping a node per entry portal
+//! rather than per polygon lets two routes into the same polygon, from different sides,
+//! both survive until their continuations are compared; on meshes of long thin polygons
+//! (merged grid cells) a single node per polygon would keep only the route whose
+//! estimate looked best at the time.
 //!
-//! Costs depend on the route, so a polygon can be improved after it was closed; it is
-//! then reopened (a bounded number of times, so a search always ends). The open list is
-//! a binary heap with lazy deletion: an entry whose estimate is worse than its node's
+//! Each node carries the funnel state of its partial corridor (a [`Wedge`]), from which
+//! come its cost so far (the path length to its entry portal) and its estimate of the
+//! whole path (around the wedge to the target). The heuristic part is scaled by the
+//! weight. When a node in the target polygon comes first, its corridor is measured
+//! exactly with the funnel and it competes again with that length; the search ends when
+//! an exactly measured corridor is the best entry of the open list.
+//!
+//! Costs depend on the route, so a node can be improved after it was closed; it is then
+//! reopened (a bounded number of times, so a search always ends). The open list is a
+//! binary heap with lazy deletion: an entry whose estimate differs from its node's
 //! current one is stale and skipped when popped.
 
 use std::cmp::Ordering;
@@ -23,28 +32,30 @@ use crate::path::funnel::{Portal, string_pull};
 /// Marks "no parent" / "no slot".
 const NONE: u32 = u32::MAX;
 
-/// Per-polygon search state. Valid only while `stamp` equals the search's generation,
-/// so nothing needs clearing between searches.
+/// Per-node search state. Valid only while `stamp` equals the search's generation, so
+/// nothing needs clearing between searches.
 #[derive(Clone, Copy)]
 struct Node {
     stamp: u32,
     closed: bool,
-    /// `estimate` is the exact pulled length of the node's corridor (target node only).
+    /// `estimate` is the exact pulled length of the node's corridor.
     exact: bool,
+    /// The polygon this node is in.
+    polygon: u32,
     /// Estimated length of the whole path through this node (unweighted).
     estimate: f32,
     /// Funnel state of the corridor from the start to this node.
     wedge: Wedge,
+    /// The node this one was reached from (`NONE` for the root).
     parent: u32,
-    /// Corner slot, in the parent, of the portal this node was entered through.
-    entry_slot: u32,
 }
 
 const UNVISITED: Node = Node {
     stamp: 0,
     closed: false,
     exact: false,
-    estimate: 0.0,
+    polygon: NONE,
+    estimate: f32::INFINITY,
     wedge: Wedge {
         apex: Vec3::ZERO,
         apex_cost: 0.0,
@@ -54,7 +65,6 @@ const UNVISITED: Node = Node {
         right_node: NO_NODE,
     },
     parent: NONE,
-    entry_slot: NONE,
 };
 
 /// An open-list entry, ordered so that `BinaryHeap` pops the lowest total first.
@@ -64,7 +74,7 @@ struct OpenEntry {
     total: f32,
     /// The node's estimate when the entry was pushed (detects stale entries).
     estimate: f32,
-    polygon: u32,
+    node: u32,
 }
 
 impl PartialEq for OpenEntry {
@@ -107,7 +117,7 @@ pub(crate) struct SearchRequest {
     pub target_polygon: u32,
     /// The point to reach (world coordinates).
     pub target: Vec3,
-    /// Multiplies the straight-line heuristic.
+    /// Multiplies the heuristic part of each estimate.
     pub heuristic_weight: f32,
 }
 
@@ -117,11 +127,12 @@ pub(crate) enum SearchOutcome {
     /// The target polygon was reached.
     Reached,
     /// The target is unreachable; the corridor leads to the explored polygon whose
-    /// position was closest to the target.
+    /// entry portal came closest to the target.
     Closest(u32),
 }
 
-/// Reusable search memory: one node per polygon and the open list.
+/// Reusable search memory: one node per corner slot (directed edge) plus the root, and
+/// the open list.
 pub(crate) struct AStar {
     nodes: Vec<Node>,
     open: BinaryHeap<OpenEntry>,
@@ -135,10 +146,10 @@ pub(crate) struct AStar {
 }
 
 impl AStar {
-    /// Scratch for a mesh of `polygon_count` polygons.
-    pub fn new(polygon_count: u32) -> AStar {
+    /// Scratch for a mesh with `corner_count` polygon corners in all.
+    pub fn new(corner_count: usize) -> AStar {
         AStar {
-            nodes: vec![UNVISITED; polygon_count as usize],
+            nodes: vec![UNVISITED; corner_count + 1],
             open: BinaryHeap::new(),
             generation: 0,
             corridor: Vec::new(),
@@ -146,6 +157,11 @@ impl AStar {
             corners: Vec::new(),
             replay: Vec::new(),
         }
+    }
+
+    /// The index of the root node (the start polygon).
+    fn root(&self) -> u32 {
+        (self.nodes.len() - 1) as u32
     }
 
     fn next_generation(&mut self) {
@@ -159,13 +175,12 @@ impl AStar {
     }
 
     #[inline]
-    fn node(&mut self, polygon: u32) -> &mut Node {
+    fn node(&mut self, index: u32) -> &mut Node {
         let generation = self.generation;
-        let node = &mut self.nodes[polygon as usize];
+        let node = &mut self.nodes[index as usize];
         if node.stamp != generation {
             *node = Node {
                 stamp: generation,
-                estimate: f32::INFINITY,
                 ..UNVISITED
             };
         }
@@ -189,66 +204,75 @@ impl AStar {
         } = *request;
         self.next_generation();
         let up = mesh.up;
+        let root = self.root();
         let root_wedge = Wedge::at(start, 0.0);
         let root_estimate = root_wedge.length_to(up, target);
-        let root = self.node(start_polygon);
-        root.wedge = root_wedge;
-        root.estimate = root_estimate;
+        *self.node(root) = Node {
+            stamp: self.generation,
+            polygon: start_polygon,
+            estimate: root_estimate,
+            wedge: root_wedge,
+            ..UNVISITED
+        };
         self.open.push(OpenEntry {
             total: root_estimate * heuristic_weight,
             estimate: root_estimate,
-            polygon: start_polygon,
+            node: root,
         });
         // Each reopening strictly lowers an estimate, so this only guards against
         // pathological float behaviour; past the budget, closed nodes stay closed.
         let mut reopen_budget = self.nodes.len();
-        let mut reached = false;
+        let mut reached = None;
         while let Some(entry) = self.open.pop() {
-            let polygon = entry.polygon;
-            let node = *self.node(polygon);
-            if node.closed || entry.estimate > node.estimate {
+            let index = entry.node;
+            let node = *self.node(index);
+            if node.closed || entry.estimate != node.estimate {
                 continue; // stale entry
             }
-            if polygon == target_polygon {
+            if node.polygon == target_polygon {
                 if node.exact {
-                    reached = true;
+                    reached = Some(index);
                     break;
                 }
                 // The wedge estimate can be short of the truth; measure this corridor
-                // exactly and let it compete again. Other routes to the target may still
-                // replace it if their estimates are lower.
-                let exact = self.pulled_length(mesh, request).max(node.estimate);
-                let target_node = &mut self.nodes[polygon as usize];
+                // exactly and let it compete again.
+                let exact = self.pulled_length(mesh, index, request).max(node.estimate);
+                let target_node = &mut self.nodes[index as usize];
                 target_node.estimate = exact;
                 target_node.exact = true;
                 self.open.push(OpenEntry {
                     total: exact,
                     estimate: exact,
-                    polygon,
+                    node: index,
                 });
                 continue;
             }
-            self.nodes[polygon as usize].closed = true;
-            for slot in mesh.corner_range(polygon) {
+            self.nodes[index as usize].closed = true;
+            let came_from = if node.parent == NONE {
+                NONE
+            } else {
+                self.nodes[node.parent as usize].polygon
+            };
+            for slot in mesh.corner_range(node.polygon) {
                 let neighbour = mesh.neighbours[slot];
-                if neighbour == NO_NEIGHBOUR || neighbour == node.parent {
+                if neighbour == NO_NEIGHBOUR || neighbour == came_from {
                     continue;
                 }
-                let (left, right) = mesh.portal_vertices(polygon, slot);
+                let (left, right) = mesh.portal_vertices(node.polygon, slot);
                 let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
                 let portal = TaggedPortal {
                     left,
                     right,
-                    node: neighbour,
+                    node: slot as u32,
                 };
                 let wedge = match node.wedge.step(up, &portal) {
                     Step::Narrowed(wedge) => wedge,
-                    Step::Turn(side) => self.restart(mesh, polygon, &node.wedge, side, portal),
+                    Step::Turn(side) => self.restart(mesh, index, &node.wedge, side, portal),
                 };
                 // Never below the parent's estimate: keeps estimates monotone along parent
                 // links, which rules out parent cycles when nodes are reopened.
                 let estimate = wedge.length_to(up, target).max(node.estimate);
-                let next = self.node(neighbour);
+                let next = self.node(slot as u32);
                 if estimate >= next.estimate || (next.closed && reopen_budget == 0) {
                     continue;
                 }
@@ -257,50 +281,45 @@ impl AStar {
                 }
                 *next = Node {
                     stamp: next.stamp,
-                    closed: false,
-                    exact: false,
+                    polygon: neighbour,
                     estimate,
                     wedge,
-                    parent: polygon,
-                    entry_slot: slot as u32,
+                    parent: index,
+                    ..UNVISITED
                 };
                 let cost = wedge.length_to_portal(left, right).min(estimate);
                 let total = cost + (estimate - cost) * heuristic_weight;
                 self.open.push(OpenEntry {
                     total,
                     estimate,
-                    polygon: neighbour,
+                    node: slot as u32,
                 });
             }
         }
-        let end = if reached {
-            target_polygon
-        } else {
-            self.closest_reached(mesh, start_polygon, target)
-        };
+        let end = reached.unwrap_or_else(|| self.closest_reached(mesh, target));
         self.write_corridor(end, corridor);
-        if reached {
-            SearchOutcome::Reached
-        } else {
-            SearchOutcome::Closest(end)
+        match reached {
+            Some(_) => SearchOutcome::Reached,
+            None => SearchOutcome::Closest(self.nodes[end as usize].polygon),
         }
     }
 
-    /// After a failed search: the reached polygon whose entry portal comes closest to
-    /// `target` (the start polygon if none is closer). Scans the node array once, which
-    /// only the rare failure pays for.
-    fn closest_reached(&self, mesh: &MeshData, start_polygon: u32, target: Vec3) -> u32 {
-        let start = self.nodes[start_polygon as usize].wedge.apex;
-        let mut best = (start_polygon, start.distance(target));
-        for (polygon, node) in self.nodes.iter().enumerate() {
+    /// After a failed search: the reached node whose entry portal comes closest to
+    /// `target` (the root if none is closer). Scans the node array once, which only the
+    /// rare failure pays for.
+    fn closest_reached(&self, mesh: &MeshData, target: Vec3) -> u32 {
+        let root = self.root();
+        let mut best = (root, self.nodes[root as usize].wedge.apex.distance(target));
+        for (index, node) in self.nodes.iter().enumerate() {
             if node.stamp != self.generation || node.parent == NONE {
                 continue;
             }
-            let (left, right) = mesh.portal_vertices(node.parent, node.entry_slot as usize);
+            let parent_polygon = self.nodes[node.parent as usize].polygon;
+            let (left, right) = mesh.portal_vertices(parent_polygon, index);
             let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
             let distance = closest_point_on_segment(target, left, right).distance(target);
             if distance < best.1 {
-                best = (polygon as u32, distance);
+                best = (index as u32, distance);
             }
         }
         best.0
@@ -336,7 +355,9 @@ impl AStar {
             if node.parent == NONE {
                 break;
             }
-            let (left, right) = mesh.portal_vertices(node.parent, node.entry_slot as usize);
+            // A node's index is the slot of its entry portal, owned by its parent's polygon.
+            let parent_polygon = self.nodes[node.parent as usize].polygon;
+            let (left, right) = mesh.portal_vertices(parent_polygon, index as usize);
             self.replay.push(TaggedPortal {
                 left: mesh.vertices[left as usize],
                 right: mesh.vertices[right as usize],
@@ -351,11 +372,10 @@ impl AStar {
         Wedge::through_all(mesh.up, corner, corner_cost, &self.replay)
     }
 
-    /// The length of the path pulled through the corridor that currently leads to the
-    /// target polygon.
-    fn pulled_length(&mut self, mesh: &MeshData, request: &SearchRequest) -> f32 {
+    /// The length of the path pulled through the corridor that leads to node `end`.
+    fn pulled_length(&mut self, mesh: &MeshData, end: u32, request: &SearchRequest) -> f32 {
         let mut corridor = std::mem::take(&mut self.corridor);
-        self.write_corridor(request.target_polygon, &mut corridor);
+        self.write_corridor(end, &mut corridor);
         corridor_portals(
             mesh,
             &corridor,
@@ -368,21 +388,26 @@ impl AStar {
         self.corners.windows(2).map(|w| w[0].distance(w[1])).sum()
     }
 
-    /// Follows parent links back from `end` and writes the corridor in walking order.
+    /// Follows parent links back from node `end` and writes the corridor in walking
+    /// order. A node's index is the corner slot it was entered through, which is the
+    /// exit slot of its parent's polygon.
     fn write_corridor(&self, end: u32, corridor: &mut Vec<CorridorStep>) {
         corridor.clear();
-        let mut polygon = end;
+        let mut index = end;
         let mut exit_slot = NONE;
-        // Parent links cannot form a cycle (a node only takes a parent whose cost is lower
-        // than its own), but the walk is bounded anyway so that a bug cannot hang a game.
+        // Parent links cannot form a cycle (estimates never decrease along them), but the
+        // walk is bounded anyway so that a bug cannot hang a game.
         for _ in 0..self.nodes.len() {
-            corridor.push(CorridorStep { polygon, exit_slot });
-            let node = &self.nodes[polygon as usize];
+            let node = &self.nodes[index as usize];
+            corridor.push(CorridorStep {
+                polygon: node.polygon,
+                exit_slot,
+            });
             if node.parent == NONE {
                 break;
             }
-            exit_slot = node.entry_slot;
-            polygon = node.parent;
+            exit_slot = index;
+            index = node.parent;
         }
         corridor.reverse();
     }

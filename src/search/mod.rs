@@ -123,7 +123,7 @@ impl Query {
     pub fn new(mesh: &NavMesh) -> Query {
         Query {
             mesh: mesh.clone(),
-            search: AStar::new(mesh.polygon_count()),
+            search: AStar::new(mesh.data().corners.len()),
             corridor: Vec::new(),
             portals: Vec::new(),
             corners: Vec::new(),
