@@ -287,8 +287,14 @@ impl AStar {
                     parent: index,
                     ..UNVISITED
                 };
-                let cost = wedge.length_to_portal(left, right).min(estimate);
-                let total = cost + (estimate - cost) * heuristic_weight;
+                // With weight 1 (the default) the priority is the estimate itself; only
+                // other weights need the split into cost so far and heuristic.
+                let total = if heuristic_weight == 1.0 {
+                    estimate
+                } else {
+                    let cost = wedge.length_to_portal(left, right).min(estimate);
+                    cost + (estimate - cost) * heuristic_weight
+                };
                 self.open.push(OpenEntry {
                     total,
                     estimate,
