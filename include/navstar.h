@@ -18,13 +18,6 @@
 // `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
 #define NAVSTAR_SEARCH_ASTAR 0
 
-// Largest number of cells (`width * height`) a map may have: 2^28, a 16384 x 16384 map.
-// The largest Moving AI benchmark maps have about 2^21.
-#define MAX_CELLS (1 << 28)
-
-// Largest width or height of a map: 2^24, so that every cell corner is exact in `f32`.
-#define MAX_SIDE (1 << 24)
-
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message
 // (`navstar_last_error_message`). More codes may be added; these keep their values.

@@ -1688,3 +1688,28 @@ fn grid_mesh_rejects_bad_input() {
     let (status, _) = grid_mesh(&[0u8; 4], 2, 2, 1.0, None);
     assert_error(status, INVALID_MESH, &["zero polygons"]);
 }
+
+#[test]
+fn header_names_only_navstar_items() {
+    // API.md: functions navstar_*, types Navstar*, constants NAVSTAR_*. Items of the
+    // Rust API must not leak into the C header.
+    let header =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/navstar.h")).unwrap();
+    for line in header.lines() {
+        if let Some(name) = line
+            .strip_prefix("#define ")
+            .map(|r| r.split_whitespace().next().unwrap_or(""))
+        {
+            assert!(
+                name.starts_with("NAVSTAR_"),
+                "unprefixed macro {name} in navstar.h"
+            );
+        }
+        if let Some(rest) = line.strip_prefix("typedef struct ") {
+            assert!(
+                rest.starts_with("Navstar"),
+                "unprefixed type in navstar.h: {line}"
+            );
+        }
+    }
+}

@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: MIT
+//
+// The C# binding, run under Mono against libnavstar.so: meshes, paths and their corners,
+// the no-allocation path call, options, every documented error with its message, handle
+// lifetimes and threads. Compiled together with the binding's sources (so the raw
+// P/Invoke declarations can be called with NULLs too), and a second time with
+// UNITY_5_3_OR_NEWER against UnityEngineStub.cs for the Unity overloads. The last line
+// printed is "N passed, M failed"; the exit code is 1 when M > 0.
+//
+//   mcs -unsafe -langversion:7.2 -warnaserror -out:NavstarTests.exe \
+//       bindings/csharp/unity/Runtime/*.cs bindings/csharp/tests/NavstarTests.cs
+//   LD_LIBRARY_PATH=target/debug mono --debug NavstarTests.exe
+//
+// The main mesh (seen from above, Y up, all at y = 0) is a U of unit quads plus an island:
+//
+//   z=3 +---+   +---+
+//       | 5 |   | 6 |
+//   z=2 +---+   +---+
+//       | 3 |   | 4 |
+//   z=1 +---+---+---+
+//       | 0 | 1 | 2 |         +---+
+//   z=0 +---+---+---+         | 7 |
+//      x=0 x=1 x=2 x=3      x=5 x=6
+
+using System;
+using System.Collections.Generic;
+using System.Runtime.InteropServices;
+using System.Threading;
+using Navstar;
+using Vector3 = Navstar.Vector3;
+
+internal static unsafe class NavstarTests
+{
+    private static int passed;
+    private static int failed;
+
+    private static readonly Vector3[] UTurn =
+    {
+        new Vector3(0.5f, 0, 2.5f), new Vector3(1, 0, 1), new Vector3(2, 0, 1), new Vector3(2.5f, 0, 2.5f),
+    };
+
+    private static int Main()
+    {
+        Console.WriteLine("navstar " + NavstarLibrary.VersionString + " from C# on " + Environment.Version +
+                          (IsUnityBuild() ? " (UNITY_5_3_OR_NEWER, stub UnityEngine)" : ""));
+        Run("library", TestLibrary);
+        Run("paths", TestPaths);
+        Run("buffers", TestBuffers);
+        Run("no allocation", TestNoAllocation);
+        Run("path errors", TestPathErrors);
+        Run("mesh errors", TestMeshErrors);
+        Run("NULL and argument checks", TestNullAndArguments);
+        Run("handles", TestHandles);
+        Run("grid, Z up, welding", TestGridZUpWelding);
+        Run("threads", TestThreads);
+#if UNITY_5_3_OR_NEWER
+        Run("Unity overloads", UnityTests.Run);
+#endif
+        Console.WriteLine(passed + " passed, " + failed + " failed");
+        return failed > 0 ? 1 : 0;
+    }
+
+    private static bool IsUnityBuild()
+    {
+#if UNITY_5_3_OR_NEWER
+        return true;
+#else
+        return false;
+#endif
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Helpers
+
+    private static void Run(string name, Action test)
+    {
+        Console.WriteLine("-- " + name);
+        try
+        {
+            test();
+        }
+        catch (Exception e)
+        {
+            Check(false, name + " threw " + e);
+        }
+    }
+
+    internal static void Check(bool ok, string what)
+    {
+        Console.WriteLine((ok ? "PASS: " : "FAIL: ") + what);
+        if (ok)
+        {
+            passed++;
+        }
+        else
+        {
+            failed++;
+        }
+    }
+
+    internal static void ExpectStatus(Status got, Status want, string what)
+    {
+        string message = got < 0 ? "; message: " + NavstarLibrary.LastErrorMessage : "";
+        Check(got == want, what + ": " + NavstarLibrary.StatusName(got) + " (want " + NavstarLibrary.StatusName(want) +
+                           ")" + message);
+    }
+
+    // An error status whose thread-local message names the culprit.
+    internal static void ExpectError(Status got, Status want, string culprit, string what)
+    {
+        string message = NavstarLibrary.LastErrorMessage; // read before any other call
+        Check(got == want, what + ": " + NavstarLibrary.StatusName(got) + " (want " + NavstarLibrary.StatusName(want) +
+                           ")");
+        Check(message.Contains(culprit), what + ": message \"" + message + "\" names \"" + culprit + "\"");
+    }
+
+    // A convenience call that must throw NavstarException with the status and message.
+    internal static void ExpectThrows(Action call, Status want, string culprit, string what)
+    {
+        try
+        {
+            call();
+            Check(false, what + ": no exception");
+        }
+        catch (NavstarException e)
+        {
+            Check(e.Status == want && e.Message.Contains(culprit),
+                  what + ": NavstarException " + e.Status + " \"" + e.Message + "\" (want " + want + ", \"" +
+                  culprit + "\")");
+        }
+    }
+
+    internal static void ExpectException<T>(Action call, string culprit, string what)
+        where T : Exception
+    {
+        try
+        {
+            call();
+            Check(false, what + ": no exception");
+        }
+        catch (Exception e)
+        {
+            Check(e is T && e.Message.Contains(culprit),
+                  what + ": " + e.GetType().Name + " \"" + e.Message.Replace(Environment.NewLine, " ") + "\" (want " +
+                  typeof(T).Name + ")");
+        }
+    }
+
+    internal static bool Near(float ax, float ay, float az, Vector3 b)
+    {
+        return Math.Abs(ax - b.X) <= 1e-4f && Math.Abs(ay - b.Y) <= 1e-4f && Math.Abs(az - b.Z) <= 1e-4f;
+    }
+
+    internal static bool Near(Vector3 a, Vector3 b)
+    {
+        return Near(a.X, a.Y, a.Z, b);
+    }
+
+    internal static void ExpectPath(Vector3[] got, int count, Vector3[] want, string what)
+    {
+        bool same = count == want.Length;
+        for (int i = 0; same && i < count; i++)
+        {
+            same = Near(got[i], want[i]);
+        }
+        Check(same, what + ": " + count + " points (want " + want.Length + ")");
+        if (!same)
+        {
+            for (int i = 0; i < count && i < got.Length; i++)
+            {
+                Console.WriteLine("      got  " + got[i]);
+            }
+            foreach (Vector3 p in want)
+            {
+                Console.WriteLine("      want " + p);
+            }
+        }
+    }
+
+    internal static void ExpectPath(Vector3[] got, Vector3[] want, string what)
+    {
+        ExpectPath(got, got.Length, want, what);
+    }
+
+    internal static Vector3 V(float x, float y, float z)
+    {
+        return new Vector3(x, y, z);
+    }
+
+    // The U mesh: a 4x4 vertex grid (index 4 * z + x), the island's corners 16..19.
+    internal static void UMesh(out Vector3[] vertices, out int[] indices, out int[] sizes)
+    {
+        var points = new List<Vector3>();
+        for (int z = 0; z < 4; z++)
+        {
+            for (int x = 0; x < 4; x++)
+            {
+                points.Add(V(x, 0, z));
+            }
+        }
+        points.AddRange(new[] { V(5, 0, 0), V(6, 0, 0), V(6, 0, 1), V(5, 0, 1) });
+        var corners = new List<int>();
+        var counts = new List<int>();
+        int[,] cells = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 0, 1 }, { 2, 1 }, { 0, 2 }, { 2, 2 } };
+        for (int c = 0; c < cells.GetLength(0); c++)
+        {
+            int x = cells[c, 0], z = cells[c, 1];
+            corners.AddRange(new[] { 4 * z + x, 4 * z + x + 1, 4 * (z + 1) + x + 1, 4 * (z + 1) + x });
+            counts.Add(4);
+        }
+        corners.AddRange(new[] { 16, 17, 18, 19 });
+        counts.Add(4);
+        vertices = points.ToArray();
+        indices = corners.ToArray();
+        sizes = counts.ToArray();
+    }
+
+    internal static NavstarMesh MakeUMesh()
+    {
+        Vector3[] vertices;
+        int[] indices, sizes;
+        UMesh(out vertices, out indices, out sizes);
+        return NavstarMesh.Create(vertices, indices, sizes);
+    }
+
+    // ---------------------------------------------------------------------------------
+    // Tests
+
+    private static void TestLibrary()
+    {
+        Check(NavstarLibrary.Version > 0 && NavstarLibrary.VersionString.Contains("."),
+              "version " + NavstarLibrary.VersionString);
+        Check(NavstarLibrary.StatusName(Status.ErrorInvalidMesh) == "NAVSTAR_ERROR_INVALID_MESH" &&
+              NavstarLibrary.StatusName((Status)12345) == "unknown status", "status names");
+        Check(sizeof(Vector3) == 12 && Marshal.SizeOf(typeof(MeshOptions)) == 16 &&
+              Marshal.SizeOf(typeof(PathOptions)) == 20, "struct sizes match navstar.h (12, 16, 20)");
+
+        MeshOptions mesh = MeshOptions.Default;
+        Check(mesh.StructSize == 16 && mesh.UpAxis == UpAxis.Y && mesh.WeldVertices && mesh.WeldDistance == 0,
+              "MeshOptions.Default: struct size 16, Y up, welding at distance 0");
+        PathOptions path = PathOptions.Default;
+        Check(path.StructSize == 20 && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
+              float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial,
+              "PathOptions.Default: struct size 20, A*, weight 1, unlimited snapping, partial allowed");
+    }
+
+    private static void TestPaths()
+    {
+        NavstarQuery query;
+        using (NavstarMesh mesh = MakeUMesh())
+        {
+            Check(mesh.PolygonCount == 8, "the U mesh has 8 polygons");
+            ExpectStatus(NavstarQuery.TryCreate(mesh, out query), Status.Ok, "TryCreate query");
+        }
+        // The mesh is disposed; the query holds its own reference.
+        using (query)
+        {
+            ExpectPath(query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "U-turn around (1,1) and (2,1)");
+            ExpectPath(query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 0.5f)),
+                       new[] { V(0.5f, 0, 2.5f), V(1, 0, 1), V(2.5f, 0, 0.5f) }, "L-turn at (1,1)");
+            ExpectPath(query.FindPath(V(0.2f, 0, 0.2f), V(2.7f, 0, 0.8f)),
+                       new[] { V(0.2f, 0, 0.2f), V(2.7f, 0, 0.8f) }, "direct sight gives 2 points");
+            ExpectPath(query.FindPath(V(0.5f, 2, 2.5f), V(2.5f, 0, 0.5f)),
+                       new[] { V(0.5f, 0, 2.5f), V(1, 0, 1), V(2.5f, 0, 0.5f) }, "start 2 above is snapped");
+
+            bool partial;
+            Vector3[] toIsland = query.FindPath(V(0.5f, 0, 2.5f), V(5.5f, 0, 0.5f), PathOptions.Default, out partial);
+            Check(partial, "goal on the island: partial");
+            ExpectPath(toIsland, new[] { V(0.5f, 0, 2.5f), V(1, 0, 1), V(3, 0, 0.5f) },
+                       "partial path ends at (3, 0, 0.5)");
+            query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), PathOptions.Default, out partial);
+            Check(!partial, "a reachable goal: not partial");
+
+            // A path longer than the per-thread scratch array (64 points) still comes back whole.
+            LongPath();
+        }
+    }
+
+    // A grid mesh whose shortest path has more corners than the 64-point scratch array.
+    private static void LongPath()
+    {
+        const int teeth = 40;
+        // A serpentine made of unit cells: column x = 2k is a vertical strip of 3 cells; strips
+        // are joined by a cell at the bottom (odd k) or the top (even k).
+        var cellList = new List<int[]>();
+        for (int k = 0; k < teeth; k++)
+        {
+            for (int z = 0; z < 3; z++)
+            {
+                cellList.Add(new[] { 2 * k, z });
+            }
+            if (k + 1 < teeth)
+            {
+                cellList.Add(new[] { 2 * k + 1, k % 2 == 0 ? 2 : 0 });
+            }
+        }
+        int width = 2 * teeth, height = 3;
+        var cells = new byte[width * height];
+        foreach (int[] c in cellList)
+        {
+            cells[c[1] * width + c[0]] = 1;
+        }
+        using (NavstarMesh comb = NavstarMesh.CreateFromGrid(cells, width, height, 1.0f, V(0, 0, 0)))
+        using (NavstarQuery query = comb.CreateQuery())
+        {
+            Vector3[] path = query.FindPath(V(0.5f, 0, 0.5f), V(2 * teeth - 1.5f, 0, teeth % 2 == 0 ? 0.5f : 2.5f));
+            Check(path.Length > 64, "serpentine path has " + path.Length + " points (> 64)");
+            Check(Near(path[0], V(0.5f, 0, 0.5f)) && Near(path[path.Length - 1], V(2 * teeth - 1.5f, 0, teeth % 2 == 0 ? 0.5f : 2.5f)),
+                  "it starts and ends at start and goal");
+            int count;
+            Status s = query.FindPath(V(0.5f, 0, 0.5f), V(2 * teeth - 1.5f, 0, teeth % 2 == 0 ? 0.5f : 2.5f), null, out count);
+            Check(s == Status.BufferTooSmall && count == path.Length, "the count alone agrees: " + count);
+        }
+    }
+
+    private static void TestBuffers()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            var buffer = new Vector3[8];
+            int count;
+            Status s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count);
+            ExpectStatus(s, Status.Ok, "into an 8-point buffer");
+            ExpectPath(buffer, count, UTurn, "the buffer holds the U-turn");
+
+            var small = new Vector3[3];
+            small[2] = V(-7, -7, -7);
+            var two = new Vector3[2];
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), two, out count);
+            ExpectStatus(s, Status.BufferTooSmall, "a 2-point buffer");
+            Check(count == 4 && Near(two[0], UTurn[0]) && Near(two[1], UTurn[1]),
+                  "BufferTooSmall: the first 2 points and the full count 4");
+
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), null, out count);
+            Check(s == Status.BufferTooSmall && count == 4, "a null buffer asks for the count: 4");
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), new Vector3[0], out count);
+            Check(s == Status.BufferTooSmall && count == 4, "an empty buffer asks for the count: 4");
+
+            // The raw call with a sentinel past the capacity.
+            float* start = stackalloc float[3];
+            float* goal = stackalloc float[3];
+            start[0] = 0.5f; start[1] = 0; start[2] = 2.5f;
+            goal[0] = 2.5f; goal[1] = 0; goal[2] = 2.5f;
+            fixed (Vector3* p = small)
+            {
+                s = query.Find(start, goal, null, (float*)p, 2, out count);
+            }
+            Check(s == Status.BufferTooSmall && count == 4 && small[2] == V(-7, -7, -7),
+                  "nothing is written past the capacity");
+
+            PathOptions options = PathOptions.Default;
+            options.HeuristicWeight = 2;
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), options, buffer, out count);
+            Check(s == Status.Ok && count == 4, "with options into a buffer");
+        }
+    }
+
+    private static void TestNoAllocation()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            var buffer = new Vector3[16];
+            PathOptions options = PathOptions.Default;
+            int count;
+            bool ok = true;
+            for (int i = 0; i < 10; i++) // warm up (JIT, first P/Invoke binding)
+            {
+                ok &= query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count) == Status.Ok;
+                ok &= query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), options, buffer, out count) == Status.Ok;
+            }
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 1000; i++)
+            {
+                ok &= query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count) == Status.Ok;
+                ok &= query.FindPath(V(0.2f, 0, 0.2f), V(2.7f, 0, 0.8f), options, buffer, out count) == Status.Ok;
+            }
+            long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            Check(ok && allocated == 0, "2000 FindPath calls into a buffer allocated " + allocated + " managed bytes");
+            // The counter does see allocations (so the 0 above means something).
+            before = GC.GetAllocatedBytesForCurrentThread();
+            Vector3[] fresh = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f));
+            allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            Check(fresh.Length == 4 && allocated >= 4 * 12, "the array-returning FindPath allocates (" + allocated +
+                                                            " bytes): the counter works");
+        }
+    }
+
+    private static void TestPathErrors()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            var buffer = new Vector3[8];
+            int count;
+            Status s = query.FindPath(V(float.NaN, 0, 0), V(2.5f, 0, 0.5f), buffer, out count);
+            ExpectError(s, Status.ErrorInvalidArgument, "start has a non-finite", "NaN start");
+            Check(count == 0, "count 0 after an error");
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(0, float.PositiveInfinity, 0), buffer, out count);
+            ExpectError(s, Status.ErrorInvalidArgument, "goal has a non-finite", "infinite goal");
+
+            PathOptions options = PathOptions.Default;
+            options.AllowPartial = false;
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(5.5f, 0, 0.5f), options, buffer, out count);
+            ExpectError(s, Status.ErrorNoPath, "unreachable", "AllowPartial = false");
+
+            options = PathOptions.Default;
+            options.MaxSnapDistance = 1;
+            s = query.FindPath(V(0.5f, 2, 2.5f), V(2.5f, 0, 0.5f), options, buffer, out count);
+            ExpectError(s, Status.ErrorNotOnMesh, "start point", "start 2 above, snap distance 1");
+
+            options = PathOptions.Default;
+            options.HeuristicWeight = float.NaN;
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 0.5f), options, buffer, out count);
+            ExpectError(s, Status.ErrorInvalidArgument, "heuristic_weight", "NaN heuristic weight");
+
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 0.5f), new PathOptions(), buffer, out count);
+            ExpectError(s, Status.ErrorInvalidArgument, "struct_size is 0", "new PathOptions() (not Default)");
+
+            s = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count);
+            Check(s == Status.Ok && NavstarLibrary.LastErrorMessage == "", "a success clears the message");
+
+            // The convenience overloads throw with status and message.
+            ExpectThrows(() => query.FindPath(V(float.NaN, 0, 0), V(2.5f, 0, 0.5f)), Status.ErrorInvalidArgument,
+                         "start has a non-finite", "FindPath(NaN, goal)");
+            options = PathOptions.Default;
+            options.AllowPartial = false;
+            PathOptions noPartial = options;
+            ExpectThrows(() => query.FindPath(V(0.5f, 0, 2.5f), V(5.5f, 0, 0.5f), noPartial), Status.ErrorNoPath,
+                         "unreachable", "FindPath to the island without partial paths");
+        }
+    }
+
+    private static void TestMeshErrors()
+    {
+        Vector3[] vertices;
+        int[] indices, sizes;
+        UMesh(out vertices, out indices, out sizes);
+        NavstarMesh mesh;
+
+        var bad = (Vector3[])vertices.Clone();
+        bad[5].Y = float.NaN;
+        Status s = NavstarMesh.TryCreate(bad, indices, sizes, out mesh);
+        ExpectError(s, Status.ErrorInvalidMesh, "vertex 5", "NaN in vertex 5");
+        Check(mesh == null, "no mesh after an error");
+        ExpectThrows(() => NavstarMesh.Create(bad, indices, sizes), Status.ErrorInvalidMesh, "vertex 5",
+                     "Create with a NaN vertex");
+
+        var badIndices = (int[])indices.Clone();
+        badIndices[4 * 2 + 1] = 20;
+        s = NavstarMesh.TryCreate(vertices, badIndices, sizes, out mesh);
+        ExpectError(s, Status.ErrorInvalidMesh, "polygon 2", "index 20 out of range in polygon 2");
+        badIndices[4 * 2 + 1] = -1;
+        s = NavstarMesh.TryCreate(vertices, badIndices, sizes, out mesh);
+        ExpectError(s, Status.ErrorInvalidMesh, "4294967295", "index -1 (read as 4294967295)");
+
+        bad = (Vector3[])vertices.Clone();
+        bad[5] = V(0.4f, 0, 0.4f);
+        s = NavstarMesh.TryCreate(bad, indices, sizes, out mesh);
+        ExpectError(s, Status.ErrorInvalidMesh, "polygon 0 is not convex", "vertex 5 pushed inside polygon 0");
+
+        var moreIndices = new List<int>(indices) { 1, 5, 18 };
+        var moreSizes = new List<int>(sizes) { 3 };
+        s = NavstarMesh.TryCreate(vertices, moreIndices.ToArray(), moreSizes.ToArray(), out mesh);
+        ExpectError(s, Status.ErrorInvalidMesh, "more than two polygons (0, 1, 8)", "edge shared by 3 polygons");
+
+        s = NavstarMesh.TryCreate(vertices, new int[0], null, out mesh);
+        ExpectError(s, Status.ErrorInvalidMesh, "zero polygons", "zero polygons");
+
+        MeshOptions options = MeshOptions.Default;
+        options.UpAxis = (UpAxis)7;
+        s = NavstarMesh.TryCreate(vertices, indices, sizes, options, out mesh);
+        ExpectError(s, Status.ErrorInvalidArgument, "up_axis is 7", "UpAxis 7");
+        s = NavstarMesh.TryCreate(vertices, indices, sizes, new MeshOptions(), out mesh);
+        ExpectError(s, Status.ErrorInvalidArgument, "struct_size is 0", "new MeshOptions() (not Default)");
+        options = MeshOptions.Default;
+        options.WeldDistance = -1;
+        ExpectThrows(() => NavstarMesh.Create(vertices, indices, sizes, options), Status.ErrorInvalidArgument,
+                     "weld_distance", "Create with weld distance -1");
+    }
+
+    private static void TestNullAndArguments()
+    {
+        Vector3[] vertices;
+        int[] indices, sizes;
+        UMesh(out vertices, out indices, out sizes);
+        NavstarMesh mesh;
+
+        // Null arrays and mismatched lengths are programming errors: .NET argument exceptions.
+        ExpectException<ArgumentNullException>(() => NavstarMesh.TryCreate((Vector3[])null, indices, sizes, out mesh),
+                                               "vertices", "null vertices");
+        ExpectException<ArgumentNullException>(() => NavstarMesh.TryCreate(vertices, null, sizes, out mesh),
+                                               "indices", "null indices");
+        ExpectException<ArgumentException>(() => NavstarMesh.TryCreate(vertices, new[] { 0, 1, 2, 3 }, null, out mesh),
+                                           "not a multiple of 3", "4 triangle indices");
+        var longer = (int[])sizes.Clone();
+        longer[0] = 5;
+        ExpectException<ArgumentException>(() => NavstarMesh.TryCreate(vertices, indices, longer, out mesh),
+                                           "add up to 33 corners but indices has 32", "sizes longer than indices");
+        ExpectException<ArgumentException>(
+            () => NavstarMesh.TryCreateFromGrid(new byte[3], 2, 2, 1, V(0, 0, 0), out mesh), "width * height is 4",
+            "grid of 3 cells for 2 x 2");
+        ExpectException<ArgumentNullException>(() => NavstarQuery.TryCreate(null, out _), "mesh", "null mesh");
+
+        // The C ABI's NULL checks, through the raw declarations.
+        fixed (Vector3* v = vertices)
+        fixed (int* i = indices)
+        {
+            IntPtr raw = new IntPtr(1);
+            Status s = NativeMethods.navstar_mesh_create_raw(null, 4, (uint*)i, null, 1, null, &raw);
+            ExpectError(s, Status.ErrorNullArgument, "vertices is NULL", "NULL vertices");
+            Check(raw == IntPtr.Zero, "*out_mesh is set to NULL on error");
+            s = NativeMethods.navstar_mesh_create_raw((float*)v, 20, null, null, 2, null, &raw);
+            ExpectError(s, Status.ErrorNullArgument, "indices is NULL", "NULL indices");
+            s = NativeMethods.navstar_mesh_create_raw((float*)v, 20, (uint*)i, null, 2, null, null);
+            ExpectError(s, Status.ErrorNullArgument, "out_mesh is NULL", "NULL out_mesh");
+        }
+        IntPtr query = new IntPtr(1);
+        ExpectError(NativeMethods.navstar_query_create_raw(IntPtr.Zero, &query), Status.ErrorNullArgument,
+                    "mesh is NULL", "query from a NULL mesh");
+        Check(query == IntPtr.Zero, "*out_query is set to NULL on error");
+
+        using (NavstarMesh real = MakeUMesh())
+        using (NavstarQuery q = real.CreateQuery())
+        {
+            float* start = stackalloc float[3];
+            float* goal = stackalloc float[3];
+            start[0] = 0.5f; start[1] = 0; start[2] = 2.5f;
+            goal[0] = 2.5f; goal[1] = 0; goal[2] = 2.5f;
+            float* points = stackalloc float[12];
+            uint count = 7;
+            ExpectError(NativeMethods.navstar_find_path_raw(IntPtr.Zero, start, goal, null, points, 4, &count),
+                        Status.ErrorNullArgument, "query is NULL", "NULL query");
+            Check(count == 0, "*out_count is 0 on error");
+            IntPtr handle = q.DangerousGetHandle();
+            ExpectError(NativeMethods.navstar_find_path_raw(handle, null, goal, null, points, 4, &count),
+                        Status.ErrorNullArgument, "start is NULL", "NULL start");
+            ExpectError(NativeMethods.navstar_find_path_raw(handle, start, null, null, points, 4, &count),
+                        Status.ErrorNullArgument, "goal is NULL", "NULL goal");
+            ExpectError(NativeMethods.navstar_find_path_raw(handle, start, goal, null, null, 4, &count),
+                        Status.ErrorNullArgument, "out_points", "NULL out_points with capacity 4");
+            ExpectError(NativeMethods.navstar_find_path_raw(handle, start, goal, null, points, 4, null),
+                        Status.ErrorNullArgument, "out_count is NULL", "NULL out_count");
+            GC.KeepAlive(q);
+        }
+    }
+
+    private static void TestHandles()
+    {
+        NavstarMesh mesh = MakeUMesh();
+        NavstarQuery query = mesh.CreateQuery();
+        mesh.Dispose();
+        Check(mesh.IsClosed, "a disposed mesh is closed");
+        ExpectException<ObjectDisposedException>(() => mesh.CreateQuery(), "", "CreateQuery on a disposed mesh");
+        Check(query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)).Length == 4, "its query still works");
+        query.Dispose();
+        query.Dispose(); // twice is fine
+        ExpectException<ObjectDisposedException>(() => query.FindPath(V(0, 0, 0), V(1, 0, 1)), "",
+                                                 "FindPath on a disposed query");
+
+        // Handles left to the finalizer are freed without a crash.
+        for (int i = 0; i < 100; i++)
+        {
+            MakeUMesh().CreateQuery();
+        }
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        Check(true, "100 meshes and queries freed by finalizers");
+    }
+
+    private static void TestGridZUpWelding()
+    {
+        // 3 x 3 cells of size 2 from (10, 1, 20), the centre blocked.
+        byte[] cells = { 1, 1, 1, 1, 0, 1, 1, 1, 1 };
+        using (NavstarMesh grid = NavstarMesh.CreateFromGrid(cells, 3, 3, 2.0f, V(10, 1, 20)))
+        using (NavstarQuery query = grid.CreateQuery())
+        {
+            Vector3[] path = query.FindPath(V(11, 1, 21), V(15, 1, 25));
+            Check(path.Length == 3 && (Near(path[1], V(14, 1, 22)) || Near(path[1], V(12, 1, 24))),
+                  "grid: around the blocked centre by one of its corners");
+        }
+
+        // The U mesh with Z up: (x, 0, z) becomes (x, z, 0).
+        Vector3[] vertices;
+        int[] indices, sizes;
+        UMesh(out vertices, out indices, out sizes);
+        for (int i = 0; i < vertices.Length; i++)
+        {
+            vertices[i] = V(vertices[i].X, vertices[i].Z, 0);
+        }
+        MeshOptions zUp = MeshOptions.Default;
+        zUp.UpAxis = UpAxis.Z;
+        using (NavstarMesh mesh = NavstarMesh.Create(vertices, indices, sizes, zUp))
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            ExpectPath(query.FindPath(V(0.5f, 2.5f, 0), V(2.5f, 2.5f, 0)),
+                       new[] { V(0.5f, 2.5f, 0), V(1, 1, 0), V(2, 1, 0), V(2.5f, 2.5f, 0) }, "Z-up U-turn");
+        }
+
+        // Triangles with their own copies of shared corners, as engines export them.
+        Vector3[] soup = { V(0, 0, 0), V(2, 0, 0), V(0, 0, 2), V(2, 0, 0), V(2, 0, 2), V(0, 0, 2) };
+        int[] triangles = { 0, 1, 2, 3, 4, 5 };
+        MeshOptions noWeld = MeshOptions.Default;
+        noWeld.WeldVertices = false;
+        using (NavstarMesh welded = NavstarMesh.Create(soup, triangles))
+        using (NavstarMesh separate = NavstarMesh.Create(soup, triangles, null, noWeld))
+        using (NavstarQuery q1 = welded.CreateQuery())
+        using (NavstarQuery q2 = separate.CreateQuery())
+        {
+            bool partial1, partial2;
+            q1.FindPath(V(0.2f, 0, 0.2f), V(1.8f, 0, 1.8f), PathOptions.Default, out partial1);
+            q2.FindPath(V(0.2f, 0, 0.2f), V(1.8f, 0, 1.8f), PathOptions.Default, out partial2);
+            Check(!partial1 && partial2, "welded triangles connect (default); unwelded ones do not");
+        }
+    }
+
+    private static void TestThreads()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        {
+            int good = 0;
+            var threads = new Thread[4];
+            for (int t = 0; t < threads.Length; t++)
+            {
+                threads[t] = new Thread(() =>
+                {
+                    using (NavstarQuery query = mesh.CreateQuery()) // one per thread, the mesh shared
+                    {
+                        var buffer = new Vector3[8];
+                        for (int i = 0; i < 250; i++)
+                        {
+                            int count;
+                            if (query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count) == Status.Ok &&
+                                count == 4 && Near(buffer[1], UTurn[1]) && Near(buffer[2], UTurn[2]))
+                            {
+                                Interlocked.Increment(ref good);
+                            }
+                        }
+                    }
+                });
+                threads[t].Start();
+            }
+            foreach (Thread thread in threads)
+            {
+                thread.Join();
+            }
+            Check(good == 1000, "4 threads x 250 paths on one shared mesh: " + good + " right");
+        }
+    }
+}
+
+#if UNITY_5_3_OR_NEWER
+internal static class UnityTests
+{
+    internal static void Run()
+    {
+        var u = new UnityEngine.Vector3(1, 2, 3);
+        Navstar.Vector3 n = u;
+        UnityEngine.Vector3 back = n;
+        NavstarTests.Check(n.X == 1 && n.Y == 2 && n.Z == 3 && back.x == 1 && back.y == 2 && back.z == 3,
+                           "implicit conversions to and from UnityEngine.Vector3");
+
+        // What NavMesh.CalculateTriangulation() gives: triangles with repeated corners.
+        Navstar.Vector3[] vertices;
+        int[] indices, sizes;
+        NavstarTests.UMesh(out vertices, out indices, out sizes);
+        var soup = new System.Collections.Generic.List<UnityEngine.Vector3>();
+        var triangles = new System.Collections.Generic.List<int>();
+        int first = 0;
+        foreach (int size in sizes)
+        {
+            for (int k = 1; k + 1 < size; k++) // fan-triangulate, one copy of each corner per triangle
+            {
+                foreach (int corner in new[] { first, first + k, first + k + 1 })
+                {
+                    Navstar.Vector3 p = vertices[indices[corner]];
+                    triangles.Add(soup.Count);
+                    soup.Add(new UnityEngine.Vector3(p.X, p.Y, p.Z));
+                }
+            }
+            first += size;
+        }
+        var triangulation = new UnityEngine.AI.NavMeshTriangulation
+        {
+            vertices = soup.ToArray(),
+            indices = triangles.ToArray(),
+            areas = new int[triangles.Count / 3],
+        };
+        using (NavstarMesh mesh = NavstarMesh.Create(triangulation))
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            NavstarTests.Check(mesh.PolygonCount == 16, "NavMeshTriangulation of the U mesh: 16 triangles");
+            UnityEngine.Vector3[] path = query.FindPath(new UnityEngine.Vector3(0.5f, 0, 2.5f),
+                                                        new UnityEngine.Vector3(2.5f, 0, 2.5f));
+            NavstarTests.Check(path.Length == 4 && path[1].x == 1 && path[1].z == 1 && path[2].x == 2 && path[2].z == 1,
+                               "U-turn on the welded triangulation, as UnityEngine.Vector3[]");
+
+            var buffer = new UnityEngine.Vector3[8];
+            int count;
+            Status s = query.FindPath(new UnityEngine.Vector3(0.5f, 0, 2.5f), new UnityEngine.Vector3(2.5f, 0, 2.5f),
+                                      buffer, out count);
+            NavstarTests.Check(s == Status.Ok && count == 4 && buffer[3].x == 2.5f && buffer[3].z == 2.5f,
+                               "FindPath into a UnityEngine.Vector3[] buffer");
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < 1000; i++)
+            {
+                query.FindPath(new UnityEngine.Vector3(0.5f, 0, 2.5f), new UnityEngine.Vector3(2.5f, 0, 2.5f), buffer,
+                               out count);
+            }
+            long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            NavstarTests.Check(allocated == 0, "1000 calls into a UnityEngine.Vector3[] allocated " + allocated + " bytes");
+
+            PathOptions options = PathOptions.Default;
+            options.AllowPartial = false;
+            NavstarTests.ExpectThrows(
+                () => query.FindPath(new UnityEngine.Vector3(0.5f, 0, 2.5f), new UnityEngine.Vector3(5.5f, 0, 0.5f),
+                                     options),
+                Status.ErrorNoPath, "unreachable", "UnityEngine.Vector3 FindPath to the island without partial paths");
+        }
+
+        MeshOptions noWeld = MeshOptions.Default;
+        noWeld.WeldVertices = false;
+        using (NavstarMesh separate = NavstarMesh.Create(triangulation, noWeld))
+        using (NavstarQuery query = separate.CreateQuery())
+        {
+            bool partial;
+            query.FindPath(new UnityEngine.Vector3(0.5f, 0, 2.5f), new UnityEngine.Vector3(2.5f, 0, 2.5f),
+                           PathOptions.Default, out partial);
+            NavstarTests.Check(partial, "without welding the triangulation falls apart (partial path)");
+        }
+
+        NavstarMesh none;
+        triangulation.vertices[0].y = float.NaN;
+        Status status = NavstarMesh.TryCreate(triangulation, out none);
+        NavstarTests.ExpectError(status, Status.ErrorInvalidMesh, "vertex 0", "NaN in the triangulation");
+    }
+}
+#endif

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+//
+// The C ABI of navstar (include/navstar.h), declared for P/Invoke. Every type that
+// crosses is blittable, so a call marshals nothing and allocates nothing.
+
+using System;
+using System.Runtime.InteropServices;
+using System.Security;
+
+namespace Navstar
+{
+    [SuppressUnmanagedCodeSecurity]
+    internal static unsafe class NativeMethods
+    {
+#if UNITY_IOS && !UNITY_EDITOR
+        // iOS links native plugins statically (libnavstar.a).
+        internal const string Library = "__Internal";
+#else
+        // libnavstar.so (Linux, Android), libnavstar.dylib (macOS), navstar.dll (Windows).
+        internal const string Library = "navstar";
+#endif
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_version();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr navstar_last_error_message();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern IntPtr navstar_status_name(int status);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern MeshOptions navstar_mesh_options_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern PathOptions navstar_path_options_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_create(
+            float* vertices, uint vertexCount, uint* indices, uint* polygonSizes, uint polygonCount,
+            MeshOptions* options, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_create_from_grid(
+            byte* cells, uint width, uint height, float cellSize, float* origin,
+            MeshOptions* options, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void navstar_mesh_free(IntPtr mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_mesh_polygon_count(NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_create(NavstarMesh mesh, out NavstarQuery query);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void navstar_query_free(IntPtr query);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_find_path(
+            NavstarQuery query, float* start, float* goal, PathOptions* options,
+            float* outPoints, uint capacity, out uint count);
+
+        // The raw forms, with plain pointers for every handle (NULL included).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, EntryPoint = "navstar_mesh_create")]
+        internal static extern Status navstar_mesh_create_raw(
+            float* vertices, uint vertexCount, uint* indices, uint* polygonSizes, uint polygonCount,
+            MeshOptions* options, IntPtr* outMesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, EntryPoint = "navstar_query_create")]
+        internal static extern Status navstar_query_create_raw(IntPtr mesh, IntPtr* outQuery);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, EntryPoint = "navstar_find_path")]
+        internal static extern Status navstar_find_path_raw(
+            IntPtr query, float* start, float* goal, PathOptions* options,
+            float* outPoints, uint capacity, uint* count);
+
+        // A NUL-terminated UTF-8 string owned by the library, copied.
+        internal static string Utf8(IntPtr text)
+        {
+            if (text == IntPtr.Zero)
+            {
+                return string.Empty;
+            }
+            byte* bytes = (byte*)text;
+            int length = 0;
+            while (bytes[length] != 0)
+            {
+                length++;
+            }
+            return length == 0 ? string.Empty : System.Text.Encoding.UTF8.GetString(bytes, length);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+
+using System;
+using System.Runtime.InteropServices;
+
+namespace Navstar
+{
+    /// <summary>
+    /// An immutable navigation mesh (owns a native NavstarMesh*). Any number of threads may
+    /// use one mesh at once; give each thread its own <see cref="NavstarQuery"/>. Dispose
+    /// it when done (the finalizer frees it otherwise); queries made from it keep the
+    /// native mesh alive by themselves.
+    /// </summary>
+    /// <remarks>
+    /// Two kinds of methods: <c>TryCreate*</c> return the library's <see cref="Status"/>
+    /// (the message is then in <see cref="NavstarLibrary.LastErrorMessage"/>), and
+    /// <c>Create*</c> throw <see cref="NavstarException"/> with status and message. Both
+    /// throw ArgumentNullException / ArgumentException for null arrays and for lengths
+    /// that do not match (the native call would read out of bounds).
+    /// </remarks>
+    public sealed partial class NavstarMesh : SafeHandle
+    {
+        // Used by the P/Invoke marshaller for `out NavstarMesh`.
+        [Preserve]
+        private NavstarMesh()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>The number of polygons.</summary>
+        public int PolygonCount
+        {
+            get { return (int)NativeMethods.navstar_mesh_polygon_count(this); }
+        }
+
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.navstar_mesh_free(handle);
+            return true;
+        }
+
+        /// <summary>
+        /// Builds a mesh from vertices and convex polygons. <paramref name="polygonSizes"/>
+        /// null: every polygon is a triangle (indices.Length a multiple of 3); otherwise
+        /// polygon i has polygonSizes[i] corners and the sizes add up to indices.Length.
+        /// On an error status <paramref name="mesh"/> is null.
+        /// </summary>
+        public static Status TryCreate(Vector3[] vertices, int[] indices, int[] polygonSizes, out NavstarMesh mesh)
+        {
+            return TryCreate(vertices, indices, polygonSizes, null, out mesh);
+        }
+
+        /// <summary>As above, with options (start from MeshOptions.Default).</summary>
+        public static Status TryCreate(
+            Vector3[] vertices, int[] indices, int[] polygonSizes, MeshOptions options, out NavstarMesh mesh)
+        {
+            return TryCreate(vertices, indices, polygonSizes, (MeshOptions?)options, out mesh);
+        }
+
+        /// <summary>Builds a mesh (see TryCreate) or throws NavstarException.</summary>
+        public static NavstarMesh Create(Vector3[] vertices, int[] indices, int[] polygonSizes = null)
+        {
+            NavstarMesh mesh;
+            NavstarException.ThrowIfError(TryCreate(vertices, indices, polygonSizes, null, out mesh));
+            return mesh;
+        }
+
+        /// <summary>Builds a mesh with options (see TryCreate) or throws NavstarException.</summary>
+        public static NavstarMesh Create(Vector3[] vertices, int[] indices, int[] polygonSizes, MeshOptions options)
+        {
+            NavstarMesh mesh;
+            NavstarException.ThrowIfError(TryCreate(vertices, indices, polygonSizes, options, out mesh));
+            return mesh;
+        }
+
+        /// <summary>
+        /// Builds a mesh from a tile grid: cells.Length == width * height, cell (x, y) is
+        /// cells[y * width + x], non-zero is walkable. Cell (x, y) covers
+        /// [x, x+1] * cellSize along world x and [y, y+1] * cellSize along world z (Y up)
+        /// or world y (Z up), from <paramref name="origin"/>.
+        /// </summary>
+        public static Status TryCreateFromGrid(
+            byte[] cells, int width, int height, float cellSize, Vector3 origin, out NavstarMesh mesh)
+        {
+            return TryCreateFromGrid(cells, width, height, cellSize, origin, null, out mesh);
+        }
+
+        public static Status TryCreateFromGrid(
+            byte[] cells, int width, int height, float cellSize, Vector3 origin, MeshOptions options,
+            out NavstarMesh mesh)
+        {
+            return TryCreateFromGrid(cells, width, height, cellSize, origin, (MeshOptions?)options, out mesh);
+        }
+
+        /// <summary>Builds a grid mesh (see TryCreateFromGrid) or throws NavstarException.</summary>
+        public static NavstarMesh CreateFromGrid(byte[] cells, int width, int height, float cellSize, Vector3 origin)
+        {
+            NavstarMesh mesh;
+            NavstarException.ThrowIfError(TryCreateFromGrid(cells, width, height, cellSize, origin, null, out mesh));
+            return mesh;
+        }
+
+        /// <summary>Makes a query over this mesh (one per thread), or throws NavstarException.</summary>
+        public NavstarQuery CreateQuery()
+        {
+            return NavstarQuery.Create(this);
+        }
+
+        internal static unsafe Status TryCreate(
+            Vector3[] vertices, int[] indices, int[] polygonSizes, MeshOptions? options, out NavstarMesh mesh)
+        {
+            if (vertices == null)
+            {
+                throw new ArgumentNullException("vertices");
+            }
+            fixed (Vector3* points = vertices)
+            {
+                return CreateCore((float*)points, vertices.Length, indices, polygonSizes, options, out mesh);
+            }
+        }
+
+        // The one place that calls navstar_mesh_create: checks that the arrays hold what
+        // the call will read, then pins them.
+        internal static unsafe Status CreateCore(
+            float* xyz, int vertexCount, int[] indices, int[] polygonSizes, MeshOptions? options,
+            out NavstarMesh mesh)
+        {
+            if (indices == null)
+            {
+                throw new ArgumentNullException("indices");
+            }
+            uint polygonCount;
+            if (polygonSizes == null)
+            {
+                if (indices.Length % 3 != 0)
+                {
+                    throw new ArgumentException(
+                        "indices has " + indices.Length + " entries, not a multiple of 3 (triangles)", "indices");
+                }
+                polygonCount = (uint)(indices.Length / 3);
+            }
+            else
+            {
+                ulong sum = 0;
+                foreach (int size in polygonSizes)
+                {
+                    sum += (uint)size;
+                }
+                if (sum != (ulong)indices.Length)
+                {
+                    throw new ArgumentException(
+                        "polygonSizes add up to " + sum + " corners but indices has " + indices.Length + " entries",
+                        "polygonSizes");
+                }
+                polygonCount = (uint)polygonSizes.Length;
+            }
+            MeshOptions optionValue = options.GetValueOrDefault();
+            fixed (int* corners = indices)
+            fixed (int* sizes = polygonSizes)
+            {
+                Status status = NativeMethods.navstar_mesh_create(
+                    xyz, (uint)vertexCount, (uint*)corners, (uint*)sizes, polygonCount,
+                    options.HasValue ? &optionValue : null, out mesh);
+                return Checked(status, ref mesh);
+            }
+        }
+
+        internal static unsafe Status TryCreateFromGrid(
+            byte[] cells, int width, int height, float cellSize, Vector3 origin, MeshOptions? options,
+            out NavstarMesh mesh)
+        {
+            if (cells == null)
+            {
+                throw new ArgumentNullException("cells");
+            }
+            if (width < 0 || height < 0 || (long)width * height != cells.Length)
+            {
+                throw new ArgumentException(
+                    "cells has " + cells.Length + " entries; width * height is " + ((long)width * height), "cells");
+            }
+            MeshOptions optionValue = options.GetValueOrDefault();
+            fixed (byte* walkable = cells)
+            {
+                Status status = NativeMethods.navstar_mesh_create_from_grid(
+                    walkable, (uint)width, (uint)height, cellSize, (float*)&origin,
+                    options.HasValue ? &optionValue : null, out mesh);
+                return Checked(status, ref mesh);
+            }
+        }
+
+        // After an error the marshaller still made an (empty) handle: drop it.
+        private static Status Checked(Status status, ref NavstarMesh mesh)
+        {
+            if (status < 0 || (mesh != null && mesh.IsInvalid))
+            {
+                if (mesh != null)
+                {
+                    mesh.Dispose(); // an empty handle: no native call, the message stays
+                }
+                mesh = null;
+            }
+            return status;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+extends Node3D
+## navstar sample: builds a NavstarMesh from the NavigationRegion3D's navigation mesh,
+## finds a path across the L-shaped floor, prints it and draws it as a red line.
+## Godot's own NavigationServer3D answer is printed next to it for comparison.
+
+## Start and goal in world coordinates (try moving the region: navstar works in its
+## local space, so the script converts on the way in and out).
+@export var from := Vector3(7.5, 0.0, 2.0)
+@export var to := Vector3(2.0, 0.0, 7.5)
+
+@onready var region: NavigationRegion3D = $NavigationRegion3D
+@onready var line: MeshInstance3D = $PathLine
+
+
+func _ready() -> void:
+	$Camera3D.look_at_from_position(Vector3(4.0, 12.0, 9.0), Vector3(4.0, 0.0, 4.0))
+	$Sun.look_at_from_position(Vector3(0.0, 10.0, 0.0), Vector3(3.0, 0.0, 5.0))
+
+	var navmesh: NavigationMesh = region.navigation_mesh
+
+	# 1. From the arrays, in the shape NavigationMesh hands them out.
+	var polygons: Array[PackedInt32Array] = []
+	for i in navmesh.get_polygon_count():
+		polygons.append(navmesh.get_polygon(i))
+	var mesh := NavstarMesh.new()
+	if not mesh.build_from_polygons(navmesh.get_vertices(), polygons):
+		push_error("navstar: the mesh was rejected: " + mesh.get_last_error())
+		return
+
+	# 2. The same in one call.
+	var same := NavstarMesh.from_navigation_mesh(navmesh)
+	print("navstar: %d polygons, %d vertices, %d island(s); from_navigation_mesh: %d polygons" % [
+		mesh.get_polygon_count(), mesh.get_vertex_count(), mesh.get_island_count(),
+		same.get_polygon_count()])
+
+	# 3. A path. The navigation mesh is in the region's local coordinates.
+	var to_local := region.global_transform.affine_inverse()
+	var local_path := mesh.find_path(to_local * from, to_local * to)
+	if local_path.is_empty():
+		push_error("navstar: no path: " + mesh.get_last_error())
+		return
+	var path: PackedVector3Array = region.global_transform * local_path
+	print("navstar path, %d corners: %s" % [path.size(), path])
+	_draw_path(path)
+
+	# 4. Errors come back as an empty array plus get_last_error().
+	mesh.max_snap_distance = 1.0
+	var none := mesh.find_path(Vector3(100.0, 0.0, 100.0), to_local * to)
+	print("navstar, start 100 units away with max_snap_distance 1: %d corners; error: %s" % [
+		none.size(), mesh.get_last_error()])
+	mesh.max_snap_distance = INF
+	var broken := NavstarMesh.new()
+	var bad_polygons: Array[PackedInt32Array] = [PackedInt32Array([0, 1, 99])]
+	broken.build_from_polygons(navmesh.get_vertices(), bad_polygons)  # also prints the error
+	print("navstar, bad polygon: %s" % broken.get_last_error())
+
+	# Godot's own path for comparison; the navigation map is synced on physics frames.
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	var godot_path := NavigationServer3D.map_get_path(get_world_3d().navigation_map, from, to, true)
+	print("NavigationServer3D path, %d corners: %s" % [godot_path.size(), godot_path])
+
+
+func _draw_path(path: PackedVector3Array) -> void:
+	var lines := ImmediateMesh.new()
+	lines.surface_begin(Mesh.PRIMITIVE_LINE_STRIP)
+	for point in path:
+		lines.surface_add_vertex(point + Vector3.UP * 0.05)
+	lines.surface_end()
+	var material := StandardMaterial3D.new()
+	material.shading_mode = BaseMaterial3D.SHADING_MODE_UNSHADED
+	material.albedo_color = Color.RED
+	line.mesh = lines
+	line.material_override = material

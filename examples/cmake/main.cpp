@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: MIT
+//
+// navstar.hpp from a CMake project: meshes, queries, paths into vectors and fixed
+// buffers, options, errors with their messages, ownership, threads. Self-checking: the
+// last line is "N passed, M failed" and the exit status is non-zero when M > 0.
+//
+// Built with -fno-exceptions -fno-rtti -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+// -Wsign-conversion -Wold-style-cast -Werror (see CMakeLists.txt).
+//
+// The main mesh (seen from above, Y up, all at y = 0) is a U of unit quads plus an island:
+//
+//   z=3 +---+   +---+
+//       | 5 |   | 6 |
+//   z=2 +---+   +---+
+//       | 3 |   | 4 |
+//   z=1 +---+---+---+
+//       | 0 | 1 | 2 |         +---+
+//   z=0 +---+---+---+         | 7 |
+//      x=0 x=1 x=2 x=3      x=5 x=6
+#include <navstar.hpp>
+
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+// Counts operator new calls, to show that steady-state find_path allocates nothing on
+// the C++ side (the library's own no-allocation promise is tested in Rust).
+static std::atomic<long> g_allocations{0};
+
+void *operator new(std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void *p = std::malloc(size == 0 ? 1 : size)) {
+        return p;
+    }
+    std::abort();
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+
+static_assert(!std::is_copy_constructible<navstar::Mesh>::value, "Mesh is move-only");
+static_assert(!std::is_copy_assignable<navstar::Mesh>::value, "Mesh is move-only");
+static_assert(std::is_nothrow_move_constructible<navstar::Mesh>::value, "Mesh moves without throwing");
+static_assert(std::is_nothrow_move_assignable<navstar::Mesh>::value, "Mesh moves without throwing");
+static_assert(!std::is_copy_constructible<navstar::Query>::value, "Query is move-only");
+static_assert(std::is_nothrow_move_constructible<navstar::Query>::value, "Query moves without throwing");
+static_assert(sizeof(navstar::Status) == 4, "Status is the C ABI's 32-bit status");
+
+namespace {
+
+using navstar::Status;
+using navstar::Vec3;
+
+int passed = 0;
+int failed = 0;
+
+void check(bool ok, const std::string &what) {
+    std::printf("%s: %s\n", ok ? "PASS" : "FAIL", what.c_str());
+    (ok ? passed : failed)++;
+}
+
+void expect_status(const navstar::Result &got, Status want, const std::string &what) {
+    check(got.status() == want, what + ": " + got.status_name() + " (want " + navstar::status_name(want) + ")" +
+                                    (got.message().empty() ? "" : "; message: " + got.message()));
+}
+
+void expect_error(const navstar::Result &got, Status want, const char *culprit, const std::string &what) {
+    expect_status(got, want, what);
+    check(got.is_error() && !got.ok() && got.message().find(culprit) != std::string::npos,
+          what + ": message \"" + got.message() + "\" names \"" + culprit + "\"");
+}
+
+bool near(const Vec3 &a, const Vec3 &b) {
+    return std::fabs(a.x - b.x) <= 1e-4f && std::fabs(a.y - b.y) <= 1e-4f && std::fabs(a.z - b.z) <= 1e-4f;
+}
+
+void expect_path(const Vec3 *got, std::size_t count, const std::vector<Vec3> &want, const std::string &what) {
+    bool same = count == want.size();
+    for (std::size_t i = 0; same && i < count; i++) {
+        same = near(got[i], want[i]);
+    }
+    check(same, what + ": " + std::to_string(count) + " points (want " + std::to_string(want.size()) + ")");
+    if (!same) {
+        for (std::size_t i = 0; i < count; i++) {
+            std::printf("      got  (%g, %g, %g)\n", double(got[i].x), double(got[i].y), double(got[i].z));
+        }
+        for (const Vec3 &p : want) {
+            std::printf("      want (%g, %g, %g)\n", double(p.x), double(p.y), double(p.z));
+        }
+    }
+}
+
+void expect_path(const std::vector<Vec3> &got, const std::vector<Vec3> &want, const std::string &what) {
+    expect_path(got.data(), got.size(), want, what);
+}
+
+struct MeshData {
+    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    std::vector<std::uint32_t> sizes;
+};
+
+// The U mesh: a 4x4 vertex grid (index 4 * z + x) and the island's corners 16..19.
+MeshData u_mesh() {
+    MeshData m;
+    for (std::uint32_t z = 0; z < 4; z++) {
+        for (std::uint32_t x = 0; x < 4; x++) {
+            m.vertices.push_back({float(x), 0.0f, float(z)});
+        }
+    }
+    m.vertices.insert(m.vertices.end(), {{5, 0, 0}, {6, 0, 0}, {6, 0, 1}, {5, 0, 1}});
+    const std::array<std::array<std::uint32_t, 2>, 7> cells{{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {2, 1}, {0, 2}, {2, 2}}};
+    for (const auto &cell : cells) {
+        const std::uint32_t x = cell[0], z = cell[1];
+        m.indices.insert(m.indices.end(), {4 * z + x, 4 * z + x + 1, 4 * (z + 1) + x + 1, 4 * (z + 1) + x});
+        m.sizes.push_back(4);
+    }
+    m.indices.insert(m.indices.end(), {16, 17, 18, 19});
+    m.sizes.push_back(4);
+    return m;
+}
+
+const std::vector<Vec3> u_turn = {{0.5f, 0, 2.5f}, {1, 0, 1}, {2, 0, 1}, {2.5f, 0, 2.5f}};
+
+void test_version() {
+    const std::string v = navstar::version_string();
+    check(navstar::version() > 0 && v.find('.') != std::string::npos, "version " + v);
+}
+
+void test_paths() {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh), Status::ok, "create U mesh");
+    check(bool(mesh) && mesh.polygon_count() == 8, "the mesh has 8 polygons");
+
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "create query");
+    check(bool(query), "the query handle is set");
+    mesh = navstar::Mesh();  // the query holds its own reference to the mesh
+    check(!mesh && mesh.polygon_count() == 0, "the mesh is released first");
+
+    std::vector<Vec3> path;  // empty: the wrapper grows it
+    navstar::Result r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path);
+    expect_status(r, Status::ok, "U-turn into an empty vector");
+    check(r.ok() && !r.is_error() && !r.partial() && r.message().empty(), "ok(), no message");
+    expect_path(path, u_turn, "U-turn around (1,1) and (2,1)");
+
+    r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 0.5f}, path);
+    expect_status(r, Status::ok, "L-turn");
+    expect_path(path, {{0.5f, 0, 2.5f}, {1, 0, 1}, {2.5f, 0, 0.5f}}, "L-turn at (1,1)");
+
+    r = query.find_path({0.2f, 0, 0.2f}, {2.7f, 0, 0.8f}, path);
+    expect_path(path, {{0.2f, 0, 0.2f}, {2.7f, 0, 0.8f}}, "direct sight gives 2 points");
+
+    r = query.find_path({0.5f, 0, 2.5f}, {5.5f, 0, 0.5f}, path);
+    expect_status(r, Status::partial_path, "goal on the island");
+    check(r.ok() && r.partial() && !r.is_error(), "a partial path is ok() and partial()");
+    expect_path(path, {{0.5f, 0, 2.5f}, {1, 0, 1}, {3, 0, 0.5f}}, "partial path ends at (3, 0, 0.5)");
+
+    r = query.find_path({0.5f, 2, 2.5f}, {2.5f, 0, 0.5f}, path);
+    expect_path(path, {{0.5f, 0, 2.5f}, {1, 0, 1}, {2.5f, 0, 0.5f}}, "start 2 above the mesh is snapped");
+
+    // Steady state: the vector's capacity is reused; no allocation on the C++ side.
+    {
+        const Vec3 *storage = path.data();
+        const long before = g_allocations.load();
+        bool all_ok = true;
+        for (int i = 0; i < 100; i++) {
+            all_ok = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path).ok() && all_ok;
+            all_ok = query.find_path({0.2f, 0, 0.2f}, {2.7f, 0, 0.8f}, path).ok() && all_ok;
+        }
+        const long allocations = g_allocations.load() - before;
+        check(all_ok && path.data() == storage && allocations == 0,
+              "200 paths into a reused vector: " + std::to_string(allocations) + " allocations");
+    }
+
+    // A fixed buffer: exact fit, too small, count only.
+    {
+        std::array<Vec3, 8> buffer{};
+        std::uint32_t count = 0;
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, buffer, count);
+        expect_status(r, Status::ok, "into std::array<Vec3, 8>");
+        expect_path(buffer.data(), count, u_turn, "the buffer holds the U-turn");
+
+        std::array<Vec3, 3> small{};
+        small.fill({-7, -7, -7});
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, navstar::Span<Vec3>(small.data(), 2), count);
+        expect_status(r, Status::buffer_too_small, "a 2-point buffer");
+        check(!r.ok() && !r.is_error() && count == 4, "buffer_too_small is neither ok nor an error; count 4");
+        expect_path(small.data(), 2, {u_turn[0], u_turn[1]}, "the first 2 points were written");
+        check(near(small[2], {-7, -7, -7}), "nothing is written past the capacity");
+
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, navstar::Span<Vec3>(), count);
+        check(r.status() == Status::buffer_too_small && count == 4, "an empty buffer asks for the count: 4");
+
+        std::array<float, 12> xyz{};
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, xyz, count);
+        check(r.ok() && count == 4 && xyz[3] == 1.0f && xyz[5] == 1.0f && xyz[9] == 2.5f,
+              "into flat floats (std::array<float, 12>)");
+    }
+
+    // Errors through the wrapper carry the library's status and message.
+    {
+        navstar::PathOptions options;
+        options.set_allow_partial(false);
+        check(!options.allow_partial() && options.heuristic_weight() == 1.0f &&
+                  std::isinf(options.max_snap_distance()) && options.strategy() == navstar::SearchStrategy::astar,
+              "PathOptions defaults and setter");
+        r = query.find_path({0.5f, 0, 2.5f}, {5.5f, 0, 0.5f}, path, &options);
+        expect_error(r, Status::error_no_path, "unreachable", "allow_partial = false");
+        check(path.empty(), "the vector is empty after an error");
+
+        options = navstar::PathOptions().set_max_snap_distance(1.0f);
+        r = query.find_path({0.5f, 2, 2.5f}, {2.5f, 0, 0.5f}, path, &options);
+        expect_error(r, Status::error_not_on_mesh, "start point", "start 2 above, snap distance 1");
+
+        r = query.find_path({std::nanf(""), 0, 0}, {2.5f, 0, 0.5f}, path);
+        expect_error(r, Status::error_invalid_argument, "start has a non-finite", "NaN start");
+
+        r = query.find_path({0.5f, 0, 2.5f}, {INFINITY, 0, 0}, path);
+        expect_error(r, Status::error_invalid_argument, "goal has a non-finite", "infinite goal");
+
+        options = navstar::PathOptions().set_heuristic_weight(-1.0f);
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 0.5f}, path, &options);
+        expect_error(r, Status::error_invalid_argument, "heuristic_weight", "heuristic weight -1");
+
+        options = navstar::PathOptions();
+        options.raw().struct_size = 3;
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 0.5f}, path, &options);
+        expect_error(r, Status::error_invalid_argument, "struct_size", "path options struct_size = 3");
+
+        // The message outlives later navstar calls: it was copied into the Result.
+        const navstar::Result kept = query.find_path({std::nanf(""), 0, 0}, {0, 0, 0}, path);
+        const navstar::Result later = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path);
+        check(later.ok() && kept.message().find("non-finite") != std::string::npos,
+              "a Result's message survives later calls");
+    }
+
+    // An empty Query (moved from) reports a NULL query, as the C ABI does.
+    {
+        navstar::Query moved = std::move(query);
+        std::vector<Vec3> out;
+        expect_error(query.find_path({0, 0, 0}, {1, 0, 1}, out), Status::error_null_argument, "query is NULL",
+                     "find_path on a moved-from Query");
+        check(moved.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, out).ok() && out.size() == 4,
+              "the moved-to Query works");
+    }
+}
+
+void test_mesh_errors() {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    {
+        auto bad = data.vertices;
+        bad[5].y = std::nanf("");
+        expect_error(navstar::Mesh::create(bad, data.indices, data.sizes, mesh), Status::error_invalid_mesh,
+                     "vertex 5", "NaN in vertex 5");
+        check(!mesh, "no mesh after an error");
+    }
+    {
+        auto bad = data.indices;
+        bad[4 * 2 + 1] = 20;
+        expect_error(navstar::Mesh::create(data.vertices, bad, data.sizes, mesh), Status::error_invalid_mesh,
+                     "polygon 2", "index 20 out of range in polygon 2");
+    }
+    {
+        auto bad = data.vertices;
+        bad[5] = {0.4f, 0, 0.4f};
+        expect_error(navstar::Mesh::create(bad, data.indices, data.sizes, mesh), Status::error_invalid_mesh,
+                     "polygon 0 is not convex", "vertex 5 pushed inside polygon 0");
+    }
+    {
+        navstar::MeshOptions options;
+        options.raw().up_axis = 7;
+        expect_error(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh, &options),
+                     Status::error_invalid_argument, "up_axis is 7", "up_axis = 7");
+        options = navstar::MeshOptions().set_weld_distance(-1.0f);
+        expect_error(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh, &options),
+                     Status::error_invalid_argument, "weld_distance", "weld distance -1");
+    }
+    expect_error(navstar::Mesh::create(data.vertices, {}, {}, mesh), Status::error_invalid_mesh, "zero polygons",
+                 "zero polygons");
+
+    // Sizes the wrapper checks before the C call would read out of bounds.
+    {
+        auto sizes = data.sizes;
+        sizes.back() = 5;
+        expect_error(navstar::Mesh::create(data.vertices, data.indices, sizes, mesh), Status::error_invalid_argument,
+                     "polygon_sizes add up to 33 corners but indices has 32", "sizes longer than indices");
+        const std::array<std::uint32_t, 4> four{{0, 1, 2, 3}};
+        expect_error(navstar::Mesh::create(data.vertices, four, {}, mesh), Status::error_invalid_argument,
+                     "not a multiple of 3", "4 triangle indices");
+        const std::array<float, 4> xyz{{0, 0, 0, 1}};
+        const std::array<std::uint32_t, 3> triangle{{0, 1, 2}};
+        expect_error(navstar::Mesh::create(xyz, triangle, {}, mesh), Status::error_invalid_argument, "xyz has 4 floats",
+                     "4 coordinates");
+        const std::array<std::uint8_t, 3> cells{{1, 1, 1}};
+        expect_error(navstar::Mesh::create_from_grid(cells, 2, 2, 1.0f, {0, 0, 0}, mesh), Status::error_invalid_argument,
+                     "width * height is 4", "grid of 3 cells for 2 x 2");
+    }
+
+    // A failed create empties a Mesh that held one.
+    {
+        navstar::Mesh held;
+        expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, held), Status::ok, "create");
+        auto bad = data.vertices;
+        bad[0].x = std::nanf("");
+        const navstar::Result r = navstar::Mesh::create(bad, data.indices, data.sizes, held);
+        check(r.is_error() && !held, "a failed create leaves the Mesh empty");
+    }
+
+    // An empty mesh cannot make a query: the C ABI's NULL mesh.
+    {
+        navstar::Query query;
+        expect_error(navstar::Query::create(navstar::Mesh(), query), Status::error_null_argument, "mesh is NULL",
+                     "query from an empty mesh");
+        check(!query, "no query after an error");
+    }
+}
+
+void test_ownership() {
+    const MeshData data = u_mesh();
+    navstar::Mesh a;
+    navstar::Mesh b;
+    (void)navstar::Mesh::create(data.vertices, data.indices, data.sizes, a);
+    const std::array<std::uint32_t, 4> quad{{0, 1, 5, 4}};
+    const std::array<std::uint32_t, 1> quad_size{{4}};
+    (void)navstar::Mesh::create(data.vertices, quad, quad_size, b);
+    check(a.polygon_count() == 8 && b.polygon_count() == 1, "two meshes");
+    b = std::move(a);  // frees b's old mesh
+    check(!a && b.polygon_count() == 8, "move assignment transfers ownership");
+    navstar::Mesh c(std::move(b));
+    check(!b && c.polygon_count() == 8, "move construction transfers ownership");
+
+    // Round trip through the C API.
+    NavstarMesh *raw = c.release();
+    check(!c && raw != nullptr && navstar_mesh_polygon_count(raw) == 8, "release() hands over the C handle");
+    navstar::Mesh adopted(raw);
+    navstar::Query query;
+    (void)navstar::Query::create(adopted, query);
+    NavstarQuery *raw_query = query.release();
+    std::uint32_t count = 0;
+    const float start[3] = {0.5f, 0, 2.5f}, goal[3] = {2.5f, 0, 2.5f};
+    check(navstar_find_path(raw_query, start, goal, nullptr, nullptr, 0, &count) == NAVSTAR_BUFFER_TOO_SMALL &&
+              count == 4,
+          "the released NavstarQuery* works with the C API");
+    query.reset(raw_query);
+    adopted.reset();
+    check(!adopted && bool(query), "reset() frees; the query lives on");
+}
+
+void test_grid_z_up_and_welding() {
+    // A 3 x 3 grid with the centre cell blocked; Y up, origin (10, 1, 20), cells of 2.
+    {
+        const std::array<std::uint8_t, 9> cells{{1, 1, 1, 1, 0, 1, 1, 1, 1}};
+        navstar::Mesh grid;
+        expect_status(navstar::Mesh::create_from_grid(cells, 3, 3, 2.0f, {10, 1, 20}, grid), Status::ok,
+                      "3x3 grid mesh");
+        navstar::Query query;
+        (void)navstar::Query::create(grid, query);
+        std::vector<Vec3> path;
+        const navstar::Result r = query.find_path({11, 1, 21}, {15, 1, 25}, path);
+        const bool around = path.size() == 3 && (near(path[1], {14, 1, 22}) || near(path[1], {12, 1, 24}));
+        check(r.ok() && around, "grid: around the blocked centre by one of its corners");
+    }
+    // The U mesh with Z up: (x, 0, z) becomes (x, z, 0).
+    {
+        MeshData data = u_mesh();
+        for (Vec3 &v : data.vertices) {
+            v = {v.x, v.z, 0.0f};
+        }
+        const navstar::MeshOptions options = navstar::MeshOptions().set_up_axis(navstar::UpAxis::z);
+        check(options.up_axis() == navstar::UpAxis::z && options.weld_vertices() && options.weld_distance() == 0.0f,
+              "MeshOptions defaults and setter");
+        navstar::Mesh mesh;
+        expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh, &options), Status::ok,
+                      "Z-up mesh");
+        navstar::Query query;
+        (void)navstar::Query::create(mesh, query);
+        std::vector<Vec3> path;
+        (void)query.find_path({0.5f, 2.5f, 0}, {2.5f, 2.5f, 0}, path);
+        expect_path(path, {{0.5f, 2.5f, 0}, {1, 1, 0}, {2, 1, 0}, {2.5f, 2.5f, 0}}, "Z-up U-turn");
+    }
+    // Two triangles with their own copies of the shared corners (as engines export).
+    {
+        const std::vector<float> xyz = {0, 0, 0, 2, 0, 0, 0, 0, 2, /**/ 2, 0, 0, 2, 0, 2, 0, 0, 2};
+        const std::vector<std::uint32_t> indices = {0, 1, 2, 3, 4, 5};
+        navstar::Mesh welded;
+        navstar::Mesh unwelded;
+        const navstar::MeshOptions no_weld = navstar::MeshOptions().set_weld_vertices(false);
+        (void)navstar::Mesh::create(xyz, indices, {}, welded);
+        (void)navstar::Mesh::create(xyz, indices, {}, unwelded, &no_weld);
+        navstar::Query q1;
+        navstar::Query q2;
+        (void)navstar::Query::create(welded, q1);
+        (void)navstar::Query::create(unwelded, q2);
+        std::vector<Vec3> path;
+        check(q1.find_path({0.2f, 0, 0.2f}, {1.8f, 0, 1.8f}, path).status() == Status::ok,
+              "welded triangles are neighbours");
+        check(q2.find_path({0.2f, 0, 0.2f}, {1.8f, 0, 1.8f}, path).status() == Status::partial_path,
+              "without welding they are not");
+    }
+}
+
+void test_threads() {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    (void)navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh);
+    std::atomic<int> good{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; t++) {
+        threads.emplace_back([&mesh, &good] {
+            navstar::Query query;  // one per thread, the mesh shared
+            if (!navstar::Query::create(mesh, query)) {
+                return;
+            }
+            std::vector<Vec3> path;
+            for (int i = 0; i < 250; i++) {
+                if (query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path).ok() && path.size() == 4 &&
+                    near(path[1], {1, 0, 1}) && near(path[2], {2, 0, 1})) {
+                    good.fetch_add(1);
+                }
+            }
+        });
+    }
+    for (std::thread &thread : threads) {
+        thread.join();
+    }
+    check(good.load() == 1000, "4 threads x 250 paths on one shared mesh: " + std::to_string(good.load()) + " right");
+}
+
+}  // namespace
+
+int main() {
+    std::printf("navstar %s from C++ %ld\n", navstar::version_string().c_str(), static_cast<long>(__cplusplus));
+    test_version();
+    test_paths();
+    test_mesh_errors();
+    test_ownership();
+    test_grid_z_up_and_welding();
+    test_threads();
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed > 0 ? 1 : 0;
+}
