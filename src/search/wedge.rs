@@ -140,36 +140,36 @@ impl Wedge {
     /// order, restarting at each corner: the exact funnel state after the last portal.
     pub fn through_all(up: UpAxis, apex: Vec3, apex_cost: f32, portals: &[TaggedPortal]) -> Wedge {
         let mut wedge = Wedge::at(apex, apex_cost);
-        // Positions in `portals` of the portals holding the bounds.
-        let (mut left_at, mut right_at) = (0usize, 0usize);
+        // While replaying, bounds are tagged with their position in `portals`, so a
+        // restart knows where to resume; the real node tags are put back at the end.
         let mut i = 0;
         while i < portals.len() {
-            match wedge.step(up, &portals[i]) {
+            let local = TaggedPortal {
+                node: i as u32,
+                ..portals[i]
+            };
+            match wedge.step(up, &local) {
                 Step::Narrowed(next) => {
-                    if next.left_node != wedge.left_node || next.left != wedge.left {
-                        left_at = i;
-                    }
-                    if next.right_node != wedge.right_node || next.right != wedge.right {
-                        right_at = i;
-                    }
                     wedge = next;
                     i += 1;
                 }
                 Step::Turn(side) => {
-                    let (corner, _) = wedge.bound(side);
-                    let at = if side == Side::Left {
-                        left_at
-                    } else {
-                        right_at
-                    };
+                    let (corner, at) = wedge.bound(side);
                     wedge = Wedge::at(corner, wedge.apex_cost + wedge.apex.distance(corner));
-                    // Restart just after the portal that holds the corner.
-                    i = at + 1;
-                    left_at = at;
-                    right_at = at;
+                    // Resume just after the portal that holds the corner.
+                    i = at as usize + 1;
                 }
             }
         }
+        let tag = |local: u32| {
+            if local == NO_NODE {
+                NO_NODE
+            } else {
+                portals[local as usize].node
+            }
+        };
+        wedge.left_node = tag(wedge.left_node);
+        wedge.right_node = tag(wedge.right_node);
         wedge
     }
 
