@@ -258,6 +258,13 @@ impl AStar {
                 if neighbour == NO_NEIGHBOUR || neighbour == came_from {
                     continue;
                 }
+                // Estimates never fall below the parent's, so a node already reached
+                // with an estimate at most this one's cannot be improved from here: skip
+                // the funnel work.
+                let known = &self.nodes[slot];
+                if known.stamp == self.generation && known.estimate <= node.estimate {
+                    continue;
+                }
                 let (left, right) = mesh.portal_vertices(node.polygon, slot);
                 let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
                 let portal = TaggedPortal {
