@@ -77,6 +77,14 @@ struct OpenEntry {
     node: u32,
 }
 
+impl OpenEntry {
+    #[inline]
+    fn key(&self) -> u64 {
+        // `+ 0.0` turns a -0.0 into 0.0, whose bits sort first.
+        (u64::from((self.total + 0.0).to_bits()) << 32) | u64::from((self.estimate + 0.0).to_bits())
+    }
+}
+
 impl PartialEq for OpenEntry {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
@@ -90,11 +98,10 @@ impl PartialOrd for OpenEntry {
 }
 impl Ord for OpenEntry {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed for a min-heap.
-        other
-            .total
-            .total_cmp(&self.total)
-            .then(other.estimate.total_cmp(&self.estimate))
+        // Reversed for a min-heap. Totals and estimates are sums of lengths, never
+        // negative or NaN, and the bits of non-negative floats order like their values,
+        // so one integer comparison orders by total, then estimate.
+        other.key().cmp(&self.key())
     }
 }
 
