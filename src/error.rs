@@ -20,6 +20,17 @@ pub enum MeshError {
         /// The offending coordinate value.
         value: f32,
     },
+    /// A vertex coordinate is finite but larger in magnitude than 1e18, beyond which the
+    /// f32 geometry of paths (products of coordinate differences) could overflow.
+    #[error(
+        "vertex {vertex} has a coordinate too large ({value}); coordinates must be within +-1e18"
+    )]
+    CoordinateTooLarge {
+        /// Index of the offending vertex.
+        vertex: u32,
+        /// The offending coordinate value.
+        value: f32,
+    },
     /// A polygon lists fewer than 3 corners.
     #[error("polygon {polygon} has {size} vertices; at least 3 are needed")]
     TooFewVertices {

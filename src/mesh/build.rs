@@ -52,6 +52,11 @@ pub(super) enum PolygonSizes<'a> {
     Listed(&'a [u32]),
 }
 
+/// Largest coordinate magnitude accepted for a vertex. Path geometry is computed in f32;
+/// within this bound, products of coordinate differences (cross products, squared
+/// lengths) stay far from overflowing (`12 * (2e18)^2 < 3.4e38`).
+const MAX_COORDINATE: f32 = 1e18;
+
 /// Sine of the largest inward turn still accepted as convex (collinear corners pass).
 const CONVEXITY_TOLERANCE: f64 = 1e-6;
 /// Smallest |area| accepted, relative to the squared longest edge.
@@ -85,7 +90,11 @@ pub(super) fn build(
     let canonical = |v: u32| if weld.is_empty() { v } else { weld[v as usize] };
 
     let up = options.up_axis;
-    let ground: Vec<Vec2> = vertices.iter().map(|&v| up.ground(v)).collect();
+    let ground = try_collect(
+        vertices.len(),
+        vertices.iter().map(|&v| up.ground(v)),
+        "ground positions",
+    )?;
     let mut corners = try_vec_with_capacity(indices.len(), "polygon corners")?;
     for p in 0..polygon_count {
         let range = poly_start[p] as usize..poly_start[p + 1] as usize;
@@ -104,34 +113,39 @@ pub(super) fn build(
         normalise_polygon(p as u32, &mut corners[first..], &ground)?;
     }
     let neighbours = link_neighbours(&poly_start, &corners)?;
-    let portals = (0..polygon_count)
-        .flat_map(|p| {
-            let range = poly_start[p] as usize..poly_start[p + 1] as usize;
-            range.clone().map(move |slot| (range.clone(), slot))
-        })
-        .map(|(range, slot)| {
-            portal_of_slot(
-                &corners[range.clone()],
-                &neighbours[range.clone()],
-                slot - range.start,
-            )
-        })
-        .collect();
-    let (island, island_count) = find_islands(&poly_start, &neighbours);
-    let polygon_bounds: Vec<Aabb> = (0..polygon_count)
-        .map(|p| {
+    let portals = try_collect(
+        corners.len(),
+        (0..polygon_count)
+            .flat_map(|p| {
+                let range = poly_start[p] as usize..poly_start[p + 1] as usize;
+                range.clone().map(move |slot| (range.clone(), slot))
+            })
+            .map(|(range, slot)| {
+                portal_of_slot(
+                    &corners[range.clone()],
+                    &neighbours[range.clone()],
+                    slot - range.start,
+                )
+            }),
+        "portals",
+    )?;
+    let (island, island_count) = find_islands(&poly_start, &neighbours)?;
+    let polygon_bounds = try_collect(
+        polygon_count,
+        (0..polygon_count).map(|p| {
             Aabb::from_points(
                 corners[poly_start[p] as usize..poly_start[p + 1] as usize]
                     .iter()
                     .map(|&v| vertices[v as usize]),
             )
-        })
-        .collect();
+        }),
+        "polygon bounds",
+    )?;
     let bounds = polygon_bounds.iter().fold(Aabb::EMPTY, |a, &b| a.union(b));
-    let index = PolygonIndex::build(&polygon_bounds);
+    let index = PolygonIndex::build(&polygon_bounds)?;
     Ok(MeshData {
         up,
-        vertices: vertices.to_vec(),
+        vertices: try_collect(vertices.len(), vertices.iter().copied(), "vertices")?,
         ground,
         poly_start,
         corners,
@@ -144,11 +158,36 @@ pub(super) fn build(
     })
 }
 
-fn try_vec_with_capacity<T>(n: usize, what: &'static str) -> Result<Vec<T>, MeshError> {
+/// An empty `Vec` with room for `n` items, or `OutOfMemory` instead of an abort.
+pub(super) fn try_vec_with_capacity<T>(n: usize, what: &'static str) -> Result<Vec<T>, MeshError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
         .map_err(|_| MeshError::OutOfMemory(what))?;
     Ok(v)
+}
+
+/// Collects `items`, of which there are at most `n`, into a `Vec` allocated up front
+/// with [`try_vec_with_capacity`], so that the collection itself never aborts.
+pub(super) fn try_collect<T>(
+    n: usize,
+    items: impl Iterator<Item = T>,
+    what: &'static str,
+) -> Result<Vec<T>, MeshError> {
+    let mut v = try_vec_with_capacity(n, what)?;
+    v.extend(items);
+    debug_assert!(v.len() <= n, "try_collect: more than {n} items");
+    Ok(v)
+}
+
+/// An empty hash map with room for `n` entries, or `OutOfMemory` instead of an abort.
+fn try_map_with_capacity<K: std::hash::Hash + Eq, V>(
+    n: usize,
+    what: &'static str,
+) -> Result<HashMap<K, V>, MeshError> {
+    let mut map = HashMap::new();
+    map.try_reserve(n)
+        .map_err(|_| MeshError::OutOfMemory(what))?;
+    Ok(map)
 }
 
 fn polygon_offsets(index_count: usize, sizes: &PolygonSizes<'_>) -> Result<Vec<u32>, MeshError> {
@@ -199,10 +238,17 @@ fn polygon_offsets(index_count: usize, sizes: &PolygonSizes<'_>) -> Result<Vec<u
     }
 }
 
+/// Rejects NaN, infinite and too large (see [`MAX_COORDINATE`]) coordinates.
 fn check_vertices_finite(vertices: &[Vec3]) -> Result<(), MeshError> {
     for (i, v) in vertices.iter().enumerate() {
         if let Some(&value) = v.to_array().iter().find(|c| !c.is_finite()) {
             return Err(MeshError::NonFiniteVertex {
+                vertex: i as u32,
+                value,
+            });
+        }
+        if let Some(&value) = v.to_array().iter().find(|c| c.abs() > MAX_COORDINATE) {
+            return Err(MeshError::CoordinateTooLarge {
                 vertex: i as u32,
                 value,
             });
@@ -216,7 +262,8 @@ fn check_vertices_finite(vertices: &[Vec3]) -> Result<(), MeshError> {
 fn weld_map(vertices: &[Vec3], distance: f32) -> Result<Vec<u32>, MeshError> {
     let mut map = try_vec_with_capacity(vertices.len(), "vertex welding")?;
     if distance == 0.0 {
-        let mut seen: HashMap<[u32; 3], u32> = HashMap::with_capacity(vertices.len());
+        let mut seen: HashMap<[u32; 3], u32> =
+            try_map_with_capacity(vertices.len(), "vertex welding")?;
         for (i, v) in vertices.iter().enumerate() {
             // `+ 0.0` folds -0.0 into 0.0 so that both weld.
             let key = (*v + Vec3::ZERO).to_array().map(f32::to_bits);
@@ -225,14 +272,18 @@ fn weld_map(vertices: &[Vec3], distance: f32) -> Result<Vec<u32>, MeshError> {
         return Ok(map);
     }
     let cell = |v: Vec3| (v / distance).floor().as_ivec3();
-    let mut grid: HashMap<glam::IVec3, Vec<u32>> = HashMap::with_capacity(vertices.len());
+    let mut grid: HashMap<glam::IVec3, Vec<u32>> =
+        try_map_with_capacity(vertices.len(), "vertex welding")?;
     for (i, &v) in vertices.iter().enumerate() {
         let c = cell(v);
         let mut target = i as u32;
         'search: for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    if let Some(bucket) = grid.get(&(c + glam::IVec3::new(dx, dy, dz))) {
+                    // Wrapping: a huge ratio saturates the cell to i32::MAX, and its
+                    // neighbour must not overflow (candidates are checked by distance).
+                    let near = c.wrapping_add(glam::IVec3::new(dx, dy, dz));
+                    if let Some(bucket) = grid.get(&near) {
                         if let Some(&r) = bucket
                             .iter()
                             .find(|&&r| vertices[r as usize].distance(v) <= distance)
@@ -245,7 +296,11 @@ fn weld_map(vertices: &[Vec3], distance: f32) -> Result<Vec<u32>, MeshError> {
             }
         }
         if target == i as u32 {
-            grid.entry(c).or_default().push(target);
+            let bucket = grid.entry(c).or_default();
+            bucket
+                .try_reserve(1)
+                .map_err(|_| MeshError::OutOfMemory("vertex welding"))?;
+            bucket.push(target);
         }
         map.push(target);
     }
@@ -297,7 +352,12 @@ fn normalise_polygon(polygon: u32, corners: &mut [u32], ground: &[Vec2]) -> Resu
                 vertex: corners[i],
             });
         }
-        turning += cross.atan2(e1.dot(e2));
+        // A U-turn (the polygon doubles back along itself: a zero-width spike) has a
+        // cross product of about 0 with either sign; count it as a half turn to the
+        // left, so that a spike's two U-turns add up to a full extra revolution and the
+        // polygon is rejected below instead of its U-turns cancelling out.
+        let dot = e1.dot(e2);
+        turning += if dot < 0.0 { cross.abs() } else { cross }.atan2(dot);
     }
     if (turning - std::f64::consts::TAU).abs() > 1e-3 {
         return Err(MeshError::NonConvexPolygon {
@@ -320,7 +380,7 @@ fn check_distinct_corners(polygon: u32, corners: &[u32]) -> Result<(), MeshError
             .find(|&(i, v)| corners[..i].contains(v))
             .map(|(_, &v)| v)
     } else {
-        let mut sorted = corners.to_vec();
+        let mut sorted = try_collect(corners.len(), corners.iter().copied(), "polygon corners")?;
         sorted.sort_unstable();
         sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
     };
@@ -353,7 +413,7 @@ fn link_neighbours(poly_start: &[u32], corners: &[u32]) -> Result<Vec<u32>, Mesh
     }
     let mut neighbours = try_vec_with_capacity(corners.len(), "edge neighbours")?;
     neighbours.resize(corners.len(), NO_NEIGHBOUR);
-    let mut edges: HashMap<(u32, u32), EdgeUse> = HashMap::with_capacity(corners.len());
+    let mut edges: HashMap<(u32, u32), EdgeUse> = try_map_with_capacity(corners.len(), "edges")?;
     for p in 0..poly_start.len() - 1 {
         let (start, end) = (poly_start[p] as usize, poly_start[p + 1] as usize);
         for slot in start..end {
@@ -398,9 +458,10 @@ fn link_neighbours(poly_start: &[u32], corners: &[u32]) -> Result<Vec<u32>, Mesh
 }
 
 /// Labels connected components with an explicit stack (no recursion).
-fn find_islands(poly_start: &[u32], neighbours: &[u32]) -> (Vec<u32>, u32) {
+fn find_islands(poly_start: &[u32], neighbours: &[u32]) -> Result<(Vec<u32>, u32), MeshError> {
     let polygon_count = poly_start.len() - 1;
-    let mut island = vec![u32::MAX; polygon_count];
+    let mut island = try_vec_with_capacity(polygon_count, "islands")?;
+    island.resize(polygon_count, u32::MAX);
     let mut count = 0u32;
     let mut stack = Vec::new();
     for seed in 0..polygon_count {
@@ -414,13 +475,16 @@ fn find_islands(poly_start: &[u32], neighbours: &[u32]) -> (Vec<u32>, u32) {
             for &n in &neighbours[range] {
                 if n != NO_NEIGHBOUR && island[n as usize] == u32::MAX {
                     island[n as usize] = count;
+                    stack
+                        .try_reserve(1)
+                        .map_err(|_| MeshError::OutOfMemory("islands"))?;
                     stack.push(n);
                 }
             }
         }
         count += 1;
     }
-    (island, count)
+    Ok((island, count))
 }
 
 /// The portal that corner slot `local` of a polygon (with `corners` and their

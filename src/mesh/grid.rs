@@ -10,7 +10,7 @@
 use glam::Vec3;
 
 use super::NavMesh;
-use super::build::MeshOptions;
+use super::build::{MeshOptions, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::geometry::UpAxis;
 
@@ -71,12 +71,16 @@ impl NavMesh {
             (grid.width as usize + 1) * (grid.height as usize + 1),
             "grid corners",
         )?;
+        let oom = |_| MeshError::OutOfMemory("grid polygons");
         let mut vertices = Vec::new();
         let mut indices = Vec::new();
-        let mut sizes = Vec::with_capacity(blocks.len());
+        let mut sizes = try_vec_with_capacity(blocks.len(), "grid polygons")?;
         for block in &blocks {
             let before = indices.len();
-            for (x, y) in block_outline(grid, &owner, block) {
+            let outline = block_outline(grid, &owner, block)?;
+            vertices.try_reserve(outline.len()).map_err(oom)?;
+            indices.try_reserve(outline.len()).map_err(oom)?;
+            for (x, y) in outline {
                 let slot = &mut corner_vertex[y as usize * (grid.width as usize + 1) + x as usize];
                 if *slot == NONE {
                     *slot = vertices.len() as u32;
@@ -127,6 +131,9 @@ fn merge_cells(grid: &TileGrid<'_>) -> Result<(Vec<Block>, Vec<u32>), MeshError>
             for row in owner[y * w..y1 * w].chunks_mut(w) {
                 row[x..x1].fill(id);
             }
+            blocks
+                .try_reserve(1)
+                .map_err(|_| MeshError::OutOfMemory("grid blocks"))?;
             blocks.push(Block {
                 x0: x as u32,
                 y0: y as u32,
@@ -149,7 +156,11 @@ fn filled(n: usize, what: &'static str) -> Result<Vec<u32>, MeshError> {
 
 /// The corners of a block, counter-clockwise (x right, y up), including a corner at
 /// every point of its sides where the block across the side changes.
-fn block_outline(grid: &TileGrid<'_>, owner: &[u32], b: &Block) -> Vec<(u32, u32)> {
+fn block_outline(
+    grid: &TileGrid<'_>,
+    owner: &[u32],
+    b: &Block,
+) -> Result<Vec<(u32, u32)>, MeshError> {
     let (w, h) = (grid.width as i64, grid.height as i64);
     let across = |x: i64, y: i64| {
         if x < 0 || y < 0 || x >= w || y >= h {
@@ -158,7 +169,10 @@ fn block_outline(grid: &TileGrid<'_>, owner: &[u32], b: &Block) -> Vec<(u32, u32
             owner[(y * w + x) as usize]
         }
     };
-    let mut outline = Vec::new();
+    // At most one corner per cell side along the perimeter: the pushes below never
+    // reallocate.
+    let perimeter = 2 * (b.x1 - b.x0) as usize + 2 * (b.y1 - b.y0) as usize;
+    let mut outline = try_vec_with_capacity(perimeter, "grid polygons")?;
     // Bottom side, left to right: the cells below are in row y0 - 1.
     outline.push((b.x0, b.y0));
     for x in b.x0 + 1..b.x1 {
@@ -187,7 +201,7 @@ fn block_outline(grid: &TileGrid<'_>, owner: &[u32], b: &Block) -> Vec<(u32, u32
             outline.push((b.x0, y));
         }
     }
-    outline
+    Ok(outline)
 }
 
 #[cfg(test)]

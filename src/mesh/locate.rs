@@ -3,6 +3,8 @@
 
 use glam::Vec3;
 
+use super::build::{try_collect, try_vec_with_capacity};
+use crate::error::MeshError;
 use crate::geometry::Aabb;
 
 /// Polygons per leaf.
@@ -27,15 +29,23 @@ struct Node {
 
 impl PolygonIndex {
     /// Builds the hierarchy by median splits along the longest axis of the centres.
-    pub fn build(polygon_bounds: &[Aabb]) -> PolygonIndex {
+    ///
+    /// # Errors
+    /// [`MeshError::OutOfMemory`] if the nodes do not fit in memory.
+    pub fn build(polygon_bounds: &[Aabb]) -> Result<PolygonIndex, MeshError> {
+        let n = polygon_bounds.len();
+        // Median splits of more than LEAF_SIZE items leave at least 2 items on each
+        // side, so (for n >= 2) every leaf holds 2 or more polygons: at most n / 2 leaves
+        // and n - 1 nodes. Reserving n nodes up front means the pushes never reallocate.
         let mut index = PolygonIndex {
-            nodes: Vec::with_capacity(2 * polygon_bounds.len() / LEAF_SIZE + 1),
-            polygons: (0..polygon_bounds.len() as u32).collect(),
+            nodes: try_vec_with_capacity(n.max(1), "polygon index")?,
+            polygons: Vec::new(),
         };
-        let mut items = std::mem::take(&mut index.polygons);
+        let mut items = try_collect(n, 0..n as u32, "polygon index")?;
         index.build_node(polygon_bounds, &mut items, 0);
+        debug_assert!(index.nodes.len() <= n.max(1));
         index.polygons = items;
-        index
+        Ok(index)
     }
 
     fn build_node(&mut self, boxes: &[Aabb], items: &mut [u32], first: u32) -> u32 {
@@ -138,7 +148,7 @@ mod tests {
                 Aabb::from_points([c, c + Vec3::new(0.5, 0.0, 0.5)])
             })
             .collect();
-        let index = PolygonIndex::build(&boxes);
+        let index = PolygonIndex::build(&boxes).unwrap();
         let p = Vec3::new(10.2, 0.0, 7.3);
         let closest = |poly: u32| {
             let b = boxes[poly as usize];

@@ -257,10 +257,16 @@ impl MeshData {
                     None
                 }
             })
-            .map(|(polygon, point, d2)| NearestPoint {
+            .map(|(polygon, point, _)| NearestPoint {
                 polygon,
                 point,
-                distance: d2.sqrt(),
+                // In f64: the squared f32 distance overflows beyond about 1.8e19.
+                distance: point.as_dvec3().distance(p.as_dvec3()) as f32,
+            })
+            // Beyond about 1.8e19 the squared limit is infinite in f32 and bounds
+            // nothing: check the distance itself.
+            .filter(|n| {
+                limit.is_finite() || !max_distance.is_finite() || n.distance <= max_distance
             })
     }
 

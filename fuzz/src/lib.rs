@@ -1,0 +1,1156 @@
+//! Shared pieces of the navstar fuzz targets.
+//!
+//! * Typed fuzz input ([`Coord`], [`SmallU32`], [`MeshOpts`], [`PathOpts`]) that hits the
+//!   interesting values (NaN, infinities, extremes, denormals, bad `struct_size`s) often.
+//! * Thin, contract-keeping wrappers over the C ABI ([`c_mesh_create`], [`CQuery`],
+//!   [`c_find_path`]) that check what every call promises: a known status, never
+//!   `NAVSTAR_ERROR_INTERNAL`, an empty message after success and a message naming the
+//!   function after an error, `*out_mesh` NULL after an error, nothing written past
+//!   `capacity` and nothing at all on error.
+//! * [`check_answer`], an independent checker of a path answer against the documented
+//!   invariants (validation order, snapping, first and last point, partial paths,
+//!   segments on the walkable mesh), used by every target that runs queries.
+//!
+//! Every check panics on failure, which libFuzzer reports as a crash.
+
+use std::ffi::CStr;
+use std::ptr::{self, NonNull};
+
+use arbitrary::Arbitrary;
+use navstar::ffi::{
+    NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
+    navstar_find_path, navstar_last_error_message, navstar_mesh_create,
+    navstar_mesh_create_from_grid, navstar_mesh_free, navstar_mesh_options_default,
+    navstar_mesh_polygon_count, navstar_path_options_default, navstar_query_create,
+    navstar_query_free, navstar_status_name,
+};
+use navstar::glam::{DVec3, Vec2, Vec3};
+use navstar::io::{LoadError, PolygonSoup};
+use navstar::{
+    MeshError, MeshOptions, NavMesh, PathOptions, PathStatus, Query, QueryError, UpAxis,
+};
+
+pub use NavstarStatus::{
+    NavstarBufferTooSmall as BUFFER_TOO_SMALL, NavstarErrorInternal as INTERNAL,
+    NavstarErrorInvalidArgument as INVALID_ARGUMENT, NavstarErrorInvalidMesh as INVALID_MESH,
+    NavstarErrorNoPath as NO_PATH, NavstarErrorNotOnMesh as NOT_ON_MESH,
+    NavstarErrorNullArgument as NULL_ARGUMENT, NavstarErrorOutOfMemory as OUT_OF_MEMORY,
+    NavstarOk as OK, NavstarPartialPath as PARTIAL_PATH,
+};
+
+// ---------------------------------------------------------------------------------------
+// Typed input
+// ---------------------------------------------------------------------------------------
+
+/// Values a fuzzer rarely finds from random bits but that break geometry code.
+const SPECIALS: [f32; 20] = [
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::MAX,
+    f32::MIN,
+    f32::MIN_POSITIVE,
+    -f32::MIN_POSITIVE,
+    1e-45, // the smallest denormal
+    -1e-45,
+    1.1754942e-38, // the largest denormal
+    0.0,
+    -0.0,
+    1e30,
+    -1e30,
+    1e-30,
+    16_777_216.0, // 2^24: above it, f32 has no odd integers
+    -16_777_216.0,
+    1e18,
+    0.5,
+    -0.5,
+];
+
+/// A coordinate or option value, biased towards small numbers and special values.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum Coord {
+    /// `whole + frac / 256`: ordinary small coordinates.
+    Small(i8, u8),
+    /// Any bit pattern (NaN payloads, huge, tiny).
+    Raw(f32),
+    /// One of a table of special values (NaN, infinities, extremes, denormals, -0).
+    Special(u8),
+}
+
+impl Coord {
+    /// The value as a float.
+    pub fn value(self) -> f32 {
+        match self {
+            Coord::Small(whole, frac) => f32::from(whole) + f32::from(frac) / 256.0,
+            Coord::Raw(v) => v,
+            Coord::Special(i) => SPECIALS[usize::from(i) % SPECIALS.len()],
+        }
+    }
+}
+
+/// A `u32` that is usually small (enum values, counts), sometimes anything.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum SmallU32 {
+    /// 0..=255.
+    Small(u8),
+    /// Any value.
+    Any(u32),
+}
+
+impl SmallU32 {
+    /// The value.
+    pub fn value(self) -> u32 {
+        match self {
+            SmallU32::Small(v) => u32::from(v),
+            SmallU32::Any(v) => v,
+        }
+    }
+}
+
+/// `struct_size` of the first published `NavstarMeshOptions` (API.md): the smallest
+/// size accepted. Newer fields are appended after it.
+pub const MESH_OPTIONS_V1_SIZE: usize = 16;
+/// `struct_size` of the first published `NavstarPathOptions`.
+pub const PATH_OPTIONS_V1_SIZE: usize = 20;
+
+/// The bytes of a `#[repr(C)]` options struct made only of `u32` and `f32` fields.
+fn bytes_of<T: Copy>(value: &T) -> Vec<u8> {
+    // SAFETY: the option structs are repr(C) with 4-byte fields only: no padding, every
+    // byte initialised.
+    unsafe { std::slice::from_raw_parts(ptr::from_ref(value).cast::<u8>(), size_of::<T>()) }
+        .to_vec()
+}
+
+/// Overwrites the bytes of an options struct after its `struct_size` with `raw`
+/// (repeated as needed); any bytes are valid for its `u32`/`f32` fields.
+fn fill_after_size<T: Copy>(value: &mut T, raw: &[u8]) {
+    if raw.is_empty() {
+        return;
+    }
+    let mut bytes = bytes_of(value);
+    for (i, b) in bytes[4..].iter_mut().enumerate() {
+        *b = raw[i % raw.len()];
+    }
+    // SAFETY: as in `bytes_of`; exactly size_of::<T>() bytes are copied into `value`.
+    unsafe {
+        ptr::copy_nonoverlapping(
+            bytes.as_ptr(),
+            ptr::from_mut(value).cast::<u8>(),
+            bytes.len(),
+        )
+    };
+}
+
+/// What the boundary must make of an options struct, judged from the fields of the
+/// first published version only (so that the harness keeps working when fields are
+/// appended).
+#[derive(Debug, Clone)]
+pub enum Expect<T> {
+    /// Rejected with `NAVSTAR_ERROR_INVALID_ARGUMENT` (bad `struct_size` or enum value).
+    Reject,
+    /// Accepted as these Rust options (out-of-range values are left to the Rust API).
+    Accept(T),
+    /// The bytes of fields newer than the first version differ from their defaults: the
+    /// harness cannot tell the outcome, only check the general rules.
+    Unknown(T),
+}
+
+/// Classifies a caller's struct: `struct_size` must be between the first version's
+/// size and the current size; fields not covered keep their defaults; fields after the
+/// first version's that differ from their defaults make the outcome unknown.
+fn classify<T: Copy, R>(
+    c: &T,
+    defaults: &T,
+    v1_size: usize,
+    decode: impl FnOnce() -> Option<R>,
+) -> Expect<R> {
+    let bytes = bytes_of(c);
+    let size = u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize;
+    if size < v1_size || size > size_of::<T>() {
+        return Expect::Reject;
+    }
+    let Some(rust) = decode() else {
+        return Expect::Reject;
+    };
+    if bytes[v1_size..size] != bytes_of(defaults)[v1_size..size] {
+        Expect::Unknown(rust)
+    } else {
+        Expect::Accept(rust)
+    }
+}
+
+/// The `options` argument of the mesh constructors.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum MeshOpts {
+    /// NULL: defaults.
+    Null,
+    /// `navstar_mesh_options_default()`.
+    Default,
+    /// Defaults with fuzzed fields (`struct_size` right).
+    Fields {
+        /// `up_axis`: 0 and 1 are valid.
+        up_axis: SmallU32,
+        /// `weld_vertices`: any non-zero value means yes.
+        weld_vertices: u32,
+        /// `weld_distance`: finite and >= 0 is valid.
+        weld_distance: Coord,
+    },
+    /// Any bytes after a fuzzed `struct_size`.
+    Raw {
+        /// `struct_size`: between the first version's and the current size is valid.
+        struct_size: SmallU32,
+        /// The bytes of the other fields (repeated to fill the struct).
+        bytes: Vec<u8>,
+    },
+}
+
+impl MeshOpts {
+    /// The struct to pass, or `None` for NULL.
+    pub fn to_c(&self) -> Option<NavstarMeshOptions> {
+        let mut c = navstar_mesh_options_default();
+        match self {
+            MeshOpts::Null => return None,
+            MeshOpts::Default => {}
+            MeshOpts::Fields {
+                up_axis,
+                weld_vertices,
+                weld_distance,
+            } => {
+                c.up_axis = up_axis.value();
+                c.weld_vertices = *weld_vertices;
+                c.weld_distance = weld_distance.value();
+            }
+            MeshOpts::Raw { struct_size, bytes } => {
+                fill_after_size(&mut c, bytes);
+                c.struct_size = struct_size.value();
+            }
+        }
+        Some(c)
+    }
+
+    /// What the boundary makes of these options; see [`Expect`]. An invalid weld
+    /// distance is left to the builder.
+    pub fn expected(&self) -> Expect<MeshOptions> {
+        let Some(c) = self.to_c() else {
+            return Expect::Accept(MeshOptions::default());
+        };
+        classify(
+            &c,
+            &navstar_mesh_options_default(),
+            MESH_OPTIONS_V1_SIZE,
+            || {
+                let up = match c.up_axis {
+                    0 => UpAxis::Y,
+                    1 => UpAxis::Z,
+                    _ => return None,
+                };
+                let mut options = MeshOptions::with_up_axis(up);
+                options.weld_vertices = c.weld_vertices != 0;
+                options.weld_distance = c.weld_distance;
+                Some(options)
+            },
+        )
+    }
+}
+
+/// The `options` argument of `navstar_find_path`.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum PathOpts {
+    /// NULL: defaults.
+    Null,
+    /// `navstar_path_options_default()`.
+    Default,
+    /// Defaults with fuzzed fields (`struct_size` right).
+    Fields {
+        /// `strategy`: only 0 is valid.
+        strategy: SmallU32,
+        /// `heuristic_weight`: finite and >= 0 is valid.
+        heuristic_weight: Coord,
+        /// `max_snap_distance`: >= 0 (infinity allowed) is valid.
+        max_snap_distance: Coord,
+        /// `allow_partial`.
+        allow_partial: bool,
+    },
+    /// Valid options with a finite snap distance and partial paths off or on.
+    Snap {
+        /// `max_snap_distance`.
+        max_snap_distance: Coord,
+        /// `allow_partial`.
+        allow_partial: bool,
+    },
+    /// Any bytes after a fuzzed `struct_size`.
+    Raw {
+        /// `struct_size`: between the first version's and the current size is valid.
+        struct_size: SmallU32,
+        /// The bytes of the other fields (repeated to fill the struct).
+        bytes: Vec<u8>,
+    },
+}
+
+impl PathOpts {
+    /// The struct to pass, or `None` for NULL.
+    pub fn to_c(&self) -> Option<NavstarPathOptions> {
+        let mut c = navstar_path_options_default();
+        match self {
+            PathOpts::Null => return None,
+            PathOpts::Default => {}
+            PathOpts::Fields {
+                strategy,
+                heuristic_weight,
+                max_snap_distance,
+                allow_partial,
+            } => {
+                c.strategy = strategy.value();
+                c.heuristic_weight = heuristic_weight.value();
+                c.max_snap_distance = max_snap_distance.value();
+                c.allow_partial = u32::from(*allow_partial);
+            }
+            PathOpts::Snap {
+                max_snap_distance,
+                allow_partial,
+            } => {
+                c.max_snap_distance = max_snap_distance.value().abs();
+                c.allow_partial = u32::from(*allow_partial);
+            }
+            PathOpts::Raw { struct_size, bytes } => {
+                fill_after_size(&mut c, bytes);
+                c.struct_size = struct_size.value();
+            }
+        }
+        Some(c)
+    }
+
+    /// What the boundary makes of these options; see [`Expect`]. Out-of-range values
+    /// are left to the Rust validation.
+    pub fn expected(&self) -> Expect<PathOptions> {
+        let Some(c) = self.to_c() else {
+            return Expect::Accept(PathOptions::default());
+        };
+        classify(
+            &c,
+            &navstar_path_options_default(),
+            PATH_OPTIONS_V1_SIZE,
+            || {
+                if c.strategy != 0 {
+                    return None;
+                }
+                let mut options = PathOptions::default();
+                options.heuristic_weight = c.heuristic_weight;
+                options.max_snap_distance = c.max_snap_distance;
+                options.allow_partial = c.allow_partial != 0;
+                Some(options)
+            },
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// C ABI wrappers
+// ---------------------------------------------------------------------------------------
+
+/// The thread's last error message, copied.
+pub fn last_error() -> String {
+    // SAFETY: never NULL, NUL-terminated, valid until the next navstar call; copied now.
+    unsafe { CStr::from_ptr(navstar_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Checks what every fallible call promises about its status and message: a status
+/// with a name, never `NAVSTAR_ERROR_INTERNAL` (a caught panic), an empty message after
+/// success and a message that starts with the function's name after an error.
+#[track_caller]
+pub fn check_status_and_message(function: &str, status: NavstarStatus) {
+    let message = last_error();
+    assert_ne!(status, INTERNAL, "{function} caught a panic: {message}");
+    // SAFETY: static, NUL-terminated, never NULL.
+    let name = unsafe { CStr::from_ptr(navstar_status_name(status as i32)) };
+    assert_ne!(name.to_bytes(), b"unknown status", "{status:?}");
+    if (status as i32) >= 0 {
+        assert_eq!(
+            message, "",
+            "{function} succeeded ({status:?}) but left a message"
+        );
+    } else {
+        assert!(
+            message.starts_with(&format!("{function}: ")) && message.len() > function.len() + 2,
+            "{function} failed ({status:?}) with message {message:?}"
+        );
+    }
+}
+
+/// An owned mesh handle, freed on drop.
+pub struct CMesh(NonNull<NavstarMesh>);
+
+impl CMesh {
+    /// The raw handle.
+    pub fn as_ptr(&self) -> *const NavstarMesh {
+        self.0.as_ptr()
+    }
+
+    /// `navstar_mesh_polygon_count`.
+    pub fn polygon_count(&self) -> u32 {
+        // SAFETY: a live mesh.
+        unsafe { navstar_mesh_polygon_count(self.as_ptr()) }
+    }
+
+    /// A new query on this mesh.
+    pub fn query(&self) -> CQuery {
+        let mut out: *mut NavstarQuery = NonNull::dangling().as_ptr();
+        // SAFETY: a live mesh; `out` is writable.
+        let status = unsafe { navstar_query_create(self.as_ptr(), &mut out) };
+        check_status_and_message("navstar_query_create", status);
+        assert_eq!(status, OK);
+        CQuery(NonNull::new(out).expect("navstar_query_create gave NULL with NAVSTAR_OK"))
+    }
+}
+
+impl Drop for CMesh {
+    fn drop(&mut self) {
+        // SAFETY: created by navstar_mesh_create*, freed only here.
+        unsafe { navstar_mesh_free(self.0.as_ptr()) }
+    }
+}
+
+/// An owned query handle, freed on drop.
+pub struct CQuery(NonNull<NavstarQuery>);
+
+impl Drop for CQuery {
+    fn drop(&mut self) {
+        // SAFETY: created by navstar_query_create, freed only here, used by this thread.
+        unsafe { navstar_query_free(self.0.as_ptr()) }
+    }
+}
+
+/// Checks the out-parameter rules of a mesh constructor and wraps the handle: non-NULL
+/// after success, NULL after an error (it started as a dangling non-NULL pointer).
+#[track_caller]
+fn finish_create(function: &str, status: NavstarStatus, out: *mut NavstarMesh) -> Option<CMesh> {
+    check_status_and_message(function, status);
+    assert!(
+        matches!(
+            status,
+            OK | NULL_ARGUMENT | INVALID_ARGUMENT | INVALID_MESH | OUT_OF_MEMORY
+        ),
+        "{function} returned {status:?}"
+    );
+    if status == OK {
+        Some(CMesh(
+            NonNull::new(out).expect("NAVSTAR_OK with a NULL mesh"),
+        ))
+    } else {
+        assert!(out.is_null(), "{function} failed but *out_mesh is not NULL");
+        None
+    }
+}
+
+/// Calls `navstar_mesh_create` and checks its out-parameter and message rules.
+///
+/// The slices must hold what the counts promise (the caller's side of the contract),
+/// except for counts the library rejects before reading: `vertex_count == UINT32_MAX`
+/// and index totals above `UINT32_MAX`. `None` passes NULL.
+#[track_caller]
+pub fn c_mesh_create(
+    vertices: Option<&[f32]>,
+    vertex_count: u32,
+    indices: Option<&[u32]>,
+    sizes: Option<&[u32]>,
+    polygon_count: u32,
+    options: Option<&NavstarMeshOptions>,
+) -> (NavstarStatus, Option<CMesh>) {
+    let needed: u64 = match sizes {
+        Some(s) => s[..polygon_count as usize]
+            .iter()
+            .map(|&x| u64::from(x))
+            .sum(),
+        None => 3 * u64::from(polygon_count),
+    };
+    if let Some(s) = sizes {
+        assert!(s.len() >= polygon_count as usize, "harness bug: sizes");
+    }
+    if vertex_count != u32::MAX && needed <= u64::from(u32::MAX) {
+        if let Some(v) = vertices {
+            assert!(v.len() as u64 >= 3 * u64::from(vertex_count), "harness bug");
+        }
+        if let Some(i) = indices {
+            assert!(i.len() as u64 >= needed, "harness bug: indices");
+        }
+    }
+    let mut out: *mut NavstarMesh = NonNull::dangling().as_ptr();
+    // SAFETY: every non-NULL pointer covers what its count promises (checked above), or
+    // the count is one the library rejects before reading; `options` is NULL or a full
+    // struct; `out` is writable.
+    let status = unsafe {
+        navstar_mesh_create(
+            vertices.map_or(ptr::null(), <[f32]>::as_ptr),
+            vertex_count,
+            indices.map_or(ptr::null(), <[u32]>::as_ptr),
+            sizes.map_or(ptr::null(), <[u32]>::as_ptr),
+            polygon_count,
+            options.map_or(ptr::null(), ptr::from_ref),
+            &mut out,
+        )
+    };
+    (status, finish_create("navstar_mesh_create", status, out))
+}
+
+/// Calls `navstar_mesh_create_from_grid` and checks its out-parameter and message rules.
+/// `cells` must hold `width * height` bytes unless `None` (NULL).
+#[track_caller]
+pub fn c_grid_create(
+    cells: Option<&[u8]>,
+    width: u32,
+    height: u32,
+    cell_size: f32,
+    origin: Option<&[f32; 3]>,
+    options: Option<&NavstarMeshOptions>,
+) -> (NavstarStatus, Option<CMesh>) {
+    if let Some(c) = cells {
+        assert!(
+            c.len() as u64 >= u64::from(width) * u64::from(height),
+            "harness bug"
+        );
+    }
+    let mut out: *mut NavstarMesh = NonNull::dangling().as_ptr();
+    // SAFETY: `cells` covers width * height bytes or is NULL; `origin` is NULL or 3
+    // floats; `options` NULL or a full struct; `out` writable.
+    let status = unsafe {
+        navstar_mesh_create_from_grid(
+            cells.map_or(ptr::null(), <[u8]>::as_ptr),
+            width,
+            height,
+            cell_size,
+            origin.map_or(ptr::null(), |o| o.as_ptr()),
+            options.map_or(ptr::null(), ptr::from_ref),
+            &mut out,
+        )
+    };
+    (
+        status,
+        finish_create("navstar_mesh_create_from_grid", status, out),
+    )
+}
+
+/// The status the C boundary gives for a builder error.
+pub fn mesh_status(error: &MeshError) -> NavstarStatus {
+    NavstarStatus::from(error)
+}
+
+/// The status the C boundary gives for a query error.
+pub fn query_status(error: &QueryError) -> NavstarStatus {
+    NavstarStatus::from(error)
+}
+
+/// NaN with a payload no computation produces: marks output floats nobody may write.
+const SENTINEL_BITS: u32 = 0x7fc0_5eed;
+
+/// What `navstar_find_path` answered.
+#[derive(Debug)]
+pub struct CAnswer {
+    /// The status.
+    pub status: NavstarStatus,
+    /// `*out_count`.
+    pub count: u32,
+    /// The points written (the first `min(count, capacity)`).
+    pub points: Vec<Vec3>,
+}
+
+/// Calls `navstar_find_path` and checks the buffer and message rules: `*out_count` is 0
+/// and nothing is written on error; on success at most `capacity` points are written,
+/// exactly `min(count, capacity)`, all finite, and the status is
+/// `NAVSTAR_BUFFER_TOO_SMALL` exactly when `count > capacity`. `None` points pass NULL;
+/// `out_points_null` passes NULL for `out_points` (with any `capacity`).
+#[allow(clippy::too_many_arguments)]
+#[track_caller]
+pub fn c_find_path(
+    query: &mut CQuery,
+    start: Option<[f32; 3]>,
+    goal: Option<[f32; 3]>,
+    options: &PathOpts,
+    capacity: u32,
+    out_points_null: bool,
+) -> CAnswer {
+    const GUARD: usize = 4;
+    let floats = if out_points_null {
+        0
+    } else {
+        3 * (capacity as usize + GUARD)
+    };
+    let mut buffer = vec![f32::from_bits(SENTINEL_BITS); floats];
+    let options = options.to_c();
+    let mut count: u32 = 0xdead_beef;
+    // SAFETY: the query is live and used by this thread only; the points are NULL or 3
+    // floats; `options` NULL or a full struct; the buffer holds `capacity` points (plus a
+    // guard) or is NULL; `count` is writable.
+    let status = unsafe {
+        navstar_find_path(
+            query.0.as_ptr(),
+            start.as_ref().map_or(ptr::null(), |p| p.as_ptr()),
+            goal.as_ref().map_or(ptr::null(), |p| p.as_ptr()),
+            options.as_ref().map_or(ptr::null(), ptr::from_ref),
+            if out_points_null {
+                ptr::null_mut()
+            } else {
+                buffer.as_mut_ptr()
+            },
+            capacity,
+            &mut count,
+        )
+    };
+    check_status_and_message("navstar_find_path", status);
+    let written = if (status as i32) < 0 {
+        assert_eq!(count, 0, "*out_count after {status:?}");
+        0
+    } else {
+        assert!(count >= 2, "a path of {count} points");
+        assert_eq!(
+            status == BUFFER_TOO_SMALL,
+            count > capacity,
+            "status {status:?} with {count} points for capacity {capacity}"
+        );
+        count.min(capacity) as usize
+    };
+    for (i, value) in buffer.iter().enumerate() {
+        if i < 3 * written {
+            assert!(value.is_finite(), "point {} is not finite: {value}", i / 3);
+        } else {
+            assert_eq!(
+                value.to_bits(),
+                SENTINEL_BITS,
+                "float {i} written past the {written} points due ({status:?}, count {count}, capacity {capacity})"
+            );
+        }
+    }
+    CAnswer {
+        status,
+        count,
+        points: buffer[..3 * written]
+            .chunks_exact(3)
+            .map(Vec3::from_slice)
+            .collect(),
+    }
+}
+
+/// Runs one query through the C ABI and through the Rust API on a mesh built from the
+/// same input, and checks that the C answer is what the contract derives from the Rust
+/// answer (statuses in the documented order, points bit for bit), then checks the Rust
+/// answer itself with [`check_answer`].
+#[allow(clippy::too_many_arguments)]
+pub fn compare_query(
+    cquery: &mut CQuery,
+    rquery: &mut Query,
+    start: Option<[f32; 3]>,
+    goal: Option<[f32; 3]>,
+    options: &PathOpts,
+    capacity: u32,
+    out_points_null: bool,
+) {
+    let answer = c_find_path(cquery, start, goal, options, capacity, out_points_null);
+    let point_status = |p: Option<[f32; 3]>| match p {
+        None => Some(NULL_ARGUMENT),
+        Some(p) if !Vec3::from(p).is_finite() => Some(INVALID_ARGUMENT),
+        Some(_) => None,
+    };
+    let early = point_status(start)
+        .or_else(|| point_status(goal))
+        .or_else(|| (out_points_null && capacity > 0).then_some(NULL_ARGUMENT));
+    if let Some(expected) = early {
+        assert_eq!(answer.status, expected, "{}", last_error());
+        return;
+    }
+    let (s, g) = (Vec3::from(start.unwrap()), Vec3::from(goal.unwrap()));
+    let rust_options = match options.expected() {
+        Expect::Reject => {
+            assert_eq!(answer.status, INVALID_ARGUMENT, "options {options:?}");
+            return;
+        }
+        Expect::Accept(o) => o,
+        Expect::Unknown(mut o) => {
+            // Newer option fields set to non-default values: the path, if any, must
+            // still keep every general promise. (A newer field may make the heuristic
+            // weight irrelevant, so it is not judged.)
+            o.heuristic_weight = 1.0;
+            let complete = (answer.count as usize) <= answer.points.len();
+            match answer.status {
+                OK | PARTIAL_PATH if complete => {
+                    let status = if answer.status == OK {
+                        PathStatus::Complete
+                    } else {
+                        PathStatus::Partial
+                    };
+                    check_answer(rquery.mesh(), s, g, &o, &Ok((answer.points, status)));
+                }
+                OK | PARTIAL_PATH | BUFFER_TOO_SMALL | INVALID_ARGUMENT | NOT_ON_MESH | NO_PATH => {
+                }
+                other => panic!("{other:?} with options {options:?}"),
+            }
+            return;
+        }
+    };
+    let rust = rquery.find_path_vec(s, g, &rust_options);
+    match &rust {
+        Err(e) => assert_eq!(answer.status, query_status(e), "Rust said {e}"),
+        Ok((corners, status)) => {
+            assert_eq!(answer.count as usize, corners.len());
+            let want = if corners.len() > capacity as usize {
+                BUFFER_TOO_SMALL
+            } else if *status == PathStatus::Partial {
+                PARTIAL_PATH
+            } else {
+                OK
+            };
+            assert_eq!(answer.status, want);
+            for (c, r) in answer.points.iter().zip(corners) {
+                assert_eq!(
+                    c.to_array().map(f32::to_bits),
+                    r.to_array().map(f32::to_bits),
+                    "the C ABI and the Rust API disagree: {:?} vs {corners:?}",
+                    answer.points
+                );
+            }
+        }
+    }
+    check_answer(rquery.mesh(), s, g, &rust_options, &rust);
+}
+
+// ---------------------------------------------------------------------------------------
+// The path checker
+// ---------------------------------------------------------------------------------------
+
+/// The answer of `Query::find_path_vec`.
+pub type Answer = Result<(Vec<Vec3>, PathStatus), QueryError>;
+
+/// Largest mesh whose path segments are checked sample by sample (the check is brute
+/// force: samples times polygons).
+const MAX_SEGMENT_CHECK_POLYGONS: u32 = 600;
+
+/// Checks a path answer against the documented invariants, independently of how the
+/// library computes it:
+///
+/// * options are validated first (weight finite and >= 0, snap distance >= 0), then the
+///   start, then the goal (finite, and within the snap distance of the mesh; with the
+///   default unlimited snap distance a finite point is never "not on mesh");
+/// * a path has at least 2 finite corners; the first is a point of the mesh as far from
+///   the start as the nearest point of the mesh is; a complete path ends likewise at the
+///   goal's nearest point; a partial path (only when allowed) ends on the mesh no nearer
+///   to the goal than that;
+/// * start and goal snapped into one polygon give exactly 2 corners;
+/// * every segment lies on the walkable mesh (ground plane, sampled), for meshes small
+///   enough to check by brute force.
+pub fn check_answer(
+    mesh: &NavMesh,
+    start: Vec3,
+    goal: Vec3,
+    options: &PathOptions,
+    answer: &Answer,
+) {
+    let weight_ok = options.heuristic_weight.is_finite() && options.heuristic_weight >= 0.0;
+    let snap = options.max_snap_distance;
+    if !weight_ok || snap.is_nan() || snap < 0.0 {
+        assert!(
+            matches!(answer, Err(QueryError::InvalidOption(_))),
+            "options {options:?} accepted: {answer:?}"
+        );
+        return;
+    }
+    for (point, which) in [(start, "start"), (goal, "goal")] {
+        if !point.is_finite() {
+            assert!(
+                matches!(answer, Err(QueryError::NonFinitePoint(e)) if e.to_string() == which),
+                "non-finite {which} {point}: {answer:?}"
+            );
+            return;
+        }
+    }
+    let scale = [mesh.bounds().min, mesh.bounds().max, start, goal]
+        .iter()
+        .map(|v| v.abs().max_element())
+        .fold(1.0f32, f32::max);
+    let tol = scale * 1e-4;
+    let near_start = mesh.nearest_point(start, f32::INFINITY);
+    let near_goal = mesh.nearest_point(goal, f32::INFINITY);
+    if snap == f32::INFINITY {
+        assert!(
+            !matches!(answer, Err(QueryError::NotOnMesh { .. })),
+            "unlimited snapping of finite points {start} -> {goal} failed: {answer:?}"
+        );
+    }
+    let (Some(near_start), Some(near_goal)) = (near_start, near_goal) else {
+        // Only possible when distances overflow; the assertion above covers the
+        // default options.
+        return;
+    };
+    let clearly_out = |d: f32| d > snap * (1.0 + 1e-4) + tol;
+    let clearly_in = |d: f32| d < snap * (1.0 - 1e-4) - tol;
+    match answer {
+        Err(QueryError::NotOnMesh { endpoint, .. }) => {
+            let d = if endpoint.to_string() == "start" {
+                near_start.distance
+            } else {
+                // The start is checked first, so it was within the snap distance.
+                assert!(
+                    !clearly_out(near_start.distance),
+                    "start beyond snap: {answer:?}"
+                );
+                near_goal.distance
+            };
+            assert!(
+                !clearly_in(d),
+                "{endpoint} {} from the mesh is within the snap distance {snap}: {answer:?}",
+                d
+            );
+            return;
+        }
+        _ => {
+            assert!(
+                !clearly_out(near_start.distance) && !clearly_out(near_goal.distance),
+                "a point beyond the snap distance {snap} was accepted ({} / {}): {answer:?}",
+                near_start.distance,
+                near_goal.distance
+            );
+        }
+    }
+    let (corners, status) = match answer {
+        Ok((corners, status)) => (corners, *status),
+        Err(QueryError::NoPath) => {
+            assert!(!options.allow_partial, "NoPath with partial paths allowed");
+            return;
+        }
+        Err(e) => panic!("unexpected error {e:?} for {start} -> {goal} with {options:?}"),
+    };
+    assert!(corners.len() >= 2, "{corners:?}");
+    assert!(corners.iter().all(|c| c.is_finite()), "{corners:?}");
+    let on_mesh = |p: Vec3| {
+        mesh.nearest_point(p, f32::INFINITY)
+            .is_some_and(|n| n.distance <= tol)
+    };
+    // Distances in f64 (squares of f32 distances overflow beyond 1.8e19), to the nearest
+    // point found by brute force in f64 for small meshes, else by the library.
+    let small = mesh.polygon_count() <= MAX_SEGMENT_CHECK_POLYGONS;
+    let nearest = |p: Vec3, library: f32| {
+        if small {
+            brute_force_distance(mesh, p)
+        } else {
+            f64::from(library)
+        }
+    };
+    let (d_start, d_goal) = (
+        nearest(start, near_start.distance),
+        nearest(goal, near_goal.distance),
+    );
+    let tol64 = f64::from(tol);
+    let d = |a: Vec3, b: Vec3| a.as_dvec3().distance(b.as_dvec3());
+    let first = corners[0];
+    let last = *corners.last().unwrap();
+    assert!(on_mesh(first), "first corner {first} is off the mesh");
+    assert!(
+        (d(first, start) - d_start).abs() <= tol64,
+        "first corner {first} is {} from the start {start}; the mesh is {d_start} from it",
+        d(first, start),
+    );
+    assert!(on_mesh(last), "last corner {last} is off the mesh");
+    match status {
+        PathStatus::Complete => assert!(
+            (d(last, goal) - d_goal).abs() <= tol64,
+            "last corner {last} is {} from the goal {goal}; the mesh is {d_goal} from it",
+            d(last, goal),
+        ),
+        PathStatus::Partial => {
+            assert!(options.allow_partial, "a partial path although not allowed");
+            assert!(
+                d(last, goal) >= d_goal - tol64,
+                "a partial path ends nearer to the goal than the mesh is"
+            );
+        }
+    }
+    if snap == f32::INFINITY
+        && near_start.polygon == near_goal.polygon
+        && status == PathStatus::Complete
+    {
+        assert_eq!(
+            corners.len(),
+            2,
+            "start and goal in one polygon: {corners:?}"
+        );
+    }
+    if mesh.polygon_count() <= MAX_SEGMENT_CHECK_POLYGONS && corners.len() <= 256 {
+        let ground = GroundMesh::new(mesh);
+        for pair in corners.windows(2) {
+            ground.check_segment(pair[0], pair[1], tol);
+        }
+    }
+}
+
+/// The 3D distance from `p` to the mesh, by brute force in f64 over the fan triangles of
+/// every polygon: an independent check of the library's (f32, BVH) snapping.
+fn brute_force_distance(mesh: &NavMesh, p: Vec3) -> f64 {
+    let p = p.as_dvec3();
+    let v = mesh.vertices();
+    (0..mesh.polygon_count())
+        .flat_map(|poly| {
+            let c = mesh.polygon_vertices(poly);
+            (1..c.len() - 1).map(move |i| {
+                let at = |k: usize| v[c[k] as usize].as_dvec3();
+                distance_to_triangle(p, at(0), at(i), at(i + 1))
+            })
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The distance from `p` to triangle `abc`, in f64: the nearest of its three edges and,
+/// when the triangle has an area and the projection of `p` onto its plane falls inside,
+/// that projection. (Degenerate slivers, which meshes with huge coordinates produce, are
+/// measured by their edges only.)
+fn distance_to_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    fn segment(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+        let e = b - a;
+        let len2 = e.length_squared();
+        let t = if len2 > 0.0 {
+            ((p - a).dot(e) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (a + e * t).distance(p)
+    }
+    let mut best = segment(p, a, b).min(segment(p, b, c)).min(segment(p, c, a));
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    if nn > 1e-20 * (b - a).length_squared() * (c - a).length_squared() && nn.is_finite() {
+        let q = p - n * ((p - a).dot(n) / nn);
+        let inside = (b - a).cross(q - a).dot(n) >= 0.0
+            && (c - b).cross(q - b).dot(n) >= 0.0
+            && (a - c).cross(q - c).dot(n) >= 0.0;
+        if inside {
+            best = best.min(q.distance(p));
+        }
+    }
+    best
+}
+
+/// The polygons of a mesh in its ground plane, for containment tests.
+struct GroundMesh {
+    up: UpAxis,
+    /// Corners of each polygon, counter-clockwise.
+    polygons: Vec<Vec<Vec2>>,
+}
+
+impl GroundMesh {
+    fn new(mesh: &NavMesh) -> GroundMesh {
+        let up = mesh.up_axis();
+        let polygons = (0..mesh.polygon_count())
+            .map(|p| {
+                let mut c: Vec<Vec2> = mesh
+                    .polygon_vertices(p)
+                    .iter()
+                    .map(|&v| up.ground(mesh.vertices()[v as usize]))
+                    .collect();
+                let n = c.len();
+                let area: f64 = (0..n)
+                    .map(|i| f64::from(c[i].perp_dot(c[(i + 1) % n])))
+                    .sum();
+                if area < 0.0 {
+                    c.reverse();
+                }
+                c
+            })
+            .collect();
+        GroundMesh { up, polygons }
+    }
+
+    /// Whether `q` is inside some polygon or within `tol` of one.
+    fn contains(&self, q: Vec2, tol: f32) -> bool {
+        self.polygons.iter().any(|c| {
+            let n = c.len();
+            let inside = (0..n).all(|i| {
+                let (a, b) = (c[i].as_dvec2(), c[(i + 1) % n].as_dvec2());
+                (b - a).perp_dot(q.as_dvec2() - a) >= 0.0
+            });
+            inside
+                || (0..n).any(|i| {
+                    let (a, b) = (c[i].as_dvec2(), c[(i + 1) % n].as_dvec2());
+                    let e = b - a;
+                    let t = ((q.as_dvec2() - a).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+                    (a + e * t).distance(q.as_dvec2()) <= f64::from(tol)
+                })
+        })
+    }
+
+    /// Samples a segment and checks that every sample is on the mesh.
+    fn check_segment(&self, a: Vec3, b: Vec3, tol: f32) {
+        let (a, b) = (self.up.ground(a), self.up.ground(b));
+        for k in 0..=8 {
+            let q = a.lerp(b, k as f32 / 8.0);
+            assert!(
+                self.contains(q, tol),
+                "segment {a} -> {b}: sample {q} is off the mesh (ground plane)"
+            );
+        }
+    }
+}
+
+/// A point inside polygon `polygon` of `mesh`, from three numbers (any bits): a point of
+/// one of the polygon's fan triangles.
+pub fn point_in_polygon(mesh: &NavMesh, polygon: u32, s: u8, t: u8, u: u8) -> Vec3 {
+    let corners = mesh.polygon_vertices(polygon % mesh.polygon_count());
+    let v = mesh.vertices();
+    let fan = corners.len() - 2;
+    let k = usize::from(s) % fan;
+    let (a, b, c) = (
+        v[corners[0] as usize],
+        v[corners[k + 1] as usize],
+        v[corners[k + 2] as usize],
+    );
+    let (mut t, mut u) = (f32::from(t) / 255.0, f32::from(u) / 255.0);
+    if t + u > 1.0 {
+        (t, u) = (1.0 - t, 1.0 - u);
+    }
+    a + (b - a) * t + (c - a) * u
+}
+
+/// A query end point chosen by the fuzzer.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum PointIn {
+    /// A point of a polygon (mostly on the mesh).
+    InPolygon(u16, u8, u8, u8),
+    /// A point of a polygon moved by a small offset (off the mesh, above or below it).
+    Near(u16, u8, u8, [i8; 3]),
+    /// Any coordinates.
+    Raw([Coord; 3]),
+    /// NULL.
+    Null,
+}
+
+impl PointIn {
+    /// The point for `mesh`, or `None` for NULL.
+    pub fn resolve(self, mesh: &NavMesh) -> Option<[f32; 3]> {
+        match self {
+            PointIn::InPolygon(p, s, t, u) => {
+                Some(point_in_polygon(mesh, u32::from(p), s, t, u).to_array())
+            }
+            PointIn::Near(p, t, u, d) => {
+                let base = point_in_polygon(mesh, u32::from(p), 0, t, u);
+                Some((base + Vec3::from(d.map(|x| f32::from(x) / 32.0))).to_array())
+            }
+            PointIn::Raw(c) => Some(c.map(Coord::value)),
+            PointIn::Null => None,
+        }
+    }
+}
+
+/// Runs a few queries between points of `mesh` with the Rust API and checks each answer
+/// (used by the loader targets on whatever mesh the file gave).
+pub fn run_queries(mesh: &NavMesh, picks: &[u8]) {
+    let mut query = Query::new(mesh);
+    for pick in picks.chunks_exact(8).take(4) {
+        let p = |i: usize| u32::from(u16::from_le_bytes([pick[i], pick[i + 1]]));
+        let start = point_in_polygon(mesh, p(0), pick[2], pick[3], pick[2] ^ pick[3]);
+        let goal = point_in_polygon(mesh, p(4), pick[6], pick[7], pick[6] ^ pick[7]);
+        let mut options = PathOptions::default();
+        options.allow_partial = pick[7] & 1 == 0;
+        let answer = query.find_path_vec(start, goal, &options);
+        check_answer(mesh, start, goal, &options, &answer);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Loaders
+// ---------------------------------------------------------------------------------------
+
+/// Parses `data` with a streaming parser through a reader that hands out at most a few
+/// bytes at a time, so that tokens and lines straddle buffer boundaries.
+pub fn parse_in_pieces<'a, T>(
+    data: &'a [u8],
+    parse: impl FnOnce(std::io::BufReader<&'a [u8]>) -> Result<T, LoadError>,
+) -> Result<T, LoadError> {
+    let piece = 1 + data.len() % 7;
+    parse(std::io::BufReader::with_capacity(piece, data))
+}
+
+/// Checks a parse result that came from bytes: the same as the streaming parse in small
+/// pieces (compared by `Debug` text, so NaN coordinates compare equal), never an I/O
+/// error, and a parse error names a line that exists.
+pub fn check_parse_result<T: std::fmt::Debug>(
+    data: &[u8],
+    bytes: &Result<T, LoadError>,
+    pieces: &Result<T, LoadError>,
+) {
+    assert_eq!(
+        format!("{bytes:?}"),
+        format!("{pieces:?}"),
+        "parsing in small pieces gave another result"
+    );
+    match bytes {
+        Ok(_) => {}
+        Err(LoadError::Parse { line, message }) => {
+            let breaks = data.iter().filter(|&&b| b == b'\n' || b == b'\r').count() as u64;
+            assert!(
+                *line >= 1 && *line <= breaks + 1,
+                "parse error at line {line} of a text with {breaks} line breaks: {message}"
+            );
+            assert!(!message.is_empty());
+        }
+        Err(e) => panic!("a bytes parser gave {e:?}"),
+    }
+}
+
+/// Checks what every parser guarantees of a polygon soup: polygons of at least 3
+/// corners, sizes that add up to the index count, indices in range, `source_polygons`
+/// empty or one increasing file position per polygon, and the format's fixed up axis
+/// (2D formats: Z up with z = 0).
+pub fn check_soup(soup: &PolygonSoup, up_axis: Option<UpAxis>) {
+    assert!(soup.polygon_sizes.iter().all(|&s| s >= 3));
+    let total: u64 = soup.polygon_sizes.iter().map(|&s| u64::from(s)).sum();
+    assert_eq!(total, soup.indices.len() as u64);
+    assert!(
+        soup.indices
+            .iter()
+            .all(|&i| (i as usize) < soup.vertices.len())
+    );
+    assert_eq!(soup.polygons().count(), soup.polygon_sizes.len());
+    if !soup.source_polygons.is_empty() {
+        assert_eq!(soup.source_polygons.len(), soup.polygon_sizes.len());
+        assert!(soup.source_polygons.windows(2).all(|w| w[0] < w[1]));
+    }
+    assert_eq!(soup.up_axis, up_axis);
+    if up_axis == Some(UpAxis::Z) {
+        assert!(soup.vertices.iter().all(|v| v.z == 0.0));
+    }
+}
+
+/// Builds a parsed soup with the Rust loader path ([`PolygonSoup::into_mesh`]) and with
+/// the C ABI from the same arrays, checks that they agree (status and polygon count),
+/// and runs a few checked queries on the mesh. `picks` chooses the query points.
+pub fn build_and_query(soup: PolygonSoup, picks: &[u8]) {
+    let up = soup.up_axis.unwrap_or(UpAxis::Y);
+    let floats: Vec<f32> = soup.vertices.iter().flat_map(|v| v.to_array()).collect();
+    let mut c_options = navstar_mesh_options_default();
+    c_options.up_axis = match up {
+        UpAxis::Y => navstar::ffi::NAVSTAR_UP_Y,
+        UpAxis::Z => navstar::ffi::NAVSTAR_UP_Z,
+    };
+    let (status, cmesh) = c_mesh_create(
+        Some(&floats),
+        soup.vertices.len() as u32,
+        Some(&soup.indices),
+        Some(&soup.polygon_sizes),
+        soup.polygon_sizes.len() as u32,
+        Some(&c_options),
+    );
+    let polygons = soup.polygon_sizes.len() as u32;
+    match soup.into_mesh(&MeshOptions::default()) {
+        Ok(mesh) => {
+            assert_eq!(status, OK, "{}", last_error());
+            assert_eq!(mesh.polygon_count(), polygons);
+            assert_eq!(cmesh.unwrap().polygon_count(), polygons);
+            assert_eq!(mesh.up_axis(), up);
+            run_queries(&mesh, picks);
+        }
+        Err(LoadError::Mesh(e)) => assert_eq!(status, mesh_status(&e), "{e}"),
+        Err(e) => panic!("into_mesh gave {e:?}"),
+    }
+}
+
+/// The last 32 bytes of `data` (or all of it): the query picks of the loader targets.
+pub fn picks(data: &[u8]) -> &[u8] {
+    &data[data.len().saturating_sub(32)..]
+}
