@@ -18,6 +18,13 @@
 // `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
 #define NAVSTAR_SEARCH_ASTAR 0
 
+// `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
+#define NAVSTAR_PATH_FUNNEL 0
+
+// `NavstarPathOptions::mode`: the exact shortest path in the ground plane (any-angle
+// interval search; Euclidean lengths, `strategy` and `heuristic_weight` ignored).
+#define NAVSTAR_PATH_OPTIMAL 1
+
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message
 // (`navstar_last_error_message`). More codes may be added; these keep their values.
@@ -97,6 +104,9 @@ typedef struct NavstarPathOptions {
   // Non-zero (default 1): an unreachable goal gives `NAVSTAR_PARTIAL_PATH` to the
   // reachable point closest to it; zero: it gives `NAVSTAR_ERROR_NO_PATH`.
   uint32_t allow_partial;
+  // `NAVSTAR_PATH_FUNNEL` (default) or `NAVSTAR_PATH_OPTIMAL`. Added after the first
+  // version: a struct of the older size (without it) gets the default.
+  uint32_t mode;
 } NavstarPathOptions;
 
 

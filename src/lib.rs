@@ -3,7 +3,8 @@
 //! Navigation-mesh pathfinding for games: build a [`NavMesh`] from convex polygons, make a
 //! [`Query`] per thread, and ask for paths. A path is found in two steps: A* over the
 //! polygon graph gives a corridor, and the funnel algorithm pulls it tight into the
-//! short, natural path an agent walks.
+//! short, natural path an agent walks. [`PathMode::Optimal`] (in [`PathOptions::mode`])
+//! instead returns the exact shortest path, by an any-angle search over the mesh.
 //!
 //! ```
 //! use navstar::{NavMesh, MeshOptions, Query, PathOptions, PathStatus};
@@ -42,4 +43,4 @@ pub use error::{Endpoint, MeshError, QueryError};
 pub use geometry::UpAxis;
 pub use glam;
 pub use mesh::{MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, TileGrid};
-pub use search::{Path, PathOptions, PathStatus, Query, SearchStrategy};
+pub use search::{Path, PathMode, PathOptions, PathStatus, Query, SearchStrategy};

@@ -11,11 +11,11 @@ use std::ptr::{self, NonNull};
 use std::sync::Barrier;
 
 use navstar::ffi::{
-    NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z, NavstarMesh, NavstarMeshOptions,
-    NavstarPathOptions, NavstarQuery, NavstarStatus, navstar_find_path, navstar_last_error_message,
-    navstar_mesh_create, navstar_mesh_free, navstar_mesh_options_default,
-    navstar_mesh_polygon_count, navstar_path_options_default, navstar_query_create,
-    navstar_query_free, navstar_status_name, navstar_version,
+    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z,
+    NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
+    navstar_find_path, navstar_last_error_message, navstar_mesh_create, navstar_mesh_free,
+    navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
+    navstar_query_create, navstar_query_free, navstar_status_name, navstar_version,
 };
 
 use NavstarStatus::{
@@ -431,9 +431,10 @@ fn option_defaults() {
     assert_eq!(path.heuristic_weight, 1.0);
     assert_eq!(path.max_snap_distance, f32::INFINITY);
     assert_ne!(path.allow_partial, 0);
+    assert_eq!(path.mode, NAVSTAR_PATH_FUNNEL);
     // The C layout: u32 fields then floats, no padding.
     assert_eq!(size_of::<NavstarMeshOptions>(), 16);
-    assert_eq!(size_of::<NavstarPathOptions>(), 20);
+    assert_eq!(size_of::<NavstarPathOptions>(), 24);
 }
 
 #[test]
@@ -1080,7 +1081,7 @@ fn path_options_struct_size() {
     let mut query = new_query(&mesh);
     let full = size_of::<NavstarPathOptions>() as u32;
     let (start, goal) = ([0.5, 0.0, 2.5], [2.5, 0.0, 2.5]);
-    for struct_size in [0u32, 3, 16, full - 1, full + 1, full + 4] {
+    for struct_size in [0u32, 3, 16, 19, full + 1, full + 4] {
         let padded = Padded {
             options: NavstarPathOptions {
                 struct_size,
@@ -1103,6 +1104,34 @@ fn path_options_struct_size() {
         find_path(&mut query, start, goal, Some(&options), 8).count,
         4
     );
+    // A caller built against the first version (20 bytes, no `mode`) gets the default
+    // mode whatever follows its struct in memory.
+    let old = NavstarPathOptions {
+        struct_size: 20,
+        mode: 77,
+        ..navstar_path_options_default()
+    };
+    assert_eq!(find_path(&mut query, start, goal, Some(&old), 8).count, 4);
+}
+
+#[test]
+fn path_options_mode() {
+    let mesh = u_mesh(false, false, 0.0).build(None);
+    let mut query = new_query(&mesh);
+    let (start, goal) = ([0.5, 0.0, 2.5], [2.5, 0.0, 2.5]);
+    let optimal = NavstarPathOptions {
+        mode: NAVSTAR_PATH_OPTIMAL,
+        ..navstar_path_options_default()
+    };
+    let found = find_path(&mut query, start, goal, Some(&optimal), 8);
+    assert_eq!(found.status, NavstarStatus::NavstarOk);
+    assert_eq!(found.count, 4);
+    let bad = NavstarPathOptions {
+        mode: 2,
+        ..navstar_path_options_default()
+    };
+    let found = find_path(&mut query, start, goal, Some(&bad), 8);
+    assert_error(found.status, INVALID_ARGUMENT, &["options->mode", "is 2"]);
 }
 
 // ---------------------------------------------------------------------------------

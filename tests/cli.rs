@@ -255,6 +255,34 @@ fn scen_on_arena_mesh_with_cell_centres() {
 }
 
 #[test]
+fn optimal_mode_in_path_and_scen() {
+    // Round the corner of the L: the same two legs in both modes.
+    let obj = temp_file("l.obj", L_SHAPE_OBJ);
+    let output = navstar(&[
+        "path",
+        &obj,
+        "--from",
+        "1.8,0,0.5",
+        "--to",
+        "0.5,0,1.8",
+        "--mode",
+        "optimal",
+    ]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    assert_eq!(field(&text, "status:"), "complete");
+    let length: f64 = field(&text, "length:").parse().unwrap();
+    assert!((length - 2.0 * 0.89f64.sqrt()).abs() < 1e-3, "{length}");
+    let output = navstar(&[
+        "scen", ARENA_MESH, ARENA_SCEN, "--points", "centre", "--mode", "optimal",
+    ]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    assert_eq!(field(&text, "solved:"), "160 / 160");
+    assert!(text.contains("optimal"), "{text}");
+}
+
+#[test]
 fn scen_counts_failures_and_exits_1() {
     // A scenario whose second goal lies outside the mesh, with a snap limit.
     let scen = temp_file(
@@ -384,9 +412,9 @@ fn usage_errors_exit_2_with_a_message() {
         ),
         (
             &[
-                "path", ARENA_MESH, "--from", "2,2", "--to", "9,9", "--mode", "optimal",
+                "path", ARENA_MESH, "--from", "2,2", "--to", "9,9", "--mode", "fastest",
             ],
-            "not available yet",
+            "unknown mode (known: funnel, optimal)",
         ),
         (
             &[

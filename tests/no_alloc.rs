@@ -6,7 +6,6 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{Rng, Soup, p, seeded_grid};
 use glam::Vec3;
@@ -15,15 +14,16 @@ use navstar::{NavMesh, PathOptions, Query};
 /// Counts the allocations made by a thread while its `COUNTING` flag is set.
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    // Per thread: tests run in parallel, and one test's allocations must not show up in
+    // another's count.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 fn note_allocation() {
     if COUNTING.with(Cell::get) {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
     }
 }
 
@@ -50,11 +50,11 @@ static GLOBAL: Counting = Counting;
 
 /// Runs `f` and returns how many allocations this thread made meanwhile.
 fn allocations_in(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(Cell::get);
     COUNTING.with(|c| c.set(true));
     f();
     COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    ALLOCATIONS.with(Cell::get) - before
 }
 
 #[test]
@@ -129,5 +129,25 @@ fn steady_state_queries_do_not_allocate() {
             }
         });
         assert_eq!(n, 0);
+    }
+}
+
+#[test]
+fn steady_state_optimal_queries_do_not_allocate() {
+    for mesh in [
+        seeded_grid(12, 30, 30).build(),
+        Soup::from_ascii(&["......", "#####.", "....#.", ".##.#.", ".####.", "......"]).build(),
+    ] {
+        let mut work = workload(&mesh, 400);
+        for (_, _, o) in &mut work {
+            o.mode = navstar::PathMode::Optimal;
+        }
+        let mut query = Query::new(&mesh);
+        let warm = run(&mut query, &work);
+        assert!(warm > 2 * work.len(), "the workload should have real paths");
+        let mut again = 0;
+        let n = allocations_in(|| again = run(&mut query, &work));
+        assert_eq!(again, warm);
+        assert_eq!(n, 0, "{n} allocations in steady state (optimal mode)");
     }
 }

@@ -20,7 +20,8 @@ use glam::Vec3;
 use crate::{NavMesh, PathStatus, Query};
 use boundary::{FfiError, non_null, non_null_mut, run, run_void};
 pub use options::{
-    NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z, NavstarMeshOptions, NavstarPathOptions,
+    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z,
+    NavstarMeshOptions, NavstarPathOptions,
 };
 pub use status::NavstarStatus;
 
@@ -39,6 +40,7 @@ pub struct NavstarQuery {
 /// Size of the first published version of each options struct; smaller `struct_size`
 /// values are rejected.
 const MESH_OPTIONS_V1_SIZE: usize = 16;
+/// (`NavstarPathOptions` up to `allow_partial`; `mode` came later.)
 const PATH_OPTIONS_V1_SIZE: usize = 20;
 
 /// The library version as `(major << 16) | (minor << 8) | patch`.

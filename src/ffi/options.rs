@@ -3,7 +3,7 @@
 
 use super::boundary::FfiError;
 use crate::geometry::UpAxis;
-use crate::{MeshOptions, PathOptions, SearchStrategy};
+use crate::{MeshOptions, PathMode, PathOptions, SearchStrategy};
 
 /// `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
 pub const NAVSTAR_UP_Y: u32 = 0;
@@ -12,6 +12,12 @@ pub const NAVSTAR_UP_Z: u32 = 1;
 
 /// `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
 pub const NAVSTAR_SEARCH_ASTAR: u32 = 0;
+
+/// `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
+pub const NAVSTAR_PATH_FUNNEL: u32 = 0;
+/// `NavstarPathOptions::mode`: the exact shortest path in the ground plane (any-angle
+/// interval search; Euclidean lengths, `strategy` and `heuristic_weight` ignored).
+pub const NAVSTAR_PATH_OPTIMAL: u32 = 1;
 
 /// Options for `navstar_mesh_create`. Get defaults from `navstar_mesh_options_default()`
 /// and change the fields you need; pass NULL for all defaults.
@@ -50,6 +56,9 @@ pub struct NavstarPathOptions {
     /// Non-zero (default 1): an unreachable goal gives `NAVSTAR_PARTIAL_PATH` to the
     /// reachable point closest to it; zero: it gives `NAVSTAR_ERROR_NO_PATH`.
     pub allow_partial: u32,
+    /// `NAVSTAR_PATH_FUNNEL` (default) or `NAVSTAR_PATH_OPTIMAL`. Added after the first
+    /// version: a struct of the older size (without it) gets the default.
+    pub mode: u32,
 }
 
 impl NavstarMeshOptions {
@@ -93,6 +102,7 @@ impl NavstarPathOptions {
             heuristic_weight: d.heuristic_weight,
             max_snap_distance: d.max_snap_distance,
             allow_partial: u32::from(d.allow_partial),
+            mode: NAVSTAR_PATH_FUNNEL,
         }
     }
 
@@ -106,7 +116,17 @@ impl NavstarPathOptions {
                 )));
             }
         };
+        let mode = match self.mode {
+            NAVSTAR_PATH_FUNNEL => PathMode::Funnel,
+            NAVSTAR_PATH_OPTIMAL => PathMode::Optimal,
+            other => {
+                return Err(FfiError::invalid(format!(
+                    "options->mode is {other}; expected NAVSTAR_PATH_FUNNEL (0) or NAVSTAR_PATH_OPTIMAL (1)"
+                )));
+            }
+        };
         Ok(PathOptions {
+            mode,
             strategy,
             heuristic_weight: self.heuristic_weight,
             max_snap_distance: self.max_snap_distance,

@@ -9,6 +9,7 @@ use glam::Vec3;
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{Fans, NavMesh, NearestPoint, WalkEnd};
 use crate::path::funnel::{Portal, string_pull};
+use crate::path::optimal::OptimalSearch;
 use astar::{AStar, CorridorStep, SearchOutcome, SearchRequest, corridor_portals};
 
 /// How the polygon corridor is searched.
@@ -19,6 +20,25 @@ pub enum SearchStrategy {
     /// [`PathOptions::heuristic_weight`] (1 = classic A*).
     #[default]
     AStar,
+}
+
+/// What kind of path a query returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PathMode {
+    /// A* over the polygons, then the funnel algorithm along the corridor: fast, and
+    /// usually but not always the shortest path (A* may pick a corridor whose pulled
+    /// path is longer than another's).
+    #[default]
+    Funnel,
+    /// The exact shortest path in the ground plane among all paths on the mesh: an
+    /// any-angle search over intervals of polygon edges (after Polyanya, Cui, Harabor and
+    /// Grastien 2017). Lengths are plain Euclidean ground-plane lengths: the mesh has no
+    /// area costs, and no off-mesh links, that this mode could take into account. Walls
+    /// are edges without a neighbour; polygons touching only at a vertex are not
+    /// connected. Corners are mesh vertices with their heights. `strategy` and
+    /// `heuristic_weight` do not apply; [`Query::corridor`] is left empty.
+    Optimal,
 }
 
 /// Options of one path query. `PathOptions::default()` gives A* with weight 1,
@@ -38,6 +58,9 @@ pub struct PathOptions {
     /// When the goal is unreachable, return a path to the reachable point closest to it
     /// ([`PathStatus::Partial`]) instead of failing with [`QueryError::NoPath`].
     pub allow_partial: bool,
+    /// Approximate ([`PathMode::Funnel`], the default) or exact
+    /// ([`PathMode::Optimal`]) shortest paths.
+    pub mode: PathMode,
 }
 
 impl Default for PathOptions {
@@ -47,6 +70,7 @@ impl Default for PathOptions {
             heuristic_weight: 1.0,
             max_snap_distance: f32::INFINITY,
             allow_partial: true,
+            mode: PathMode::Funnel,
         }
     }
 }
@@ -108,6 +132,8 @@ pub struct Query {
     /// The best path so far while trying the fans of a pinched start or goal.
     best_corners: Vec<Vec3>,
     best_corridor: Vec<CorridorStep>,
+    /// Scratch memory of [`PathMode::Optimal`], made on its first use.
+    optimal: Option<Box<OptimalSearch>>,
 }
 
 impl std::fmt::Debug for Query {
@@ -129,6 +155,7 @@ impl Query {
             corners: Vec::new(),
             best_corners: Vec::new(),
             best_corridor: Vec::new(),
+            optimal: None,
         }
     }
 
@@ -210,6 +237,13 @@ impl Query {
         self.corridor.clear();
         if self.in_direct_sight(&start, &target) {
             self.corners.extend([start.point, target.point]);
+        } else if options.mode == PathMode::Optimal
+            && self
+                .optimal
+                .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
+                .find(mesh, &start, &target, &mut self.corners)
+        {
+            // The exact path is in `self.corners`; the corridor stays empty.
         } else {
             let request = SearchRequest {
                 start_polygon: start.polygon,

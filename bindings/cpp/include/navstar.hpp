@@ -217,6 +217,12 @@ class PathOptions {
         raw_.allow_partial = allow ? 1u : 0u;
         return *this;
     }
+    // false (default): A* and the funnel; true: the exact shortest path (NAVSTAR_PATH_OPTIMAL).
+    bool optimal() const noexcept { return raw_.mode == NAVSTAR_PATH_OPTIMAL; }
+    PathOptions &set_optimal(bool optimal) noexcept {
+        raw_.mode = optimal ? NAVSTAR_PATH_OPTIMAL : NAVSTAR_PATH_FUNNEL;
+        return *this;
+    }
 
     const NavstarPathOptions &raw() const noexcept { return raw_; }
     NavstarPathOptions &raw() noexcept { return raw_; }

@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use navstar::glam::Vec3;
-use navstar::{MeshOptions, NavMesh, PathOptions, PathStatus, Query};
+use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
 use navstar_peers::detour::{DetourMesh, DetourQuery};
 use navstar_peers::polyanya::PolyanyaMesh;
 use navstar_peers::{SplitMix64, length_2d, path_length_2d, random_point_in_polygon};
@@ -265,6 +265,35 @@ fn micros(d: Duration) -> String {
     }
 }
 
+/// How much longer the default mode's paths are than the optimal mode's, and how much
+/// more time the optimal mode takes (median per query).
+fn mode_comparison(name: &str, funnel: &Run, optimal: &Run) -> String {
+    let mut ratios: Vec<f64> = funnel
+        .lengths
+        .iter()
+        .zip(&optimal.lengths)
+        .filter_map(|(f, o)| match (f, o) {
+            (Some(f), Some(o)) if *o > 1e-6 => Some(f / o),
+            _ => None,
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let mean = ratios.iter().sum::<f64>() / ratios.len().max(1) as f64;
+    let median = |run: &Run| {
+        let mut t = run.times.clone();
+        t.sort();
+        percentile(&t, 0.5).map_or(f64::NAN, |d| d.as_secs_f64())
+    };
+    let longer = ratios.iter().filter(|&&r| r > 1.0 + 1e-5).count();
+    format!(
+        "{name}: funnel/optimal length ratio mean {mean:.5}, p95 {:.5}, max {:.5} ({longer} of {} paths longer); median time optimal/funnel {:.2}",
+        percentile(&ratios, 0.95).unwrap_or(f64::NAN),
+        ratios.last().copied().unwrap_or(f64::NAN),
+        ratios.len(),
+        median(optimal) / median(funnel)
+    )
+}
+
 struct Row {
     library: &'static str,
     note: String,
@@ -345,11 +374,30 @@ fn main() -> ExitCode {
                 f64::from(path_length_2d(&w.mesh, &corners))
             })
         });
-        let mut rows = vec![Row {
-            library: "navstar",
-            note: String::new(),
-            run: Some(navstar),
-        }];
+        // navstar, exact mode
+        let mut optimal_options = PathOptions::default();
+        optimal_options.mode = PathMode::Optimal;
+        let navstar_optimal = run(n, reps, |i| {
+            let q = w.queries[i];
+            let path = query.find_path(q.start, q.goal, &optimal_options).ok()?;
+            (path.status == PathStatus::Complete).then(|| {
+                let corners: Vec<[f32; 3]> = path.corners.iter().map(|c| c.to_array()).collect();
+                f64::from(path_length_2d(&w.mesh, &corners))
+            })
+        });
+        notes.push(mode_comparison(&w.name, &navstar, &navstar_optimal));
+        let mut rows = vec![
+            Row {
+                library: "navstar",
+                note: String::new(),
+                run: Some(navstar),
+            },
+            Row {
+                library: "navstar-optimal",
+                note: String::new(),
+                run: Some(navstar_optimal),
+            },
+        ];
 
         // Detour
         let t = Instant::now();

@@ -45,7 +45,7 @@ Options:
   --points centre|exact
                   override how scenario coordinates become points
   --rounds R      timed rounds over all queries (default 5)
-  --mode funnel   A* corridor + funnel (the only mode for now)
+  --mode MODE     funnel: A* corridor + funnel (default); optimal: exact shortest path
   --weight W      A* heuristic weight (default 1)
   --up y|z        up axis of an OBJ file (default y)
   -h, --help      show this help

@@ -1,12 +1,11 @@
 //! The search mode (`--mode`) and the path options every path-finding command shares
 //! (`--weight`, `--snap`, `--no-partial`).
 //!
-//! Only `funnel` exists for now; `optimal` is recognised and rejected with an
-//! explanation, so adding it is one variant here and its strategy.
+//! `funnel` (A* + funnel, the default) and `optimal` (exact shortest paths).
 
 use std::str::FromStr;
 
-use navstar::{PathOptions, SearchStrategy};
+use navstar::{PathMode, PathOptions, SearchStrategy};
 
 use crate::args::{Args, CliError};
 
@@ -16,23 +15,29 @@ pub enum Mode {
     /// A* over the polygons, then the funnel algorithm along the corridor.
     #[default]
     Funnel,
+    /// The exact any-angle shortest path (interval search over the mesh).
+    Optimal,
 }
 
 impl Mode {
     /// Every mode this build supports, by name.
-    pub const ALL: &[(&str, Mode)] = &[("funnel", Mode::Funnel)];
+    pub const ALL: &[(&str, Mode)] = &[("funnel", Mode::Funnel), ("optimal", Mode::Optimal)];
 
     /// Modes that are known but not available yet, with why.
-    const PLANNED: &[(&str, &str)] = &[(
-        "optimal",
-        "mode 'optimal' (the exact any-angle shortest path) is not available yet; \
-         use --mode funnel",
-    )];
+    const PLANNED: &[(&str, &str)] = &[];
 
     /// The library strategy of this mode.
     pub fn strategy(self) -> SearchStrategy {
         match self {
-            Mode::Funnel => SearchStrategy::AStar,
+            Mode::Funnel | Mode::Optimal => SearchStrategy::AStar,
+        }
+    }
+
+    /// The library path mode of this mode.
+    pub fn path_mode(self) -> PathMode {
+        match self {
+            Mode::Funnel => PathMode::Funnel,
+            Mode::Optimal => PathMode::Optimal,
         }
     }
 
@@ -72,6 +77,7 @@ pub fn path_options(args: &Args) -> Result<(Mode, PathOptions), CliError> {
     let mode: Mode = args.parsed("mode")?.unwrap_or_default();
     let mut options = PathOptions::default();
     options.strategy = mode.strategy();
+    options.mode = mode.path_mode();
     if let Some(weight) = args.parsed::<f32>("weight")? {
         if !(weight.is_finite() && weight >= 0.0) {
             return Err(args.usage(format!("--weight must be finite and >= 0, got {weight}")));
@@ -97,17 +103,13 @@ mod tests {
     #[test]
     fn modes() {
         assert_eq!("funnel".parse::<Mode>(), Ok(Mode::Funnel));
-        assert!(
-            "optimal"
-                .parse::<Mode>()
-                .unwrap_err()
-                .contains("not available")
-        );
+        assert_eq!("optimal".parse::<Mode>(), Ok(Mode::Optimal));
+        assert_eq!(Mode::Optimal.path_mode(), PathMode::Optimal);
         assert!(
             "fast"
                 .parse::<Mode>()
                 .unwrap_err()
-                .contains("known: funnel")
+                .contains("known: funnel, optimal")
         );
     }
 }

@@ -32,7 +32,7 @@ the reachable point closest to it), one corner per line as 'x y z', and the leng
 Options:
   --from X,Y[,Z]  start point (required)
   --to X,Y[,Z]    goal point (required)
-  --mode funnel   A* corridor + funnel (the only mode for now)
+  --mode MODE     funnel: A* corridor + funnel (default); optimal: exact shortest path
   --weight W      A* heuristic weight, >= 0 (default 1; > 1 is faster, maybe longer)
   --snap D        fail if a point is farther than D from the mesh (default: no limit)
   --no-partial    fail (exit 1) instead of returning a partial path

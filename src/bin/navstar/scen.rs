@@ -44,7 +44,7 @@ Options:
   --points centre|exact
                     override how scenario coordinates become points (for example
                     'centre' for a mesh made from the scenario's grid map)
-  --mode funnel     A* corridor + funnel (the only mode for now)
+  --mode MODE       funnel: A* corridor + funnel (default); optimal: exact shortest path
   --weight W        A* heuristic weight (default 1)
   --snap D          maximum distance from a point to the mesh (default: no limit)
   --no-partial      report unreachable goals as errors rather than partial paths

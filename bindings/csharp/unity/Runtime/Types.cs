@@ -50,6 +50,15 @@ namespace Navstar
         AStar = 0,
     }
 
+    /// <summary>How a path is found (NAVSTAR_PATH_* in navstar.h).</summary>
+    public enum PathMode : uint
+    {
+        /// <summary>A* over the polygons, then the funnel algorithm (the default).</summary>
+        Funnel = 0,
+        /// <summary>The exact shortest path in the ground plane (any-angle search over the mesh).</summary>
+        Optimal = 1,
+    }
+
     /// <summary>
     /// A point as the C ABI reads and writes it: three floats, blittable. In Unity it
     /// converts implicitly to and from UnityEngine.Vector3 (same layout), and every API
@@ -160,6 +169,7 @@ namespace Navstar
         private float heuristicWeight;
         private float maxSnapDistance;
         private uint allowPartial;
+        private uint mode;
 
         /// <summary>The library's defaults: A*, weight 1, unlimited snapping, partial paths allowed.</summary>
         public static PathOptions Default
@@ -198,6 +208,13 @@ namespace Navstar
         {
             get { return allowPartial != 0; }
             set { allowPartial = value ? 1u : 0u; }
+        }
+
+        /// <summary>PathMode.Funnel (default: A* and the funnel) or PathMode.Optimal (exact shortest paths).</summary>
+        public PathMode Mode
+        {
+            get { return (PathMode)mode; }
+            set { mode = (uint)value; }
         }
     }
 #pragma warning restore 0649

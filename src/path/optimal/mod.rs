@@ -1,0 +1,401 @@
+//! The optimal path mode: exact Euclidean shortest paths in the ground plane, by an
+//! any-angle search over intervals of polygon edges (after the idea of Polyanya, Cui,
+//! Harabor and Grastien, IJCAI 2017).
+//!
+//! A search node is a root (the start, or a mesh vertex where the path bends) and an
+//! interval of an edge that the root sees in a straight line (see [`interval`]). Its
+//! successors come from projecting the interval through the polygon beyond it
+//! (see [`successors`]): the part of that polygon's boundary the root still sees gives
+//! nodes with the same root ("observable"); when an end of the interval is a vertex on a
+//! wall, the parts hidden from the root but seen from that vertex give nodes rooted at
+//! it ("non-observable"). A node's value is the length to its root plus the straight or
+//! bent distance from the root through the interval to the target (the target mirrored
+//! across the edge when it lies behind it), a lower bound; when a node whose polygon
+//! holds the target is expanded, a final node with the exact length is queued, and the
+//! search ends when such a node is the cheapest in the open list.
+//!
+//! Walls are edges without a neighbour; polygons that touch only at a vertex are not
+//! connected (an interval never has zero length, and a path enters a polygon only
+//! through an edge). Lengths are plain ground-plane Euclidean lengths: there are no area
+//! costs and no off-mesh links in navstar yet. Corners get the heights of their mesh
+//! vertices, the ends the heights of the snapped start and goal.
+//!
+//! The per-vertex best length to each root ("root-level pruning") keeps the number of
+//! nodes small; all memory is kept between queries.
+
+mod interval;
+mod successors;
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::{DVec2, Vec3};
+
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NearestPoint};
+use interval::{NONE, START, SearchNode, near_segment, orient, within_collinear};
+use successors::Projection;
+
+/// At most this many polygons hold one point (a vertex where many polygons meet).
+const MAX_POINT_POLYGONS: usize = 64;
+
+/// An open-list entry: the node with the lowest value pops first.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    f: f64,
+    /// Prefer deeper nodes on ties (target nodes sort first among equals).
+    g: f64,
+    node: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .total_cmp(&self.f)
+            .then(self.g.total_cmp(&other.g))
+            .then(other.node.cmp(&self.node))
+    }
+}
+
+/// The scratch memory of optimal searches on one mesh.
+pub(crate) struct OptimalSearch {
+    /// Per corner slot: the slot of the same edge in the neighbouring polygon, or NONE.
+    twin: Vec<u32>,
+    /// Per vertex: whether a wall ends there (only there can a shortest path bend).
+    corner: Vec<bool>,
+    /// Per polygon: whether it has at most one neighbour (a path entering it can only
+    /// come back out the same way, so it matters only when it holds the target).
+    pub(super) dead_end: Vec<bool>,
+    /// Per vertex: the best length from the start found so far, valid when
+    /// `root_stamp` equals `stamp`.
+    root_g: Vec<f64>,
+    root_stamp: Vec<u32>,
+    /// Per polygon: the vertex root that last saw it whole (from one of its corners),
+    /// at which length; valid when `fan_stamp` equals `stamp`.
+    fan_root: Vec<u32>,
+    fan_g: Vec<f64>,
+    fan_stamp: Vec<u32>,
+    stamp: u32,
+    nodes: Vec<SearchNode>,
+    open: BinaryHeap<Open>,
+    start_set: Vec<u32>,
+    target_set: Vec<u32>,
+    /// The ends of the current search, in the ground plane.
+    start: DVec2,
+    target: DVec2,
+}
+
+impl std::fmt::Debug for OptimalSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OptimalSearch").finish_non_exhaustive()
+    }
+}
+
+impl OptimalSearch {
+    /// Scratch memory sized to `mesh`, with its edge twins and wall vertices.
+    pub fn new(mesh: &MeshData) -> OptimalSearch {
+        let mut twin = vec![NONE; mesh.corners.len()];
+        let mut corner = vec![false; mesh.vertices.len()];
+        for polygon in 0..mesh.polygon_count() {
+            let range = mesh.corner_range(polygon);
+            for slot in range.clone() {
+                let next = if slot + 1 == range.end {
+                    range.start
+                } else {
+                    slot + 1
+                };
+                let (a, b) = (mesh.corners[slot], mesh.corners[next]);
+                let neighbour = mesh.neighbours[slot];
+                if neighbour != NO_NEIGHBOUR {
+                    let other = mesh.corner_range(neighbour);
+                    for j in other.clone() {
+                        let after = if j + 1 == other.end {
+                            other.start
+                        } else {
+                            j + 1
+                        };
+                        if mesh.corners[j] == b && mesh.corners[after] == a {
+                            twin[slot] = j as u32;
+                            break;
+                        }
+                    }
+                }
+                if twin[slot] == NONE {
+                    corner[a as usize] = true;
+                    corner[b as usize] = true;
+                }
+            }
+        }
+        let dead_end = (0..mesh.polygon_count())
+            .map(|p| {
+                mesh.corner_range(p)
+                    .filter(|&slot| twin[slot] != NONE)
+                    .map(|slot| mesh.neighbours[slot])
+                    .fold((NONE, true), |(first, single), n| {
+                        if first == NONE {
+                            (n, single)
+                        } else {
+                            (first, single && n == first)
+                        }
+                    })
+                    .1
+            })
+            .collect();
+        OptimalSearch {
+            dead_end,
+            twin,
+            corner,
+            root_g: vec![f64::INFINITY; mesh.vertices.len()],
+            root_stamp: vec![0; mesh.vertices.len()],
+            fan_root: vec![NONE; mesh.polygon_count() as usize],
+            fan_g: vec![f64::INFINITY; mesh.polygon_count() as usize],
+            fan_stamp: vec![0; mesh.polygon_count() as usize],
+            stamp: 0,
+            nodes: Vec::new(),
+            open: BinaryHeap::new(),
+            start_set: Vec::new(),
+            target_set: Vec::new(),
+            start: DVec2::ZERO,
+            target: DVec2::ZERO,
+        }
+    }
+
+    /// Writes the shortest path from `start` to `target` (both snapped onto the mesh,
+    /// on one island) into `out`. Returns false, with `out` unspecified, if the search
+    /// gave up (it never should; the caller then falls back to the default mode).
+    pub fn find(
+        &mut self,
+        mesh: &MeshData,
+        start: &NearestPoint,
+        target: &NearestPoint,
+        out: &mut Vec<Vec3>,
+    ) -> bool {
+        let up = mesh.up;
+        self.start = up.ground(start.point).as_dvec2();
+        self.target = up.ground(target.point).as_dvec2();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.root_stamp.fill(0);
+            self.fan_stamp.fill(0);
+            self.stamp = 1;
+        }
+        self.nodes.clear();
+        self.open.clear();
+        polygons_at(
+            mesh,
+            &self.twin,
+            start.polygon,
+            self.start,
+            &mut self.start_set,
+        );
+        polygons_at(
+            mesh,
+            &self.twin,
+            target.polygon,
+            self.target,
+            &mut self.target_set,
+        );
+        out.clear();
+        if self.start_set.iter().any(|p| self.target_set.contains(p)) {
+            out.extend([start.point, target.point]);
+            return true;
+        }
+        self.push_start_nodes(mesh);
+        let limit = 8 * mesh.corners.len() + 65_536;
+        while let Some(entry) = self.open.pop() {
+            let node = self.nodes[entry.node as usize];
+            if node.polygon == NONE {
+                self.write_path(mesh, entry.node, start.point, target.point, out);
+                return true;
+            }
+            if node.root < START {
+                let root = node.root as usize;
+                let best = self.root_g[root];
+                if self.root_stamp[root] == self.stamp && best < node.g - 1e-9 * (1.0 + node.g) {
+                    continue;
+                }
+            }
+            if self.nodes.len() > limit {
+                debug_assert!(false, "optimal search gave up: {} nodes", self.nodes.len());
+                return false;
+            }
+            self.expand(mesh, entry.node);
+        }
+        false
+    }
+
+    /// The nodes from the start: every edge of a polygon holding the start that leads
+    /// to a polygon not holding it, seen whole.
+    fn push_start_nodes(&mut self, mesh: &MeshData) {
+        let s = self.start;
+        for i in 0..self.start_set.len() {
+            let polygon = self.start_set[i];
+            let range = mesh.corner_range(polygon);
+            for slot in range.clone() {
+                let neighbour = mesh.neighbours[slot];
+                let twin = self.twin[slot];
+                if neighbour == NO_NEIGHBOUR || twin == NONE || self.start_set.contains(&neighbour)
+                {
+                    continue;
+                }
+                let next = if slot + 1 == range.end {
+                    range.start
+                } else {
+                    slot + 1
+                };
+                let (a, b) = (mesh.corners[slot], mesh.corners[next]);
+                let (pa, pb) = (
+                    mesh.ground[a as usize].as_dvec2(),
+                    mesh.ground[b as usize].as_dvec2(),
+                );
+                if near_segment(s, pa, pb) {
+                    continue;
+                }
+                let from = Projection {
+                    root: START,
+                    root_point: s,
+                    g: 0.0,
+                };
+                self.emit(mesh, NONE, slot, a, b, pa, pb, 0.0, 1.0, from);
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: SearchNode) {
+        let index = self.nodes.len() as u32;
+        self.open.push(Open {
+            f: node.f,
+            g: if node.polygon == NONE {
+                f64::INFINITY
+            } else {
+                node.g
+            },
+            node: index,
+        });
+        self.nodes.push(node);
+    }
+
+    /// Follows the parents of target node `last` and writes the corners.
+    fn write_path(
+        &self,
+        mesh: &MeshData,
+        last: u32,
+        start: Vec3,
+        target: Vec3,
+        out: &mut Vec<Vec3>,
+    ) {
+        let world = |root: u32| {
+            if root == START {
+                start
+            } else {
+                mesh.vertices[root as usize]
+            }
+        };
+        out.clear();
+        out.push(target);
+        let end = self.nodes[last as usize];
+        if end.slot != NONE {
+            out.push(mesh.vertices[end.slot as usize]);
+        }
+        let mut previous = NONE;
+        let mut at = last;
+        while at != NONE {
+            let node = &self.nodes[at as usize];
+            if node.root != previous {
+                out.push(world(node.root));
+                previous = node.root;
+            }
+            at = node.parent;
+        }
+        if previous != START {
+            // The first node was rooted at a vertex in line with the start.
+            out.push(start);
+        }
+        out.reverse();
+        // A corner equal to its neighbour (a start on a vertex) adds nothing.
+        out.dedup();
+        if out.len() < 2 {
+            out.push(target);
+        }
+    }
+
+    /// Whether `polygon` is seen whole from corner `root` at length `g` for the first
+    /// time (or now at a shorter length); records it.
+    #[inline]
+    fn first_fan_visit(&mut self, polygon: u32, root: u32, g: f64) -> bool {
+        let p = polygon as usize;
+        if self.fan_stamp[p] == self.stamp
+            && self.fan_root[p] == root
+            && self.fan_g[p] <= g + 1e-9 * (1.0 + g)
+        {
+            return false;
+        }
+        self.fan_stamp[p] = self.stamp;
+        self.fan_root[p] = root;
+        self.fan_g[p] = g;
+        true
+    }
+
+    /// Whether a node with root `root` at `g` may be created (root-level pruning), and
+    /// records `g` as the root's best.
+    #[inline]
+    fn accept_root(&mut self, root: u32, g: f64) -> bool {
+        if root >= START {
+            return true;
+        }
+        let r = root as usize;
+        if self.root_stamp[r] != self.stamp {
+            self.root_stamp[r] = self.stamp;
+            self.root_g[r] = g;
+            return true;
+        }
+        let best = self.root_g[r];
+        if g > best + 1e-9 * (1.0 + best) {
+            return false;
+        }
+        if g < best {
+            self.root_g[r] = g;
+        }
+        true
+    }
+}
+
+/// The polygons whose closed area holds `p` (which lies in `polygon`): `polygon` and,
+/// across edges through `p`, its neighbours (all round a vertex).
+fn polygons_at(mesh: &MeshData, twin: &[u32], polygon: u32, p: DVec2, set: &mut Vec<u32>) {
+    set.clear();
+    set.push(polygon);
+    let mut i = 0;
+    while i < set.len() && set.len() < MAX_POINT_POLYGONS {
+        let range = mesh.corner_range(set[i]);
+        for slot in range.clone() {
+            let neighbour = mesh.neighbours[slot];
+            if neighbour == NO_NEIGHBOUR || twin[slot] == NONE || set.contains(&neighbour) {
+                continue;
+            }
+            let next = if slot + 1 == range.end {
+                range.start
+            } else {
+                slot + 1
+            };
+            let a = mesh.ground[mesh.corners[slot] as usize].as_dvec2();
+            let b = mesh.ground[mesh.corners[next] as usize].as_dvec2();
+            if near_segment(p, a, b) || (orient(a, b, p) == 0.0 && within_collinear(p, a, b)) {
+                set.push(neighbour);
+            }
+        }
+        i += 1;
+    }
+}

@@ -1,0 +1,251 @@
+//! Expanding a search node: projecting its interval through the polygon beyond it.
+
+use glam::DVec2;
+
+use super::OptimalSearch;
+use super::interval::{
+    NONE, SNAP, START, SearchNode, clip, cone_side, heuristic, orient, within_collinear,
+};
+use crate::mesh::{MeshData, NO_NEIGHBOUR};
+
+/// What the root of a node being expanded sees of its polygon.
+#[derive(Clone, Copy)]
+pub(super) struct Projection {
+    pub root: u32,
+    pub root_point: DVec2,
+    pub g: f64,
+}
+
+/// For a root on the line of edge `u -> w` but outside it: the end of the edge nearer
+/// the root as the new root, if that end is the vertex itself.
+fn collinear_turn(
+    from: Projection,
+    u: u32,
+    w: u32,
+    pu: DVec2,
+    pw: DVec2,
+    u_whole: bool,
+    w_whole: bool,
+) -> Option<Projection> {
+    let (du, dw) = (from.root_point.distance(pu), from.root_point.distance(pw));
+    let (vertex, point, distance, whole) = if du <= dw {
+        (u, pu, du, u_whole)
+    } else {
+        (w, pw, dw, w_whole)
+    };
+    whole.then_some(Projection {
+        root: vertex,
+        root_point: point,
+        g: from.g + distance,
+    })
+}
+
+impl OptimalSearch {
+    /// Generates the successors of node `index` (and the target node if its polygon
+    /// holds the target).
+    pub(super) fn expand(&mut self, mesh: &MeshData, index: u32) {
+        let node = self.nodes[index as usize];
+        let polygon = node.polygon;
+        let range = mesh.corner_range(polygon);
+        let n = range.len();
+        let k = node.slot as usize - range.start;
+        let slot_at = |i: usize| range.start + (k + i) % n;
+        let vertex = |i: usize| mesh.corners[slot_at(i)];
+        let point = |v: u32| mesh.ground[v as usize].as_dvec2();
+        let root = node.root_point;
+        let (a0, a1) = (vertex(0), vertex(1));
+        let (e0, e1) = (point(a0), point(a1));
+        // A root on the entry edge itself (a vertex root going round its fan) sees the
+        // whole polygon.
+        let degenerate = orient(e0, e1, root) == 0.0 && within_collinear(root, e0, e1);
+        let target = self.target;
+        if self.target_set.contains(&polygon) {
+            let (turn, f) = if degenerate {
+                (NONE, node.g + root.distance(target))
+            } else {
+                match cone_side(root, node.left, node.right, target) {
+                    0 => (NONE, node.g + root.distance(target)),
+                    -1 => (
+                        node.right_vertex,
+                        node.g + root.distance(node.right) + node.right.distance(target),
+                    ),
+                    _ => (
+                        node.left_vertex,
+                        node.g + root.distance(node.left) + node.left.distance(target),
+                    ),
+                }
+            };
+            let straight = cone_side(root, node.left, node.right, target) == 0;
+            if degenerate || straight || turn != NONE {
+                self.push(SearchNode {
+                    polygon: NONE,
+                    slot: turn,
+                    g: f,
+                    f,
+                    parent: index,
+                    ..node
+                });
+            }
+        }
+        let same = Projection {
+            root: node.root,
+            root_point: root,
+            g: node.g,
+        };
+        if degenerate {
+            for i in 1..n {
+                let slot = slot_at(i);
+                let (u, w) = (vertex(i), vertex(i + 1));
+                self.emit(mesh, index, slot, u, w, point(u), point(w), 0.0, 1.0, same);
+            }
+            return;
+        }
+        let (dr, dl) = (node.right - root, node.left - root);
+        let right_turn =
+            (node.right_vertex == a1 && self.corner[a1 as usize]).then(|| Projection {
+                root: a1,
+                root_point: e1,
+                g: node.g + root.distance(e1),
+            });
+        let left_turn = (node.left_vertex == a0 && self.corner[a0 as usize]).then(|| Projection {
+            root: a0,
+            root_point: e0,
+            g: node.g + root.distance(e0),
+        });
+        for i in 1..n {
+            let slot = slot_at(i);
+            if mesh.neighbours[slot] == NO_NEIGHBOUR || self.twin[slot] == NONE {
+                continue;
+            }
+            let (u, w) = (vertex(i), vertex(i + 1));
+            let (pu, pw) = (point(u), point(w));
+            let (ru, rw) = (dr.perp_dot(pu - root), dr.perp_dot(pw - root));
+            let (lu, lw) = (dl.perp_dot(pu - root), dl.perp_dot(pw - root));
+            // Seen from the root: left of the right ray and right of the left ray.
+            let (mut lo, mut hi) = (0.0, 1.0);
+            clip(&mut lo, &mut hi, ru, rw);
+            clip(&mut lo, &mut hi, -lu, -lw);
+            self.emit(mesh, index, slot, u, w, pu, pw, lo, hi, same);
+            if let Some(turn) = right_turn {
+                let (mut lo, mut hi) = (0.0, 1.0);
+                clip(&mut lo, &mut hi, -ru, -rw);
+                self.emit(mesh, index, slot, u, w, pu, pw, lo, hi, turn);
+            }
+            if let Some(turn) = left_turn {
+                let (mut lo, mut hi) = (0.0, 1.0);
+                clip(&mut lo, &mut hi, lu, lw);
+                self.emit(mesh, index, slot, u, w, pu, pw, lo, hi, turn);
+            }
+        }
+    }
+
+    /// Pushes the node for the part `lo..hi` of the edge `u -> w` (corner slot `slot`
+    /// of the polygon being expanded), seen from `from`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit(
+        &mut self,
+        mesh: &MeshData,
+        parent: u32,
+        slot: usize,
+        u: u32,
+        w: u32,
+        pu: DVec2,
+        pw: DVec2,
+        mut lo: f64,
+        mut hi: f64,
+        from: Projection,
+    ) {
+        let neighbour = mesh.neighbours[slot];
+        let twin = self.twin[slot];
+        if neighbour == NO_NEIGHBOUR
+            || twin == NONE
+            || (self.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
+        {
+            return;
+        }
+        if lo < SNAP {
+            lo = 0.0;
+        }
+        if hi > 1.0 - SNAP {
+            hi = 1.0;
+        }
+        if hi <= lo {
+            return;
+        }
+        let mut from = from;
+        let mut parent = parent;
+        let parent_root = if parent == NONE {
+            START
+        } else {
+            self.nodes[parent as usize].root
+        };
+        let collinear = orient(pu, pw, from.root_point) == 0.0;
+        if collinear && !within_collinear(from.root_point, pu, pw) {
+            // The root sees this edge only along its line (collinear corners): the path
+            // runs along the line to the nearer end and may bend there.
+            let Some(turn) = collinear_turn(from, u, w, pu, pw, lo == 0.0, hi == 1.0)
+                .filter(|turn| self.corner[turn.root as usize])
+            else {
+                return;
+            };
+            if from.root != parent_root {
+                // The path bent at `from.root` already: keep that corner in the chain
+                // with a node that is never expanded.
+                if !self.accept_root(from.root, from.g) {
+                    return;
+                }
+                let index = self.nodes.len() as u32;
+                self.nodes.push(SearchNode {
+                    root: from.root,
+                    root_point: from.root_point,
+                    polygon: NONE,
+                    slot: NONE,
+                    g: from.g,
+                    f: f64::INFINITY,
+                    parent,
+                    ..self.nodes[parent as usize]
+                });
+                parent = index;
+            }
+            from = turn;
+        } else if from.root == START && self.start_set.contains(&neighbour) {
+            // A polygon holding the start is seen whole from the start node.
+            return;
+        }
+        let root = from.root_point;
+        let degenerate = orient(pu, pw, root) == 0.0;
+        if degenerate && from.root < START && !self.first_fan_visit(neighbour, from.root, from.g) {
+            // The root is a corner of `neighbour` and has seen it whole already: going
+            // round a closed fan again would never end.
+            return;
+        }
+        let right = if lo == 0.0 { pu } else { pu.lerp(pw, lo) };
+        let left = if hi == 1.0 { pw } else { pu.lerp(pw, hi) };
+        let parent_root = if parent == NONE {
+            START
+        } else {
+            self.nodes[parent as usize].root
+        };
+        if from.root != parent_root && !self.accept_root(from.root, from.g) {
+            return;
+        }
+        let h = if degenerate {
+            root.distance(self.target)
+        } else {
+            heuristic(root, left, right, self.target)
+        };
+        self.push(SearchNode {
+            root: from.root,
+            root_point: root,
+            left,
+            right,
+            left_vertex: if hi == 1.0 { w } else { NONE },
+            right_vertex: if lo == 0.0 { u } else { NONE },
+            polygon: neighbour,
+            slot: twin,
+            g: from.g,
+            f: from.g + h,
+            parent,
+        });
+    }
+}
