@@ -55,6 +55,11 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().allow_partial)]
     allow_partial: bool,
+    /// `true`: `find_path` returns exact shortest paths (navstar's optimal mode);
+    /// `false` (the default): A* and the funnel, usually as short and often faster.
+    #[var]
+    #[init(val = Settings::default().optimal)]
+    optimal: bool,
     base: Base<RefCounted>,
 }
 
@@ -156,6 +161,7 @@ impl NavstarMesh {
             weld_distance: self.weld_distance,
             max_snap_distance: self.max_snap_distance,
             allow_partial: self.allow_partial,
+            optimal: self.optimal,
         }
     }
 

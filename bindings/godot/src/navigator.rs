@@ -3,7 +3,7 @@
 //! into here, so this is where the behaviour is unit-tested.
 
 use navstar::glam::Vec3;
-use navstar::{MeshOptions, NavMesh, PathOptions, PathStatus, Query};
+use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
 
 use crate::convert::{self, PolygonList};
 
@@ -17,6 +17,8 @@ pub struct Settings {
     pub max_snap_distance: f32,
     /// Return a partial path to an unreachable goal (`PathOptions::allow_partial`).
     pub allow_partial: bool,
+    /// Find exact shortest paths (`PathMode::Optimal`) instead of A* + funnel.
+    pub optimal: bool,
 }
 
 impl Default for Settings {
@@ -26,6 +28,7 @@ impl Default for Settings {
             weld_distance: MeshOptions::default().weld_distance,
             max_snap_distance: path.max_snap_distance,
             allow_partial: path.allow_partial,
+            optimal: path.mode == PathMode::Optimal,
         }
     }
 }
@@ -153,6 +156,11 @@ impl Navigator {
         let mut options = PathOptions::default();
         options.max_snap_distance = settings.max_snap_distance;
         options.allow_partial = settings.allow_partial;
+        options.mode = if settings.optimal {
+            PathMode::Optimal
+        } else {
+            PathMode::Funnel
+        };
         match query.find_path(Vec3::from_array(from), Vec3::from_array(to), &options) {
             Ok(path) => {
                 last_error.clear();
@@ -267,6 +275,22 @@ mod tests {
         );
         assert_eq!(nav.last_error(), "");
         assert!(!nav.last_partial());
+    }
+
+    #[test]
+    fn optimal_setting_finds_the_same_corner_path() {
+        let mut nav = l_floor();
+        let optimal = Settings {
+            optimal: true,
+            ..Settings::default()
+        };
+        let path = nav
+            .find_path([1.8, 0.0, 0.5], [0.5, 0.0, 1.8], &optimal)
+            .unwrap();
+        assert_eq!(
+            arrays(path),
+            [[1.8, 0.0, 0.5], [1.0, 0.0, 1.0], [0.5, 0.0, 1.8]]
+        );
     }
 
     #[test]
