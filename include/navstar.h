@@ -201,6 +201,8 @@ uint32_t navstar_mesh_polygon_count(const struct NavstarMesh *mesh);
 // Creates a query (per-thread scratch memory) for `mesh`.
 //
 // * `mesh` (in): the mesh to search; the query keeps its own reference to it.
+// * Fails with `NAVSTAR_ERROR_OUT_OF_MEMORY` when the query's scratch memory (about 72
+//   bytes per polygon corner of the mesh) cannot be allocated.
 // * `out_query` (out): receives the query, or NULL on error. Release it with
 //   `navstar_query_free`.
 //

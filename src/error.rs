@@ -183,4 +183,7 @@ pub enum QueryError {
     /// The goal cannot be reached and partial paths were not allowed.
     #[error("the goal is unreachable from the start")]
     NoPath,
+    /// The query's scratch memory could not be allocated.
+    #[error("out of memory for the query's search scratch")]
+    OutOfMemory,
 }

@@ -872,3 +872,51 @@ fn allocation_ladder() {
     );
     assert!(failures > 20, "only {failures} attempts ran out of memory");
 }
+
+// ---------------------------------------------------------------------------------------
+// Query scratch that cannot be allocated
+// ---------------------------------------------------------------------------------------
+
+/// A query's scratch is one node per polygon corner: when it cannot be allocated,
+/// `navstar_query_create` says NAVSTAR_ERROR_OUT_OF_MEMORY (and the Rust API
+/// `QueryError::OutOfMemory`) instead of aborting.
+#[test]
+fn query_scratch_out_of_memory_is_a_status() {
+    in_child("query_scratch_out_of_memory_is_a_status", || {
+        let (vertices, indices) = strip(20_000);
+        let mesh = NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap();
+        let rust = with_alloc_limit(64 * 1024, || navstar::Query::try_new(&mesh).map(|_| ()));
+        assert_eq!(rust, Err(navstar::QueryError::OutOfMemory));
+
+        let floats: Vec<f32> = vertices.iter().flat_map(|v| v.to_array()).collect();
+        let mut handle: *mut navstar::ffi::NavstarMesh = ptr::null_mut();
+        // SAFETY: the arrays hold the counts passed; handle is writable.
+        let status = unsafe {
+            navstar::ffi::navstar_mesh_create(
+                floats.as_ptr(),
+                vertices.len() as u32,
+                indices.as_ptr(),
+                ptr::null(),
+                (indices.len() / 3) as u32,
+                ptr::null(),
+                &mut handle,
+            )
+        };
+        assert_eq!(status, navstar::ffi::NavstarStatus::NavstarOk);
+        let mut query: *mut navstar::ffi::NavstarQuery = NonNull::dangling().as_ptr();
+        // SAFETY: handle is a live mesh; query is writable.
+        let status = with_alloc_limit(64 * 1024, || unsafe {
+            navstar::ffi::navstar_query_create(handle, &mut query)
+        });
+        assert_eq!(status, navstar::ffi::NavstarStatus::NavstarErrorOutOfMemory);
+        assert!(query.is_null());
+        // SAFETY: the message pointer is valid until the next navstar call on this thread.
+        let message = unsafe { CStr::from_ptr(navstar::ffi::navstar_last_error_message()) };
+        assert!(
+            message.to_string_lossy().contains("out of memory"),
+            "{message:?}"
+        );
+        // SAFETY: handle is live and freed once.
+        unsafe { navstar::ffi::navstar_mesh_free(handle) };
+    });
+}

@@ -297,6 +297,8 @@ pub unsafe extern "C" fn navstar_mesh_polygon_count(mesh: *const NavstarMesh) ->
 /// Creates a query (per-thread scratch memory) for `mesh`.
 ///
 /// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
+/// * Fails with `NAVSTAR_ERROR_OUT_OF_MEMORY` when the query's scratch memory (about 72
+///   bytes per polygon corner of the mesh) cannot be allocated.
 /// * `out_query` (out): receives the query, or NULL on error. Release it with
 ///   `navstar_query_free`.
 ///
@@ -315,7 +317,7 @@ pub unsafe extern "C" fn navstar_query_create(
         // SAFETY: a live mesh by contract; only shared access is taken.
         let mesh = unsafe { &(*mesh).mesh };
         let handle = Box::into_raw(Box::new(NavstarQuery {
-            query: Query::new(mesh),
+            query: Query::try_new(mesh)?,
         }));
         // SAFETY: as above.
         unsafe { out_query.write_unaligned(handle) };

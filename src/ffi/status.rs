@@ -70,6 +70,7 @@ impl From<&QueryError> for NavstarStatus {
             }
             QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,
+            QueryError::OutOfMemory => NavstarStatus::NavstarErrorOutOfMemory,
         }
     }
 }

@@ -153,17 +153,21 @@ pub(crate) struct AStar {
 }
 
 impl AStar {
-    /// Scratch for a mesh with `corner_count` polygon corners in all.
-    pub fn new(corner_count: usize) -> AStar {
-        AStar {
-            nodes: vec![UNVISITED; corner_count + 1],
+    /// Scratch for a mesh with `corner_count` polygon corners in all, or
+    /// `None` when the node array cannot be allocated.
+    pub fn try_new(corner_count: usize) -> Option<AStar> {
+        let mut nodes = Vec::new();
+        nodes.try_reserve_exact(corner_count + 1).ok()?;
+        nodes.resize(corner_count + 1, UNVISITED);
+        Some(AStar {
+            nodes,
             open: BinaryHeap::new(),
             generation: 0,
             corridor: Vec::new(),
             portals: Vec::new(),
             corners: Vec::new(),
             replay: Vec::new(),
-        }
+        })
     }
 
     /// The index of the root node (the start polygon).

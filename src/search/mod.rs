@@ -145,18 +145,32 @@ impl std::fmt::Debug for Query {
 }
 
 impl Query {
-    /// Creates a query for `mesh`, holding its own reference to it.
+    /// Creates a query for `mesh`, holding its own reference to it. Its scratch memory
+    /// is about 72 bytes per polygon corner of the mesh.
+    ///
+    /// # Panics
+    /// When that memory cannot be allocated; [`Query::try_new`] returns an error instead.
     pub fn new(mesh: &NavMesh) -> Query {
-        Query {
+        Query::try_new(mesh).expect("out of memory for the query's search scratch")
+    }
+
+    /// Like [`Query::new`], but a failed allocation of the scratch memory is
+    /// [`QueryError::OutOfMemory`] instead of a panic.
+    ///
+    /// # Errors
+    /// [`QueryError::OutOfMemory`].
+    pub fn try_new(mesh: &NavMesh) -> Result<Query, QueryError> {
+        let search = AStar::try_new(mesh.data().corners.len()).ok_or(QueryError::OutOfMemory)?;
+        Ok(Query {
             mesh: mesh.clone(),
-            search: AStar::new(mesh.data().corners.len()),
+            search,
             corridor: Vec::new(),
             portals: Vec::new(),
             corners: Vec::new(),
             best_corners: Vec::new(),
             best_corridor: Vec::new(),
             optimal: None,
-        }
+        })
     }
 
     /// The mesh this query searches.
