@@ -3,7 +3,7 @@
 //! Nothing here knows about meshes. "Ground plane" means the plane perpendicular to the
 //! up axis; 2D vectors are points in it.
 
-use glam::{DVec3, Vec2, Vec3};
+use glam::{DVec2, DVec3, Vec2, Vec3};
 
 /// Which world axis points up. Path geometry is computed in the plane perpendicular to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -168,7 +168,12 @@ pub fn barycentric_2d(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> Option<[f32; 3]> {
 /// Whether `p` lies on the segment `a..b`, up to the rounding of `f32` coordinates
 /// (a few ulps of the largest coordinate involved).
 pub fn point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> bool {
-    let (p, a, b) = (p.as_dvec2(), a.as_dvec2(), b.as_dvec2());
+    point_near_segment(p.as_dvec2(), a.as_dvec2(), b.as_dvec2())
+}
+
+/// [`point_on_segment_2d`] for points already in `f64`; the tolerance is still that of
+/// `f32` coordinates, since that is what the mesh stores.
+pub fn point_near_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
     let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
     let tolerance = scale * f64::from(f32::EPSILON) * 8.0;
     let ab = b - a;

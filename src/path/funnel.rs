@@ -8,7 +8,7 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::geometry::signed_area2;
+use crate::geometry::{point_on_segment_2d, signed_area2};
 
 /// One portal of a corridor: the segment an agent crosses from one polygon to the next.
 /// "Left" and "right" are as seen by the agent walking through it.
@@ -62,7 +62,7 @@ pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Vec3>) {
         if left == apex
             && right == apex
             && i + 1 < portals.len()
-            && touches_segment(apex, portal.left, portal.right)
+            && point_on_segment_2d(apex, portal.left, portal.right)
         {
             i += 1;
             continue;
@@ -108,21 +108,6 @@ pub(crate) fn string_pull(portals: &[Portal], out: &mut Vec<Vec3>) {
             push_corner(out, last.left_world);
         }
     }
-}
-
-/// Whether `p` lies on the segment `a..b`, up to the rounding of `f32` coordinates.
-fn touches_segment(p: Vec2, a: Vec2, b: Vec2) -> bool {
-    let (p, a, b) = (p.as_dvec2(), a.as_dvec2(), b.as_dvec2());
-    let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
-    let tolerance = scale * f64::from(f32::EPSILON) * 8.0;
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + ab * t).distance_squared(p) <= tolerance * tolerance
 }
 
 /// Appends a corner unless it repeats the previous one.

@@ -54,20 +54,6 @@ pub(crate) fn within_collinear(p: DVec2, a: DVec2, b: DVec2) -> bool {
     (p - a).dot(p - b) <= 0.0
 }
 
-/// Whether `p` lies on segment `a..b` up to the rounding of `f32` coordinates.
-pub(crate) fn near_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
-    let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
-    let tolerance = scale * f64::from(f32::EPSILON) * 8.0;
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + ab * t).distance_squared(p) <= tolerance * tolerance
-}
-
 /// Clips the parameter range `[lo, hi]` of a segment to where the linear function with
 /// values `at0` (parameter 0) and `at1` (parameter 1) is `>= 0`.
 #[inline]

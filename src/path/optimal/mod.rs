@@ -31,8 +31,9 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, Vec3};
 
+use crate::geometry::point_near_segment as near_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NearestPoint};
-use interval::{NONE, START, SearchNode, near_segment, orient, within_collinear};
+use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::Projection;
 
 /// At most this many polygons hold one point (a vertex where many polygons meet).
