@@ -149,20 +149,7 @@ pub unsafe extern "C" fn navstar_mesh_create(
     options: *const NavstarMeshOptions,
     out_mesh: *mut *mut NavstarMesh,
 ) -> NavstarStatus {
-    run("navstar_mesh_create", || {
-        let out_mesh = non_null_mut(out_mesh, "out_mesh")?;
-        // SAFETY: out_mesh is non-NULL and the caller promises it is writable.
-        unsafe { out_mesh.write_unaligned(std::ptr::null_mut()) };
-        // SAFETY: options is NULL or points to a struct of `struct_size` bytes.
-        let options = unsafe {
-            options::read_versioned(
-                options,
-                NavstarMeshOptions::defaults(),
-                MESH_OPTIONS_V1_SIZE,
-                "options",
-            )
-        }?;
-        let options = options.to_rust()?;
+    let build = |options| {
         if vertex_count == u32::MAX {
             return Err(FfiError::invalid(
                 "vertex_count is UINT32_MAX; at most UINT32_MAX - 1 vertices are supported",
@@ -195,11 +182,10 @@ pub unsafe extern "C" fn navstar_mesh_create(
             None => NavMesh::from_triangles(&points, &indices, &options)?,
             Some(sizes) => NavMesh::from_polygons(&points, &indices, sizes, &options)?,
         };
-        let handle = Box::into_raw(Box::new(NavstarMesh { mesh }));
-        // SAFETY: checked non-NULL above; writable by contract.
-        unsafe { out_mesh.write_unaligned(handle) };
-        Ok(NavstarStatus::NavstarOk)
-    })
+        Ok(mesh)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { create_mesh("navstar_mesh_create", options, out_mesh, build) }
 }
 
 /// Builds a navigation mesh from a tile grid: the walkable area is exactly the union of
@@ -227,20 +213,7 @@ pub unsafe extern "C" fn navstar_mesh_create_from_grid(
     options: *const NavstarMeshOptions,
     out_mesh: *mut *mut NavstarMesh,
 ) -> NavstarStatus {
-    run("navstar_mesh_create_from_grid", || {
-        let out_mesh = non_null_mut(out_mesh, "out_mesh")?;
-        // SAFETY: out_mesh is non-NULL and the caller promises it is writable.
-        unsafe { out_mesh.write_unaligned(std::ptr::null_mut()) };
-        // SAFETY: options is NULL or points to a struct of `struct_size` bytes.
-        let options = unsafe {
-            options::read_versioned(
-                options,
-                NavstarMeshOptions::defaults(),
-                MESH_OPTIONS_V1_SIZE,
-                "options",
-            )
-        }?;
-        let options = options.to_rust()?;
+    let build = |options| {
         let cell_count = usize::try_from(u64::from(width) * u64::from(height))
             .map_err(|_| FfiError::invalid("width * height does not fit in memory"))?;
         // SAFETY: the caller promises width * height readable bytes behind `cells`.
@@ -259,12 +232,10 @@ pub unsafe extern "C" fn navstar_mesh_create_from_grid(
             cell_size,
             origin,
         };
-        let mesh = NavMesh::from_grid(&grid, &options)?;
-        let handle = Box::into_raw(Box::new(NavstarMesh { mesh }));
-        // SAFETY: checked non-NULL above; writable by contract.
-        unsafe { out_mesh.write_unaligned(handle) };
-        Ok(NavstarStatus::NavstarOk)
-    })
+        Ok(NavMesh::from_grid(&grid, &options)?)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { create_mesh("navstar_mesh_create_from_grid", options, out_mesh, build) }
 }
 
 /// Releases a mesh. Queries made from it stay valid (they hold their own reference).
@@ -414,6 +385,40 @@ pub unsafe extern "C" fn navstar_find_path(
         } else {
             NavstarStatus::NavstarOk
         })
+    })
+}
+
+/// The shared frame of the mesh constructors, run as the body of the C function
+/// `function`: sets `*out_mesh` to NULL, reads the options (NULL = defaults), calls
+/// `build`, and on success stores the new mesh handle in `*out_mesh`.
+///
+/// # Safety
+/// `options` must be NULL or point to `struct_size` readable bytes; `out_mesh` NULL or
+/// writable; `build` must keep the contracts of the pointers it reads.
+unsafe fn create_mesh(
+    function: &str,
+    options: *const NavstarMeshOptions,
+    out_mesh: *mut *mut NavstarMesh,
+    build: impl FnOnce(crate::MeshOptions) -> Result<NavMesh, FfiError>,
+) -> NavstarStatus {
+    run(function, || {
+        let out_mesh = non_null_mut(out_mesh, "out_mesh")?;
+        // SAFETY: out_mesh is non-NULL and the caller promises it is writable.
+        unsafe { out_mesh.write_unaligned(std::ptr::null_mut()) };
+        // SAFETY: options is NULL or points to a struct of `struct_size` bytes.
+        let options = unsafe {
+            options::read_versioned(
+                options,
+                NavstarMeshOptions::defaults(),
+                MESH_OPTIONS_V1_SIZE,
+                "options",
+            )
+        }?;
+        let mesh = build(options.to_rust()?)?;
+        let handle = Box::into_raw(Box::new(NavstarMesh { mesh }));
+        // SAFETY: checked non-NULL above; writable by contract.
+        unsafe { out_mesh.write_unaligned(handle) };
+        Ok(NavstarStatus::NavstarOk)
     })
 }
 
