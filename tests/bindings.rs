@@ -15,6 +15,9 @@
 //! `scripts/test` does. cmake, make, readelf (binutils), mcs and mono must be installed;
 //! `scripts/test` installs them. A missing tool fails these tests; they never skip.
 
+mod native;
+use native::lib_dir;
+
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -22,27 +25,6 @@ use std::process::{Command, Output};
 
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `target/<profile>`, found from this test binary (`target/<profile>/deps/bindings-…`),
-/// after checking that `cargo build` has put both libraries there.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the path of the test binary");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap_or_else(|| panic!("cannot find target/<profile> above {}", exe.display()))
-        .to_path_buf();
-    for name in ["libnavstar.so", "libnavstar.a"] {
-        let path = dir.join(name);
-        assert!(
-            path.is_file(),
-            "{} is missing. `cargo test` builds only the rlib: run `cargo build` (same profile) \
-             before these tests, as scripts/test does.",
-            path.display()
-        );
-    }
-    dir
 }
 
 /// A fresh directory for one test's build, unique per test and process.

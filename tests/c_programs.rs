@@ -8,6 +8,9 @@
 //! these tests fail with a message saying so; they never skip. gcc, g++ and valgrind
 //! must be installed (`.ci/run` installs whatever is missing).
 
+mod native;
+use native::lib_dir;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -32,27 +35,6 @@ fn include_dir() -> PathBuf {
     manifest_dir().join("include")
 }
 
-/// `target/<profile>`, found from this test binary (`target/<profile>/deps/c_programs-…`),
-/// after checking that `cargo build` has put both libraries there.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the path of the test binary");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap_or_else(|| panic!("cannot find target/<profile> above {}", exe.display()))
-        .to_path_buf();
-    for name in ["libnavstar.so", "libnavstar.a"] {
-        let path = dir.join(name);
-        assert!(
-            path.is_file(),
-            "{} is missing. `cargo test` builds only the rlib: run `cargo build` (same profile) \
-             before these tests, as scripts/test does.",
-            path.display()
-        );
-    }
-    dir
-}
-
 /// The output directory for compiled programs: one per test process, so that two
 /// `cargo test` runs at once never run each other's half-written executables.
 fn out_dir() -> PathBuf {
@@ -63,13 +45,11 @@ fn out_dir() -> PathBuf {
     dir
 }
 
-/// Removes an output after its test passed (a failure leaves it for inspection), and
-/// the process's directory once it is empty.
+/// Removes an output after its test passed (a failure leaves it for inspection). The
+/// process's directory stays: under `cargo test` the tests are threads of one process,
+/// and removing a momentarily empty directory raced with another test's link step.
 fn remove_output(path: &Path) {
     let _ = std::fs::remove_file(path);
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::remove_dir(dir); // fails, harmlessly, while other outputs remain
-    }
 }
 
 fn describe(command: &Command) -> String {

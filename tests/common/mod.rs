@@ -636,58 +636,6 @@ impl Domain {
         }
     }
 
-    /// The shortest polyline from `a` to `b` through midpoints of shared edges, over any
-    /// corridor: an upper bound on what string pulling of a good corridor gives.
-    pub fn midpoint_corridor_length(&self, a: DVec2, b: DVec2) -> f64 {
-        let from = self.polygons_at(a, EPS);
-        let to = self.polygons_at(b, EPS);
-        if from.iter().any(|p| to.contains(p)) {
-            return (b - a).length();
-        }
-        // Nodes: 0 = a, 1 = b, 2 + i = midpoint of portal i.
-        let mut by_polygon: Vec<Vec<usize>> = vec![Vec::new(); self.polygons.len()];
-        let mut nodes = vec![a, b];
-        for (i, &(u, v, p1, p2)) in self.portals.iter().enumerate() {
-            by_polygon[p1].push(2 + i);
-            by_polygon[p2].push(2 + i);
-            nodes.push((self.corner(u) + self.corner(v)) * 0.5);
-        }
-        let n = nodes.len();
-        let mut dist = vec![f64::INFINITY; n];
-        let mut done = vec![false; n];
-        dist[0] = 0.0;
-        loop {
-            let Some(u) = (0..n)
-                .filter(|&i| !done[i] && dist[i].is_finite())
-                .min_by(|&i, &j| dist[i].total_cmp(&dist[j]))
-            else {
-                return f64::INFINITY;
-            };
-            if u == 1 {
-                return dist[1];
-            }
-            done[u] = true;
-            let polys: Vec<usize> = if u == 0 {
-                from.clone()
-            } else {
-                let (_, _, p1, p2) = self.portals[u - 2];
-                vec![p1, p2]
-            };
-            for poly in polys {
-                let mut next = by_polygon[poly].clone();
-                if to.contains(&poly) {
-                    next.push(1);
-                }
-                for w in next {
-                    let d = dist[u] + (nodes[w] - nodes[u]).length();
-                    if d < dist[w] {
-                        dist[w] = d;
-                    }
-                }
-            }
-        }
-    }
-
     /// Whether `a -> b` is a line of sight that no rounding can spoil: visible, passing no
     /// vertex at a distance between 0 and `margin` (a near miss), and no boundary vertex
     /// at all (touching a wall corner, or squeezing through a pinch). It may pass exactly
