@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+// The number of area ids (areas are numbered 0..63).
+#define NAVSTAR_MAX_AREAS 64
+
 // `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
 #define NAVSTAR_UP_Y 0
 
@@ -87,6 +90,24 @@ typedef struct NavstarMeshOptions {
   float weld_distance;
 } NavstarMeshOptions;
 
+// A query filter. Get defaults from `navstar_query_filter_default()` (every area costs
+// 1, every polygon or link with any flag set is usable) and change what you need.
+//
+// A polygon or link is usable when its flags share a bit with `include_flags` and none
+// with `exclude_flags`. Walking through area `a` costs the walked length times
+// `area_costs[a]`.
+typedef struct NavstarQueryFilter {
+  // `sizeof(NavstarQueryFilter)` as the caller was compiled; set by the default
+  // constructor.
+  uint32_t struct_size;
+  // Items must have at least one of these flags (default: all bits).
+  uint32_t include_flags;
+  // Items must have none of these flags (default 0).
+  uint32_t exclude_flags;
+  // Cost multiplier per area id: finite and > 0 (default 1).
+  float area_costs[64];
+} NavstarQueryFilter;
+
 // Options for `navstar_find_path`. Get defaults from `navstar_path_options_default()`
 // and change the fields you need; pass NULL for all defaults.
 typedef struct NavstarPathOptions {
@@ -107,6 +128,9 @@ typedef struct NavstarPathOptions {
   // `NAVSTAR_PATH_FUNNEL` (default) or `NAVSTAR_PATH_OPTIMAL`. Added after the first
   // version: a struct of the older size (without it) gets the default.
   uint32_t mode;
+  // The query filter (which polygons and links may be used, area costs), or NULL
+  // (default) for `navstar_query_filter_default()`. Read during the call only.
+  const struct NavstarQueryFilter *filter;
 } NavstarPathOptions;
 
 
@@ -246,6 +270,10 @@ NavstarStatus navstar_find_path(struct NavstarQuery *query,
                                 float *out_points,
                                 uint32_t capacity,
                                 uint32_t *out_count);
+
+// Default query filter: every area costs 1; polygons and links with any flag set are
+// usable.
+struct NavstarQueryFilter navstar_query_filter_default(void);
 
 #ifdef __cplusplus
 }  // extern "C"

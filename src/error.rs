@@ -132,6 +132,46 @@ pub enum MeshError {
     /// An option value is out of range.
     #[error("invalid mesh option: {0}")]
     InvalidOption(&'static str),
+    /// A per-polygon array (areas, flags) has the wrong length.
+    #[error("{what} has {given} entries but the mesh has {expected} polygons")]
+    PolygonAttributeCount {
+        /// Which array ("areas", "flags").
+        what: &'static str,
+        /// The number of polygons.
+        expected: u64,
+        /// The array's length.
+        given: u64,
+    },
+    /// A polygon's area id is not below [`crate::MAX_AREAS`].
+    #[error("polygon {polygon} has area id {area}; area ids must be below 64")]
+    AreaOutOfRange {
+        /// Index of the offending polygon.
+        polygon: u32,
+        /// Its area id.
+        area: u32,
+    },
+    /// An off-mesh link is malformed; the text says which field.
+    #[error("off-mesh link {link}: {reason}")]
+    InvalidLink {
+        /// Index of the offending link.
+        link: u32,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An end of an off-mesh link is farther from every polygon than its attach radius.
+    #[error(
+        "off-mesh link {link}: its {end} point is {distance} units from the mesh, more than its radius {radius}"
+    )]
+    LinkOffMesh {
+        /// Index of the offending link.
+        link: u32,
+        /// Which end ("start" or "end").
+        end: &'static str,
+        /// Distance from that end to the nearest polygon.
+        distance: f32,
+        /// The link's attach radius.
+        radius: f32,
+    },
     /// The mesh is too large for 32-bit indices.
     #[error("the mesh is too large: {0}")]
     TooLarge(&'static str),
@@ -186,4 +226,22 @@ pub enum QueryError {
     /// The query's scratch memory could not be allocated.
     #[error("out of memory for the query's search scratch")]
     OutOfMemory,
+    /// A filter's area cost is not finite and positive.
+    #[error("the filter's cost of area {area} is {cost}; costs must be finite and > 0")]
+    InvalidAreaCost {
+        /// The area id.
+        area: u8,
+        /// The offending cost.
+        cost: f32,
+    },
+    /// A polygon or link index is out of range; the text names the argument.
+    #[error("{what} {index} is out of range (count {count})")]
+    IndexOutOfRange {
+        /// What the index names ("polygon", "link", ...).
+        what: &'static str,
+        /// The offending index.
+        index: u32,
+        /// How many there are.
+        count: u32,
+    },
 }

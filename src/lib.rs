@@ -33,6 +33,7 @@
 
 pub mod error;
 pub mod ffi;
+pub mod filter;
 pub mod geometry;
 pub mod io;
 mod mesh;
@@ -40,7 +41,10 @@ mod path;
 mod search;
 
 pub use error::{Endpoint, MeshError, QueryError};
+pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::UpAxis;
 pub use glam;
-pub use mesh::{MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, TileGrid};
+pub use mesh::{
+    MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, OffMeshLink, TileGrid,
+};
 pub use search::{Path, PathMode, PathOptions, PathStatus, Query, SearchStrategy};

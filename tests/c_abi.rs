@@ -432,9 +432,10 @@ fn option_defaults() {
     assert_eq!(path.max_snap_distance, f32::INFINITY);
     assert_ne!(path.allow_partial, 0);
     assert_eq!(path.mode, NAVSTAR_PATH_FUNNEL);
-    // The C layout: u32 fields then floats, no padding.
+    // The C layout: u32 fields and floats, then (path options) the filter pointer.
     assert_eq!(size_of::<NavstarMeshOptions>(), 16);
-    assert_eq!(size_of::<NavstarPathOptions>(), 24);
+    assert_eq!(size_of::<NavstarPathOptions>(), 32);
+    assert!(path.filter.is_null());
 }
 
 #[test]

@@ -36,7 +36,8 @@
 
 static_assert(sizeof(NavstarStatus) == 4, "NavstarStatus must be 32 bits on both sides of the ABI");
 static_assert(sizeof(NavstarMeshOptions) == 16, "NavstarMeshOptions v1 layout");
-static_assert(sizeof(NavstarPathOptions) == 24, "NavstarPathOptions layout (v1 was 20 bytes, mode appended)");
+static_assert(sizeof(NavstarPathOptions) == 24 + sizeof(void *),
+              "NavstarPathOptions layout (v1 was 20 bytes; mode, then the filter pointer appended)");
 
 namespace navstar {
 

@@ -223,6 +223,9 @@ impl MeshOpts {
             MeshOpts::Raw { struct_size, bytes } => {
                 fill_after_size(&mut c, bytes);
                 c.struct_size = struct_size.value();
+                // A pointer made of arbitrary bytes breaks the caller contract (it must be
+                // NULL or point to a filter), so the raw bytes never reach this field.
+                c.filter = std::ptr::null();
             }
         }
         Some(c)
@@ -315,6 +318,9 @@ impl PathOpts {
             PathOpts::Raw { struct_size, bytes } => {
                 fill_after_size(&mut c, bytes);
                 c.struct_size = struct_size.value();
+                // A pointer made of arbitrary bytes breaks the caller contract (it must be
+                // NULL or point to a filter), so the raw bytes never reach this field.
+                c.filter = std::ptr::null();
             }
         }
         Some(c)

@@ -10,6 +10,7 @@
 //!   by one thread at a time.
 
 mod boundary;
+mod filter;
 mod options;
 mod status;
 
@@ -19,6 +20,7 @@ use glam::Vec3;
 
 use crate::{NavMesh, PathStatus, Query};
 use boundary::{FfiError, non_null, non_null_mut, run, run_void};
+pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter, navstar_query_filter_default};
 pub use options::{
     NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z,
     NavstarMeshOptions, NavstarPathOptions,
@@ -364,7 +366,8 @@ pub unsafe extern "C" fn navstar_find_path(
                 "options",
             )
         }?;
-        let options = options.to_rust()?;
+        // SAFETY: options->filter is NULL or a readable filter (caller contract).
+        let options = unsafe { options.to_rust() }?;
         // SAFETY: a live query used by this thread only (caller contract).
         let query = unsafe { &mut (*query).query };
         let path = query.find_path(start, goal, &options)?;
@@ -427,7 +430,11 @@ unsafe fn create_mesh(
 ///
 /// # Safety
 /// `ptr` must be NULL or point to `count` readable elements.
-unsafe fn read_array<T: Copy>(ptr: *const T, count: usize, name: &str) -> Result<Vec<T>, FfiError> {
+pub(crate) unsafe fn read_array<T: Copy>(
+    ptr: *const T,
+    count: usize,
+    name: &str,
+) -> Result<Vec<T>, FfiError> {
     if count == 0 {
         return Ok(Vec::new());
     }
@@ -456,7 +463,7 @@ unsafe fn read_array<T: Copy>(ptr: *const T, count: usize, name: &str) -> Result
 ///
 /// # Safety
 /// `ptr` must be NULL or point to 3 readable floats.
-unsafe fn read_point(ptr: *const f32, name: &str) -> Result<Vec3, FfiError> {
+pub(crate) unsafe fn read_point(ptr: *const f32, name: &str) -> Result<Vec3, FfiError> {
     // SAFETY: NULL or 3 readable floats by contract.
     let values = unsafe { read_array(ptr, 3, name) }?;
     let point = Vec3::from_slice(&values);

@@ -2,6 +2,7 @@
 //! appended in later versions without breaking programs built against older headers.
 
 use super::boundary::FfiError;
+use super::filter::{NavstarQueryFilter, read_filter};
 use crate::geometry::UpAxis;
 use crate::{MeshOptions, PathMode, PathOptions, SearchStrategy};
 
@@ -59,6 +60,9 @@ pub struct NavstarPathOptions {
     /// `NAVSTAR_PATH_FUNNEL` (default) or `NAVSTAR_PATH_OPTIMAL`. Added after the first
     /// version: a struct of the older size (without it) gets the default.
     pub mode: u32,
+    /// The query filter (which polygons and links may be used, area costs), or NULL
+    /// (default) for `navstar_query_filter_default()`. Read during the call only.
+    pub filter: *const NavstarQueryFilter,
 }
 
 impl NavstarMeshOptions {
@@ -92,6 +96,13 @@ impl NavstarMeshOptions {
     }
 }
 
+// SAFETY: the only pointer field, `filter`, is read (never written) during a call by the
+// caller's own thread; sharing or sending the struct shares the address only, like
+// sharing a `&NavstarQueryFilter`, whose target is plain old data.
+unsafe impl Send for NavstarPathOptions {}
+// SAFETY: as above.
+unsafe impl Sync for NavstarPathOptions {}
+
 impl NavstarPathOptions {
     /// The defaults, matching [`PathOptions::default`].
     pub fn defaults() -> Self {
@@ -103,11 +114,15 @@ impl NavstarPathOptions {
             max_snap_distance: d.max_snap_distance,
             allow_partial: u32::from(d.allow_partial),
             mode: NAVSTAR_PATH_FUNNEL,
+            filter: std::ptr::null(),
         }
     }
 
     /// Converts to the Rust options, rejecting out-of-range values by name.
-    pub(crate) fn to_rust(self) -> Result<PathOptions, FfiError> {
+    ///
+    /// # Safety
+    /// `self.filter` must be NULL or point to a readable `NavstarQueryFilter`.
+    pub(crate) unsafe fn to_rust(self) -> Result<PathOptions, FfiError> {
         let strategy = match self.strategy {
             NAVSTAR_SEARCH_ASTAR => SearchStrategy::AStar,
             other => {
@@ -131,6 +146,8 @@ impl NavstarPathOptions {
             heuristic_weight: self.heuristic_weight,
             max_snap_distance: self.max_snap_distance,
             allow_partial: self.allow_partial != 0,
+            // SAFETY: NULL or a readable filter (this function's contract).
+            filter: unsafe { read_filter(self.filter, "options->filter") }?,
         })
     }
 }

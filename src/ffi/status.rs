@@ -65,9 +65,10 @@ impl From<&MeshError> for NavstarStatus {
 impl From<&QueryError> for NavstarStatus {
     fn from(error: &QueryError) -> Self {
         match error {
-            QueryError::NonFinitePoint(_) | QueryError::InvalidOption(_) => {
-                NavstarStatus::NavstarErrorInvalidArgument
-            }
+            QueryError::NonFinitePoint(_)
+            | QueryError::InvalidOption(_)
+            | QueryError::InvalidAreaCost { .. }
+            | QueryError::IndexOutOfRange { .. } => NavstarStatus::NavstarErrorInvalidArgument,
             QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,
             QueryError::OutOfMemory => NavstarStatus::NavstarErrorOutOfMemory,

@@ -6,8 +6,10 @@ use std::collections::hash_map::Entry;
 
 use glam::{DVec2, Vec2, Vec3};
 
+use super::links::{self, Links, OffMeshLink};
 use super::{MeshData, NO_NEIGHBOUR, PolygonIndex};
 use crate::error::MeshError;
+use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
 use crate::geometry::{Aabb, UpAxis};
 
 /// Options for building a [`super::NavMesh`].
@@ -62,11 +64,22 @@ const CONVEXITY_TOLERANCE: f64 = 1e-6;
 /// Smallest |area| accepted, relative to the squared longest edge.
 const MIN_RELATIVE_AREA: f64 = 1e-12;
 
+/// Per-polygon attributes and links, besides the geometry.
+#[derive(Default)]
+pub(super) struct Extras<'a> {
+    /// Area id per polygon (default [`DEFAULT_AREA`]).
+    pub areas: Option<&'a [u8]>,
+    /// Initial flags per polygon (default [`DEFAULT_FLAGS`]).
+    pub flags: Option<&'a [u32]>,
+    pub links: &'a [OffMeshLink],
+}
+
 pub(super) fn build(
     vertices: &[Vec3],
     indices: &[u32],
     sizes: PolygonSizes<'_>,
     options: &MeshOptions,
+    extras: &Extras<'_>,
 ) -> Result<MeshData, MeshError> {
     if !(options.weld_distance.is_finite() && options.weld_distance >= 0.0) {
         return Err(MeshError::InvalidOption(
@@ -129,6 +142,8 @@ pub(super) fn build(
             }),
         "portals",
     )?;
+    let areas = polygon_areas(polygon_count, extras.areas)?;
+    let flags = polygon_flags(polygon_count, extras.flags)?;
     let (island, island_count) = find_islands(&poly_start, &neighbours)?;
     let polygon_bounds = try_collect(
         polygon_count,
@@ -143,7 +158,7 @@ pub(super) fn build(
     )?;
     let bounds = polygon_bounds.iter().fold(Aabb::EMPTY, |a, &b| a.union(b));
     let index = PolygonIndex::build(&polygon_bounds)?;
-    Ok(MeshData {
+    let mut mesh = MeshData {
         up,
         vertices: try_collect(vertices.len(), vertices.iter().copied(), "vertices")?,
         ground,
@@ -155,7 +170,98 @@ pub(super) fn build(
         bounds,
         index,
         portals,
-    })
+        areas,
+        flags,
+        links: Links::default(),
+    };
+    if !extras.links.is_empty() {
+        mesh.links = links::attach(&mesh, extras.links)?;
+        join_islands_by_links(&mut mesh)?;
+    }
+    Ok(mesh)
+}
+
+fn polygon_areas(polygon_count: usize, areas: Option<&[u8]>) -> Result<Vec<u8>, MeshError> {
+    let Some(areas) = areas else {
+        let mut all = try_vec_with_capacity(polygon_count, "areas")?;
+        all.resize(polygon_count, DEFAULT_AREA);
+        return Ok(all);
+    };
+    if areas.len() != polygon_count {
+        return Err(MeshError::PolygonAttributeCount {
+            what: "areas",
+            expected: polygon_count as u64,
+            given: areas.len() as u64,
+        });
+    }
+    if let Some(polygon) = areas.iter().position(|&a| usize::from(a) >= MAX_AREAS) {
+        return Err(MeshError::AreaOutOfRange {
+            polygon: polygon as u32,
+            area: u32::from(areas[polygon]),
+        });
+    }
+    try_collect(polygon_count, areas.iter().copied(), "areas")
+}
+
+fn polygon_flags(
+    polygon_count: usize,
+    flags: Option<&[u32]>,
+) -> Result<Box<[std::sync::atomic::AtomicU32]>, MeshError> {
+    use std::sync::atomic::AtomicU32;
+    if let Some(flags) = flags
+        && flags.len() != polygon_count
+    {
+        return Err(MeshError::PolygonAttributeCount {
+            what: "flags",
+            expected: polygon_count as u64,
+            given: flags.len() as u64,
+        });
+    }
+    let initial = |p: usize| flags.map_or(DEFAULT_FLAGS, |f| f[p]);
+    Ok(try_collect(
+        polygon_count,
+        (0..polygon_count).map(|p| AtomicU32::new(initial(p))),
+        "flags",
+    )?
+    .into_boxed_slice())
+}
+
+/// Islands joined by a link (either direction) become one: a path may lead from one to
+/// the other. Union-find over the island numbers, then renumbering from 0.
+fn join_islands_by_links(mesh: &mut MeshData) -> Result<(), MeshError> {
+    let count = mesh.island_count as usize;
+    let mut parent: Vec<u32> = try_collect(count, 0..count as u32, "islands")?;
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    for p in 0..mesh.polygon_count() {
+        for hop in mesh.links.hops_from(p) {
+            let a = root(&mut parent, mesh.island[p as usize]);
+            let b = root(&mut parent, mesh.island[hop.to_polygon as usize]);
+            if a != b {
+                parent[a.max(b) as usize] = a.min(b);
+            }
+        }
+    }
+    let mut renumber = try_collect(count, std::iter::repeat_n(u32::MAX, count), "islands")?;
+    let mut next = 0u32;
+    for i in 0..count as u32 {
+        let r = root(&mut parent, i) as usize;
+        if renumber[r] == u32::MAX {
+            renumber[r] = next;
+            next += 1;
+        }
+    }
+    for island in &mut mesh.island {
+        *island = renumber[root(&mut parent, *island) as usize];
+    }
+    mesh.island_count = next;
+    Ok(())
 }
 
 /// An empty `Vec` with room for `n` items, or `OutOfMemory` instead of an abort.

@@ -7,20 +7,24 @@
 mod build;
 mod fan;
 mod grid;
+mod links;
 mod locate;
 mod walk;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use glam::{Vec2, Vec3};
 
 pub use build::MeshOptions;
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;
+pub(crate) use links::Links;
+pub use links::OffMeshLink;
 pub(crate) use locate::PolygonIndex;
 pub(crate) use walk::WalkEnd;
 
-use crate::error::MeshError;
+use crate::error::{MeshError, QueryError};
 use crate::geometry::{Aabb, UpAxis, closest_point_on_triangle};
 
 /// Marks a polygon edge that has no neighbour (a wall).
@@ -57,6 +61,76 @@ pub(crate) struct MeshData {
     pub index: PolygonIndex,
     /// Per corner slot: the `[left, right]` vertices of the portal it belongs to.
     pub portals: Vec<[u32; 2]>,
+    /// Area id of each polygon (below [`crate::MAX_AREAS`]).
+    pub areas: Vec<u8>,
+    /// Run-time flags of each polygon: the only mutable state of a mesh. Queries read
+    /// them with relaxed loads, each flag once per use, so a change made while a query
+    /// runs is seen by it either wholly or not at all.
+    pub flags: Box<[AtomicU32]>,
+    /// Off-mesh links.
+    pub links: Links,
+}
+
+/// Everything a mesh is built from. `MeshInput::new(vertices, indices)` describes a
+/// triangle mesh with default areas and flags and no links; set the other fields to
+/// change that.
+#[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct MeshInput<'a> {
+    /// World positions.
+    pub vertices: &'a [Vec3],
+    /// The corners of all polygons, polygon after polygon.
+    pub indices: &'a [u32],
+    /// The number of corners of each polygon (each at least 3), or `None` for triangles.
+    pub polygon_sizes: Option<&'a [u32]>,
+    /// The area id of each polygon (below [`crate::MAX_AREAS`]), or `None` for area 0
+    /// everywhere.
+    pub areas: Option<&'a [u8]>,
+    /// The initial flags of each polygon, or `None` for [`crate::DEFAULT_FLAGS`]
+    /// everywhere.
+    pub flags: Option<&'a [u32]>,
+    /// Off-mesh links.
+    pub links: &'a [OffMeshLink],
+}
+
+impl<'a> MeshInput<'a> {
+    /// A triangle mesh: three indices per triangle, default areas and flags, no links.
+    pub fn new(vertices: &'a [Vec3], indices: &'a [u32]) -> MeshInput<'a> {
+        MeshInput {
+            vertices,
+            indices,
+            ..Default::default()
+        }
+    }
+
+    /// Polygons of the given sizes instead of triangles.
+    pub fn with_polygon_sizes(self, polygon_sizes: &'a [u32]) -> Self {
+        MeshInput {
+            polygon_sizes: Some(polygon_sizes),
+            ..self
+        }
+    }
+
+    /// An area id per polygon.
+    pub fn with_areas(self, areas: &'a [u8]) -> Self {
+        MeshInput {
+            areas: Some(areas),
+            ..self
+        }
+    }
+
+    /// Initial flags per polygon.
+    pub fn with_flags(self, flags: &'a [u32]) -> Self {
+        MeshInput {
+            flags: Some(flags),
+            ..self
+        }
+    }
+
+    /// Off-mesh links.
+    pub fn with_links(self, links: &'a [OffMeshLink]) -> Self {
+        MeshInput { links, ..self }
+    }
 }
 
 /// The answer of a nearest-point query.
@@ -100,12 +174,30 @@ impl NavMesh {
         polygon_sizes: &[u32],
         options: &MeshOptions,
     ) -> Result<NavMesh, MeshError> {
-        let data = build::build(
-            vertices,
-            indices,
-            build::PolygonSizes::Listed(polygon_sizes),
+        NavMesh::from_input(
+            &MeshInput::new(vertices, indices).with_polygon_sizes(polygon_sizes),
             options,
-        )?;
+        )
+    }
+
+    /// Builds a mesh from a full description: polygons, their area ids and initial
+    /// flags, and off-mesh links.
+    ///
+    /// # Errors
+    /// As [`NavMesh::from_polygons`], plus [`MeshError::PolygonAttributeCount`],
+    /// [`MeshError::AreaOutOfRange`], [`MeshError::InvalidLink`] and
+    /// [`MeshError::LinkOffMesh`].
+    pub fn from_input(input: &MeshInput<'_>, options: &MeshOptions) -> Result<NavMesh, MeshError> {
+        let sizes = match input.polygon_sizes {
+            Some(sizes) => build::PolygonSizes::Listed(sizes),
+            None => build::PolygonSizes::Triangles,
+        };
+        let extras = build::Extras {
+            areas: input.areas,
+            flags: input.flags,
+            links: input.links,
+        };
+        let data = build::build(input.vertices, input.indices, sizes, options, &extras)?;
         Ok(NavMesh {
             data: Arc::new(data),
         })
@@ -121,10 +213,7 @@ impl NavMesh {
         indices: &[u32],
         options: &MeshOptions,
     ) -> Result<NavMesh, MeshError> {
-        let data = build::build(vertices, indices, build::PolygonSizes::Triangles, options)?;
-        Ok(NavMesh {
-            data: Arc::new(data),
-        })
+        NavMesh::from_input(&MeshInput::new(vertices, indices), options)
     }
 
     pub(crate) fn data(&self) -> &MeshData {
@@ -186,6 +275,76 @@ impl NavMesh {
         &self.data.neighbours[self.data.corner_range(polygon)]
     }
 
+    /// The area id of `polygon`, fixed at build.
+    ///
+    /// # Panics
+    /// If `polygon >= polygon_count()`.
+    pub fn polygon_area(&self, polygon: u32) -> u8 {
+        self.data.areas[polygon as usize]
+    }
+
+    /// The current flags of `polygon`.
+    ///
+    /// # Panics
+    /// If `polygon >= polygon_count()`.
+    pub fn polygon_flags(&self, polygon: u32) -> u32 {
+        self.data.flags[polygon as usize].load(Ordering::Relaxed)
+    }
+
+    /// Changes the flags of `polygon` (a door closes: clear the bit your filters
+    /// include). Safe while other threads query the mesh: no lock is taken, and each
+    /// query sees the old or the new flags of every polygon, never a mix of bits. A change
+    /// is seen by all clones of this mesh. Returns the previous flags.
+    ///
+    /// # Errors
+    /// [`QueryError::IndexOutOfRange`] when `polygon >= polygon_count()`.
+    pub fn set_polygon_flags(&self, polygon: u32, flags: u32) -> Result<u32, QueryError> {
+        let count = self.polygon_count();
+        let slot = self
+            .data
+            .flags
+            .get(polygon as usize)
+            .ok_or(QueryError::IndexOutOfRange {
+                what: "polygon",
+                index: polygon,
+                count,
+            })?;
+        Ok(slot.swap(flags, Ordering::Relaxed))
+    }
+
+    /// Number of off-mesh links.
+    pub fn link_count(&self) -> u32 {
+        self.data.links.count()
+    }
+
+    /// The current flags of off-mesh link `link`.
+    ///
+    /// # Panics
+    /// If `link >= link_count()`.
+    pub fn link_flags(&self, link: u32) -> u32 {
+        self.data.links.flags(link)
+    }
+
+    /// Changes the flags of off-mesh link `link`, with the same guarantees as
+    /// [`NavMesh::set_polygon_flags`]. Returns the previous flags.
+    ///
+    /// # Errors
+    /// [`QueryError::IndexOutOfRange`] when `link >= link_count()`.
+    pub fn set_link_flags(&self, link: u32, flags: u32) -> Result<u32, QueryError> {
+        let count = self.link_count();
+        let slot = self
+            .data
+            .links
+            .flags
+            .get(link as usize)
+            .ok_or(QueryError::IndexOutOfRange {
+                what: "link",
+                index: link,
+                count,
+            })?;
+        Ok(slot.swap(flags, Ordering::Relaxed))
+    }
+
     /// The point of the mesh nearest to `point` (3D distance) within `max_distance`
     /// world units, or `None` when no polygon is that close. Logarithmic in the polygon
     /// count for compact queries.
@@ -206,6 +365,12 @@ impl MeshData {
     #[inline]
     pub fn polygon_count(&self) -> u32 {
         (self.poly_start.len() - 1) as u32
+    }
+
+    /// The current flags of `polygon` (one relaxed atomic load).
+    #[inline]
+    pub fn flags_of(&self, polygon: u32) -> u32 {
+        self.flags[polygon as usize].load(Ordering::Relaxed)
     }
 
     #[inline]

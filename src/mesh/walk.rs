@@ -40,7 +40,15 @@ impl MeshData {
     /// exit point. When the segment passes exactly through a vertex, an edge that leads
     /// on is preferred over a wall. The walk is conservative: numerical doubt ends it as
     /// `Blocked`, never as a false `Reached`.
-    pub fn walk_straight(&self, start: u32, from: Vec2, to: Vec2) -> WalkEnd {
+    ///
+    /// An edge into a polygon for which `passable` is false counts as a wall.
+    pub fn walk_straight(
+        &self,
+        start: u32,
+        from: Vec2,
+        to: Vec2,
+        passable: impl Fn(u32) -> bool,
+    ) -> WalkEnd {
         let (from, to) = (from.as_dvec2(), to.as_dvec2());
         let d = to - from;
         // How far back (as a parameter of the segment) an exit may lie before the entry:
@@ -92,7 +100,8 @@ impl MeshData {
                 let s = (exit_point - a).dot(edge) / edge.length_squared();
                 let outside = (-s).max(s - 1.0).max(0.0);
                 let neighbour = self.neighbours[slot];
-                let leads_on = neighbour != NO_NEIGHBOUR && neighbour != previous;
+                let leads_on =
+                    neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
                 let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
                 if key < best {
                     best = key;
@@ -100,7 +109,7 @@ impl MeshData {
                 }
             }
             let neighbour = self.neighbours[exit_slot];
-            if neighbour == NO_NEIGHBOUR || t_exit < t_enter - slack {
+            if neighbour == NO_NEIGHBOUR || !passable(neighbour) || t_exit < t_enter - slack {
                 return WalkEnd::Blocked {
                     polygon,
                     t: t_exit.max(0.0),

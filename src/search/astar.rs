@@ -25,6 +25,7 @@ use std::collections::BinaryHeap;
 use glam::Vec3;
 
 use super::wedge::{NO_NODE, Side, Step, TaggedPortal, Wedge};
+use crate::filter::QueryFilter;
 use crate::geometry::closest_point_on_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
 use crate::path::funnel::{Portal, string_pull};
@@ -115,7 +116,7 @@ pub(crate) struct CorridorStep {
 
 /// What to search for.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct SearchRequest {
+pub(crate) struct SearchRequest<'a> {
     /// The polygon holding `start`.
     pub start_polygon: u32,
     /// The start point (world coordinates).
@@ -126,6 +127,8 @@ pub(crate) struct SearchRequest {
     pub target: Vec3,
     /// Multiplies the heuristic part of each estimate.
     pub heuristic_weight: f32,
+    /// Which polygons may be entered.
+    pub filter: &'a QueryFilter,
 }
 
 /// The outcome of a search.
@@ -212,6 +215,7 @@ impl AStar {
             target_polygon,
             target,
             heuristic_weight,
+            filter,
         } = *request;
         self.next_generation();
         let up = mesh.up;
@@ -266,7 +270,10 @@ impl AStar {
             };
             for slot in mesh.corner_range(node.polygon) {
                 let neighbour = mesh.neighbours[slot];
-                if neighbour == NO_NEIGHBOUR || neighbour == came_from {
+                if neighbour == NO_NEIGHBOUR
+                    || neighbour == came_from
+                    || !filter.admits(mesh.flags_of(neighbour))
+                {
                     continue;
                 }
                 // Estimates never fall below the parent's, so a node already reached

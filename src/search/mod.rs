@@ -7,6 +7,7 @@ mod wedge;
 use glam::Vec3;
 
 use crate::error::{Endpoint, QueryError};
+use crate::filter::QueryFilter;
 use crate::mesh::{Fans, NavMesh, NearestPoint, WalkEnd};
 use crate::path::funnel::{Portal, string_pull};
 use crate::path::optimal::OptimalSearch;
@@ -61,6 +62,8 @@ pub struct PathOptions {
     /// Approximate ([`PathMode::Funnel`], the default) or exact
     /// ([`PathMode::Optimal`]) shortest paths.
     pub mode: PathMode,
+    /// Which polygons and links may be used, and what each area costs.
+    pub filter: QueryFilter,
 }
 
 impl Default for PathOptions {
@@ -71,6 +74,7 @@ impl Default for PathOptions {
             max_snap_distance: f32::INFINITY,
             allow_partial: true,
             mode: PathMode::Funnel,
+            filter: QueryFilter::default(),
         }
     }
 }
@@ -87,7 +91,7 @@ impl PathOptions {
                 "max_snap_distance must be >= 0 (infinity allowed)",
             ));
         }
-        Ok(())
+        self.filter.validate()
     }
 }
 
@@ -208,8 +212,8 @@ impl Query {
         options: &PathOptions,
     ) -> Result<Path<'_>, QueryError> {
         options.validate()?;
-        let start = self.snap(start, Endpoint::Start, options.max_snap_distance)?;
-        let goal = self.snap(goal, Endpoint::Goal, options.max_snap_distance)?;
+        let start = self.snap(start, Endpoint::Start, options)?;
+        let goal = self.snap(goal, Endpoint::Goal, options)?;
         let starts = self.mesh.data().fans_at(start.polygon, start.point);
         let goals = self.mesh.data().fans_at(goal.polygon, goal.point);
         let status = if starts.as_slice().len() == 1 && goals.as_slice().len() == 1 {
@@ -242,14 +246,14 @@ impl Query {
             let island = mesh.island[start.polygon as usize];
             target = mesh
                 .nearest_point(goal.point, f32::INFINITY, |p| {
-                    mesh.island[p as usize] == island
+                    mesh.island[p as usize] == island && options.filter.admits(mesh.flags_of(p))
                 })
                 .expect("the start polygon's island is not empty");
             status = PathStatus::Partial;
         }
         self.corners.clear();
         self.corridor.clear();
-        if self.in_direct_sight(&start, &target) {
+        if self.in_direct_sight(&start, &target, &options.filter) {
             self.corners.extend([start.point, target.point]);
         } else if options.mode == PathMode::Optimal
             && self
@@ -265,6 +269,7 @@ impl Query {
                 target_polygon: target.polygon,
                 target: target.point,
                 heuristic_weight: options.heuristic_weight,
+                filter: &options.filter,
             };
             let outcome = self.search.search(mesh, &request, &mut self.corridor);
             if let SearchOutcome::Closest(end) = outcome {
@@ -368,28 +373,35 @@ impl Query {
             .map(|p| (p.corners.to_vec(), p.status))
     }
 
+    /// Moves `point` to the nearest point of a polygon the filter admits.
     fn snap(
         &self,
         point: Vec3,
         endpoint: Endpoint,
-        max_distance: f32,
+        options: &PathOptions,
     ) -> Result<NearestPoint, QueryError> {
         if !point.is_finite() {
             return Err(QueryError::NonFinitePoint(endpoint));
         }
-        self.mesh
-            .nearest_point(point, max_distance)
+        let mesh = self.mesh.data();
+        let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
+        let max_distance = options.max_snap_distance;
+        mesh.nearest_point(point, max_distance, admitted)
             .ok_or_else(|| QueryError::NotOnMesh {
                 endpoint,
-                distance: self
-                    .mesh
-                    .nearest_point(point, f32::INFINITY)
+                distance: mesh
+                    .nearest_point(point, f32::INFINITY, admitted)
                     .map_or(f32::INFINITY, |n| n.distance),
                 max_distance,
             })
     }
 
-    fn in_direct_sight(&self, start: &NearestPoint, target: &NearestPoint) -> bool {
+    fn in_direct_sight(
+        &self,
+        start: &NearestPoint,
+        target: &NearestPoint,
+        filter: &QueryFilter,
+    ) -> bool {
         if start.polygon == target.polygon {
             return true;
         }
@@ -399,6 +411,7 @@ impl Query {
             start.polygon,
             up.ground(start.point),
             up.ground(target.point),
+            |p| filter.admits(mesh.flags_of(p)),
         ) {
             WalkEnd::Reached(polygon) if polygon == target.polygon => true,
             // A target on a shared edge or vertex belongs to several polygons, and the

@@ -170,6 +170,8 @@ namespace Navstar
         private float maxSnapDistance;
         private uint allowPartial;
         private uint mode;
+        // const NavstarQueryFilter *: NULL (the default filter) unless a caller pins one.
+        private IntPtr filter;
 
         /// <summary>The library's defaults: A*, weight 1, unlimited snapping, partial paths allowed.</summary>
         public static PathOptions Default

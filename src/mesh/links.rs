@@ -1,0 +1,210 @@
+//! Off-mesh links: ladders, jumps and teleporters that join two points of the mesh.
+//!
+//! A link is given by its two end points; at build each end is attached to the nearest
+//! polygon within the link's radius. Every direction a link can be walked is a *hop*,
+//! stored with the polygon it leaves from, so a search finds the hops out of a polygon
+//! as a contiguous slice, like its edges.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use glam::Vec3;
+
+use super::MeshData;
+use super::build::{try_collect, try_vec_with_capacity};
+use crate::error::MeshError;
+use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
+
+/// An off-mesh link: a connection between two points of the mesh that is not walked
+/// over polygons (a ladder, a jump, a teleporter).
+///
+/// Make one with [`OffMeshLink::new`] and change the fields you need. A path through a
+/// link goes to `start`, then continues from `end`; the path's corners there carry
+/// [`crate::CornerFlags::LINK_START`] and [`crate::CornerFlags::LINK_END`] so an agent
+/// can play the right animation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct OffMeshLink {
+    /// Where the link is entered (world coordinates).
+    pub start: Vec3,
+    /// Where it leaves (world coordinates).
+    pub end: Vec3,
+    /// Whether it can also be taken from `end` to `start` (default `true`).
+    pub bidirectional: bool,
+    /// The cost of taking it, in world length units, before the filter's multiplier for
+    /// its `area` (default: the 3D distance between its ends). Finite and >= 0.
+    pub cost: f32,
+    /// Its area id, below [`MAX_AREAS`] (default 0).
+    pub area: u8,
+    /// Its initial flags (default 1); change them at run time with
+    /// [`crate::NavMesh::set_link_flags`].
+    pub flags: u32,
+    /// How far (3D, world units) each end may be from the mesh; it is attached to the
+    /// nearest point of the mesh within that distance. Finite and >= 0 (default 1).
+    pub radius: f32,
+}
+
+impl OffMeshLink {
+    /// A two-way link from `start` to `end` with the default cost, area, flags and radius.
+    pub fn new(start: Vec3, end: Vec3) -> OffMeshLink {
+        OffMeshLink {
+            start,
+            end,
+            bidirectional: true,
+            cost: start.distance(end),
+            area: DEFAULT_AREA,
+            flags: DEFAULT_FLAGS,
+            radius: 1.0,
+        }
+    }
+}
+
+/// One direction of a link, leaving from a polygon.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LinkHop {
+    /// The link (index into the caller's link array).
+    pub link: u32,
+    /// Where the hop is entered: on the polygon it leaves from.
+    pub from: Vec3,
+    /// Where it arrives: on `to_polygon`.
+    pub to: Vec3,
+    /// The polygon it arrives in.
+    pub to_polygon: u32,
+}
+
+/// The links of a mesh, as hops grouped by the polygon they leave from.
+#[derive(Debug, Default)]
+pub(crate) struct Links {
+    /// Hops out of polygon `p`: `hops[hop_start[p]..hop_start[p + 1]]`. Empty when the
+    /// mesh has no links.
+    pub hop_start: Vec<u32>,
+    pub hops: Vec<LinkHop>,
+    /// Per link: cost (before the area multiplier) and area.
+    pub cost: Vec<f32>,
+    #[allow(dead_code, reason = "read by the search once it takes links")]
+    pub area: Vec<u8>,
+    /// Per link: run-time flags.
+    pub flags: Box<[AtomicU32]>,
+}
+
+impl Links {
+    /// Number of links.
+    pub fn count(&self) -> u32 {
+        self.cost.len() as u32
+    }
+
+    /// The hops leaving `polygon` (none when the mesh has no links).
+    #[inline]
+    pub fn hops_from(&self, polygon: u32) -> &[LinkHop] {
+        if self.hop_start.is_empty() {
+            return &[];
+        }
+        let p = polygon as usize;
+        &self.hops[self.hop_start[p] as usize..self.hop_start[p + 1] as usize]
+    }
+
+    /// The current flags of `link`.
+    #[inline]
+    pub fn flags(&self, link: u32) -> u32 {
+        self.flags[link as usize].load(Ordering::Relaxed)
+    }
+}
+
+/// Validates `links` and attaches them to `mesh` (whose polygons and spatial index are
+/// complete). Returns the hop table; the caller merges islands.
+pub(super) fn attach(mesh: &MeshData, links: &[OffMeshLink]) -> Result<Links, MeshError> {
+    if links.is_empty() {
+        return Ok(Links::default());
+    }
+    if u32::try_from(links.len()).is_err() || links.len() > (u32::MAX / 4) as usize {
+        return Err(MeshError::TooLarge("more than 2^30 off-mesh links"));
+    }
+    let mut hops: Vec<(u32, LinkHop)> = try_vec_with_capacity(2 * links.len(), "link hops")?;
+    for (index, link) in links.iter().enumerate() {
+        let index = index as u32;
+        validate(index, link)?;
+        let start = attach_end(mesh, index, link, link.start, "start")?;
+        let end = attach_end(mesh, index, link, link.end, "end")?;
+        hops.push((
+            start.polygon,
+            LinkHop {
+                link: index,
+                from: start.point,
+                to: end.point,
+                to_polygon: end.polygon,
+            },
+        ));
+        if link.bidirectional {
+            hops.push((
+                end.polygon,
+                LinkHop {
+                    link: index,
+                    from: end.point,
+                    to: start.point,
+                    to_polygon: start.polygon,
+                },
+            ));
+        }
+    }
+    hops.sort_by_key(|&(polygon, hop)| (polygon, hop.link));
+    let polygon_count = mesh.polygon_count() as usize;
+    let mut hop_start = try_vec_with_capacity(polygon_count + 1, "link hop offsets")?;
+    let mut next = 0usize;
+    for p in 0..=polygon_count as u32 {
+        while next < hops.len() && hops[next].0 < p {
+            next += 1;
+        }
+        hop_start.push(next as u32);
+    }
+    Ok(Links {
+        hop_start,
+        hops: try_collect(hops.len(), hops.iter().map(|&(_, h)| h), "link hops")?,
+        cost: try_collect(links.len(), links.iter().map(|l| l.cost), "link costs")?,
+        area: try_collect(links.len(), links.iter().map(|l| l.area), "link areas")?,
+        flags: try_collect(
+            links.len(),
+            links.iter().map(|l| AtomicU32::new(l.flags)),
+            "link flags",
+        )?
+        .into_boxed_slice(),
+    })
+}
+
+fn validate(index: u32, link: &OffMeshLink) -> Result<(), MeshError> {
+    let invalid = |reason| {
+        Err(MeshError::InvalidLink {
+            link: index,
+            reason,
+        })
+    };
+    if !(link.start.is_finite() && link.end.is_finite()) {
+        return invalid("an end point has a non-finite coordinate");
+    }
+    if !(link.cost.is_finite() && link.cost >= 0.0) {
+        return invalid("cost must be finite and >= 0");
+    }
+    if !(link.radius.is_finite() && link.radius >= 0.0) {
+        return invalid("radius must be finite and >= 0");
+    }
+    if usize::from(link.area) >= MAX_AREAS {
+        return invalid("area must be below 64");
+    }
+    Ok(())
+}
+
+fn attach_end(
+    mesh: &MeshData,
+    index: u32,
+    link: &OffMeshLink,
+    point: Vec3,
+    end: &'static str,
+) -> Result<super::NearestPoint, MeshError> {
+    mesh.nearest_point(point, link.radius, |_| true)
+        .ok_or_else(|| MeshError::LinkOffMesh {
+            link: index,
+            end,
+            distance: mesh
+                .nearest_point(point, f32::INFINITY, |_| true)
+                .map_or(f32::INFINITY, |n| n.distance),
+            radius: link.radius,
+        })
+}
