@@ -12,14 +12,31 @@
 // The number of area ids (areas are numbered 0..63).
 #define NAVSTAR_MAX_AREAS 64
 
+// `NavstarOffMeshLink::cost` meaning "the 3D distance between the link's ends".
+#define NAVSTAR_LINK_COST_DISTANCE -1.0
+
 // `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
 #define NAVSTAR_UP_Y 0
 
 // `NavstarMeshOptions::up_axis`: Z is up (Unreal, 2D games passing z = 0).
 #define NAVSTAR_UP_Z 1
 
-// `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
+// `NavstarPathOptions::strategy`: A* with the straight-line heuristic (weighted A* with
+// `heuristic_weight > 1`): the cheapest corridor. The default.
 #define NAVSTAR_SEARCH_ASTAR 0
+
+// `NavstarPathOptions::strategy`: Dijkstra: the cheapest corridor, more work than A*.
+#define NAVSTAR_SEARCH_DIJKSTRA 1
+
+// `NavstarPathOptions::strategy`: greedy best-first: fast, no bound on the cost.
+#define NAVSTAR_SEARCH_GREEDY 2
+
+// `NavstarPathOptions::strategy`: breadth-first: fewest polygon steps, no bound on the
+// cost.
+#define NAVSTAR_SEARCH_BREADTH_FIRST 3
+
+// `NavstarPathOptions::strategy`: depth-first: some corridor, no bound on the cost.
+#define NAVSTAR_SEARCH_DEPTH_FIRST 4
 
 // `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
 #define NAVSTAR_PATH_FUNNEL 0
@@ -27,6 +44,27 @@
 // `NavstarPathOptions::mode`: the exact shortest path in the ground plane (any-angle
 // interval search; Euclidean lengths, `strategy` and `heuristic_weight` ignored).
 #define NAVSTAR_PATH_OPTIMAL 1
+
+// `NavstarCornerDetail::flags`: the first corner (the snapped start).
+#define NAVSTAR_CORNER_START 1
+
+// `NavstarCornerDetail::flags`: the last corner.
+#define NAVSTAR_CORNER_END 2
+
+// `NavstarCornerDetail::flags`: the path takes an off-mesh link from here.
+#define NAVSTAR_CORNER_LINK_START 4
+
+// `NavstarCornerDetail::flags`: the path arrives here by an off-mesh link.
+#define NAVSTAR_CORNER_LINK_END 8
+
+// `NavstarCornerDetail::flags`: the path passes here into a polygon of another area.
+#define NAVSTAR_CORNER_AREA_CHANGE 16
+
+// `NavstarCornerDetail::link` of a corner that is not at a link.
+#define NAVSTAR_NO_LINK UINT32_MAX
+
+// `NavstarReachedPolygon::parent` of the start polygon.
+#define NAVSTAR_NO_POLYGON UINT32_MAX
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message
@@ -114,7 +152,9 @@ typedef struct NavstarPathOptions {
   // `sizeof(NavstarPathOptions)` as the caller was compiled; set by the default
   // constructor.
   uint32_t struct_size;
-  // The corridor search: `NAVSTAR_SEARCH_ASTAR` (default).
+  // The corridor search: `NAVSTAR_SEARCH_ASTAR` (default), `NAVSTAR_SEARCH_DIJKSTRA`,
+  // `NAVSTAR_SEARCH_GREEDY`, `NAVSTAR_SEARCH_BREADTH_FIRST` or
+  // `NAVSTAR_SEARCH_DEPTH_FIRST`.
   uint32_t strategy;
   // Multiplies the A* heuristic (default 1). Finite and >= 0; above 1 is faster and
   // may give longer paths.
@@ -131,7 +171,106 @@ typedef struct NavstarPathOptions {
   // The query filter (which polygons and links may be used, area costs), or NULL
   // (default) for `navstar_query_filter_default()`. Read during the call only.
   const struct NavstarQueryFilter *filter;
+  // Non-zero: add a corner (flagged `NAVSTAR_CORNER_AREA_CHANGE`) wherever the path
+  // passes into a polygon of another area. Default 0.
+  uint32_t split_at_area_changes;
 } NavstarPathOptions;
+
+// An off-mesh link (ladder, jump, teleporter) for `NavstarMeshInput::links`. Start from
+// `navstar_off_mesh_link_default()`.
+typedef struct NavstarOffMeshLink {
+  // Where the link is entered (xyz, world units).
+  float start[3];
+  // Where it leaves (xyz, world units).
+  float end[3];
+  // Non-zero (default 1): it can also be taken from `end` to `start`.
+  uint32_t bidirectional;
+  // The cost of taking it, in world length units, before the filter's multiplier for
+  // its area; finite and >= 0, or `NAVSTAR_LINK_COST_DISTANCE` (default) for the 3D
+  // distance between its ends.
+  float cost;
+  // Its area id, below `NAVSTAR_MAX_AREAS` (default 0).
+  uint32_t area;
+  // Its initial flags (default 1).
+  uint32_t flags;
+  // How far (3D, world units) each end may be from the mesh; it attaches to the
+  // nearest point within that distance. Default 1.
+  float radius;
+} NavstarOffMeshLink;
+
+// Everything `navstar_mesh_create_ex` builds a mesh from. Start from
+// `navstar_mesh_input_default()` and set the arrays; the library copies them and keeps
+// no pointer after the call.
+typedef struct NavstarMeshInput {
+  // `sizeof(NavstarMeshInput)`; set by the default constructor.
+  uint32_t struct_size;
+  // Number of vertices.
+  uint32_t vertex_count;
+  // `3 * vertex_count` floats, xyz per vertex.
+  const float *vertices;
+  // Corner vertex indices, polygon after polygon.
+  const uint32_t *indices;
+  // Corners per polygon (each >= 3), or NULL: every polygon is a triangle.
+  const uint32_t *polygon_sizes;
+  // Number of polygons.
+  uint32_t polygon_count;
+  // Number of entries of `links`.
+  uint32_t link_count;
+  // Area id per polygon (`polygon_count` bytes, each below `NAVSTAR_MAX_AREAS`), or
+  // NULL: area 0 everywhere.
+  const uint8_t *areas;
+  // Initial flags per polygon (`polygon_count` entries), or NULL: 1 everywhere.
+  const uint32_t *flags;
+  // `link_count` off-mesh links, or NULL when `link_count` is 0.
+  const struct NavstarOffMeshLink *links;
+} NavstarMeshInput;
+
+// Summary of the last path of a query.
+typedef struct NavstarPathInfo {
+  // Number of corners (points).
+  uint32_t point_count;
+  // Number of polygons of its corridor (0 when answered without a search).
+  uint32_t polygon_count;
+  // `NAVSTAR_OK` or `NAVSTAR_PARTIAL_PATH`.
+  NavstarStatus status;
+  // Its length in world units (sum of corner-to-corner distances).
+  float length;
+  // Its cost under the query's filter (lengths times area costs, plus link costs).
+  float cost;
+} NavstarPathInfo;
+
+// Details of one corner of the last path.
+typedef struct NavstarCornerDetail {
+  // `NAVSTAR_CORNER_*` bits.
+  uint32_t flags;
+  // The area walked after this corner (a link's area at a link start).
+  uint32_t area;
+  // The off-mesh link taken or arrived by (index in `NavstarMeshInput::links`), or
+  // `NAVSTAR_NO_LINK`.
+  uint32_t link;
+} NavstarCornerDetail;
+
+// A polygon reached by `navstar_query_reachable_polygons`.
+typedef struct NavstarReachedPolygon {
+  // The polygon.
+  uint32_t polygon;
+  // The polygon it is entered from, or `NAVSTAR_NO_POLYGON` for the start polygon.
+  uint32_t parent;
+  // The cost of the cheapest way into it found.
+  float cost;
+} NavstarReachedPolygon;
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 
@@ -274,6 +413,159 @@ NavstarStatus navstar_find_path(struct NavstarQuery *query,
 // Default query filter: every area costs 1; polygons and links with any flag set are
 // usable.
 struct NavstarQueryFilter navstar_query_filter_default(void);
+
+// A link with the defaults: two-way, cost = distance, area 0, flags 1, radius 1, both
+// ends at the origin.
+struct NavstarOffMeshLink navstar_off_mesh_link_default(void);
+
+// An empty mesh input (all counts 0, all pointers NULL) with its `struct_size` set.
+struct NavstarMeshInput navstar_mesh_input_default(void);
+
+// Builds a navigation mesh with per-polygon areas and flags and off-mesh links.
+//
+// * `input` (in): the arrays (see `NavstarMeshInput`); copied, not kept.
+// * `options` (in, optional): NULL for defaults.
+// * `out_mesh` (out): the new mesh, or NULL on any error.
+//
+// Errors as for `navstar_mesh_create`, plus `NAVSTAR_ERROR_INVALID_MESH` naming the
+// polygon with an area id >= `NAVSTAR_MAX_AREAS`, or the off-mesh link that is malformed
+// or too far from the mesh.
+//
+// # Safety
+// `input` NULL or a readable `NavstarMeshInput` whose non-NULL pointers point to the
+// counts of elements described there; `options` NULL or readable; `out_mesh` NULL or
+// writable.
+NavstarStatus navstar_mesh_create_ex(const struct NavstarMeshInput *input,
+                                     const struct NavstarMeshOptions *options,
+                                     struct NavstarMesh **out_mesh);
+
+// Changes the flags of a polygon while other threads may query the mesh (a door
+// closes: clear a bit your filters include). No lock; each query sees the old or the
+// new flags.
+//
+// * `out_previous` (out, optional): the flags before the change.
+//
+// Returns `NAVSTAR_ERROR_INVALID_ARGUMENT` naming the polygon when it is out of range.
+//
+// # Safety
+// `mesh` NULL or a live mesh; `out_previous` NULL or writable.
+NavstarStatus navstar_mesh_set_polygon_flags(const struct NavstarMesh *mesh,
+                                             uint32_t polygon,
+                                             uint32_t flags,
+                                             uint32_t *out_previous);
+
+// Reads the current flags and the area id of a polygon.
+//
+// * `out_flags`, `out_area` (out, optional): its flags and area id.
+//
+// # Safety
+// `mesh` NULL or a live mesh; each out pointer NULL or writable.
+NavstarStatus navstar_mesh_polygon_info(const struct NavstarMesh *mesh,
+                                        uint32_t polygon,
+                                        uint32_t *out_flags,
+                                        uint32_t *out_area);
+
+// Changes the flags of an off-mesh link (by its index in `NavstarMeshInput::links`),
+// with the same guarantees as `navstar_mesh_set_polygon_flags`.
+//
+// # Safety
+// `mesh` NULL or a live mesh; `out_previous` NULL or writable.
+NavstarStatus navstar_mesh_set_link_flags(const struct NavstarMesh *mesh,
+                                          uint32_t link,
+                                          uint32_t flags,
+                                          uint32_t *out_previous);
+
+// The number of off-mesh links of a mesh (0 for NULL).
+//
+// # Safety
+// `mesh` must be NULL or a live mesh.
+uint32_t navstar_mesh_link_count(const struct NavstarMesh *mesh);
+
+// Summarises the last path found by `navstar_find_path` or `navstar_find_nearest_target`
+// on this query (also after `NAVSTAR_BUFFER_TOO_SMALL`).
+//
+// * `out_info` (out): the summary.
+//
+// Returns `NAVSTAR_ERROR_NO_PATH` when the last path call on this query failed or none
+// was made.
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `out_info` NULL or writable.
+NavstarStatus navstar_query_path_info(const struct NavstarQuery *query,
+                                      struct NavstarPathInfo *out_info);
+
+// The details of each corner of the last path (flags, area, link), in corner order.
+//
+// * `out_details` (out): room for `capacity` entries; NULL only with `capacity` 0.
+// * `out_count` (out): the number of corners.
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit (the first `capacity` are written);
+// `NAVSTAR_ERROR_NO_PATH` as for `navstar_query_path_info`.
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `out_details` NULL or room
+// for `capacity` entries; `out_count` NULL or writable.
+NavstarStatus navstar_query_path_details(const struct NavstarQuery *query,
+                                         struct NavstarCornerDetail *out_details,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
+
+// The polygon corridor of the last path, start polygon first (empty when the path was
+// answered without a search: one polygon, direct sight, or the exact mode).
+//
+// Buffers and statuses as for `navstar_query_path_details`.
+//
+// # Safety
+// As `navstar_query_path_details`, with `out_polygons` room for `capacity` entries.
+NavstarStatus navstar_query_path_corridor(const struct NavstarQuery *query,
+                                          uint32_t *out_polygons,
+                                          uint32_t capacity,
+                                          uint32_t *out_count);
+
+// Of several goals, finds the one cheapest to walk to from `start`, and the path to it,
+// with one search.
+//
+// * `goals` (in): `3 * goal_count` floats. Goals farther than the snap distance from
+//   the mesh, or unreachable, are skipped; a non-finite one is an error.
+// * `out_goal` (out): the index of the chosen goal.
+// * The other arguments and the path output are as for `navstar_find_path`; the path
+//   details are then available as after `navstar_find_path`.
+//
+// `NAVSTAR_ERROR_NO_PATH` when no goal is reachable (or `goal_count` is 0).
+//
+// # Safety
+// As `navstar_find_path`; `goals` NULL or `3 * goal_count` readable floats; `out_goal`
+// NULL or writable.
+NavstarStatus navstar_find_nearest_target(struct NavstarQuery *query,
+                                          const float *start,
+                                          const float *goals,
+                                          uint32_t goal_count,
+                                          const struct NavstarPathOptions *options,
+                                          float *out_points,
+                                          uint32_t capacity,
+                                          uint32_t *out_count,
+                                          uint32_t *out_goal);
+
+// Lists the polygons reachable from `start` at a cost of at most `max_cost` (a bounded
+// Dijkstra flood, like Detour's findPolysAroundCircle with a cost), cheapest first.
+//
+// * `max_cost` (in): >= 0; INFINITY lists the whole reachable part of the mesh.
+// * `options` (in, optional): its filter and snap distance apply.
+// * `out_polygons` (out): room for `capacity` entries; NULL only with `capacity` 0.
+// * `out_count` (out): how many polygons are reachable.
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit (the cheapest `capacity` are written).
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `start` NULL or 3 readable
+// floats; `options` as for `navstar_find_path`; buffers as described.
+NavstarStatus navstar_query_reachable_polygons(struct NavstarQuery *query,
+                                               const float *start,
+                                               float max_cost,
+                                               const struct NavstarPathOptions *options,
+                                               struct NavstarReachedPolygon *out_polygons,
+                                               uint32_t capacity,
+                                               uint32_t *out_count);
 
 #ifdef __cplusplus
 }  // extern "C"

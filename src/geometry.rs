@@ -73,6 +73,17 @@ pub fn closest_point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> (Vec2, f32) {
     (a + ab * t, t)
 }
 
+/// The distance between segments `a0..a1` and `b0..b1` that do not cross each other
+/// (two edges of one convex polygon, for instance): then the closest pair of points has
+/// an endpoint of one segment, so the smallest of the four endpoint-to-segment
+/// distances is exact. Segments that touch or overlap give 0.
+#[inline]
+pub fn gap_between_segments_2d(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> f32 {
+    let to_b = |p: Vec2| closest_point_on_segment_2d(p, b0, b1).0.distance(p);
+    let to_a = |p: Vec2| closest_point_on_segment_2d(p, a0, a1).0.distance(p);
+    to_b(a0).min(to_b(a1)).min(to_a(b0)).min(to_a(b1))
+}
+
 /// The point of triangle `a, b, c` (in 3D) closest to `p`.
 ///
 /// Region-based method: find the Voronoi region of the triangle's features that holds `p`

@@ -47,4 +47,7 @@ pub use glam;
 pub use mesh::{
     MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, OffMeshLink, TileGrid,
 };
-pub use search::{Path, PathMode, PathOptions, PathStatus, Query, SearchStrategy};
+pub use search::{
+    CornerDetail, CornerFlags, NO_LINK, NearestTarget, Path, PathMode, PathOptions, PathStatus,
+    Query, ReachedPolygon, SearchStrategy,
+};

@@ -434,7 +434,7 @@ fn option_defaults() {
     assert_eq!(path.mode, NAVSTAR_PATH_FUNNEL);
     // The C layout: u32 fields and floats, then (path options) the filter pointer.
     assert_eq!(size_of::<NavstarMeshOptions>(), 16);
-    assert_eq!(size_of::<NavstarPathOptions>(), 32);
+    assert_eq!(size_of::<NavstarPathOptions>(), 40);
     assert!(path.filter.is_null());
 }
 
@@ -1434,7 +1434,7 @@ fn message_is_empty_after_a_success_and_stable_until_the_next_call() {
     let mut query = new_query(&mesh);
     assert_no_message("navstar_query_create");
     let options = NavstarPathOptions {
-        strategy: 3,
+        strategy: 99,
         ..navstar_path_options_default()
     };
     find_path(

@@ -36,8 +36,9 @@
 
 static_assert(sizeof(NavstarStatus) == 4, "NavstarStatus must be 32 bits on both sides of the ABI");
 static_assert(sizeof(NavstarMeshOptions) == 16, "NavstarMeshOptions v1 layout");
-static_assert(sizeof(NavstarPathOptions) == 24 + sizeof(void *),
-              "NavstarPathOptions layout (v1 was 20 bytes; mode, then the filter pointer appended)");
+static_assert(sizeof(NavstarPathOptions) == 24 + 2 * sizeof(void *),
+              "NavstarPathOptions layout (v1 was 20 bytes; mode, the filter pointer and "
+              "split_at_area_changes appended)");
 
 namespace navstar {
 

@@ -11,7 +11,9 @@
 
 mod boundary;
 mod filter;
+mod mesh_input;
 mod options;
+mod queries;
 mod status;
 
 use std::ffi::c_char;
@@ -21,9 +23,22 @@ use glam::Vec3;
 use crate::{NavMesh, PathStatus, Query};
 use boundary::{FfiError, non_null, non_null_mut, run, run_void};
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter, navstar_query_filter_default};
+pub use mesh_input::{
+    NAVSTAR_LINK_COST_DISTANCE, NavstarMeshInput, NavstarOffMeshLink, navstar_mesh_create_ex,
+    navstar_mesh_input_default, navstar_mesh_link_count, navstar_mesh_polygon_info,
+    navstar_mesh_set_link_flags, navstar_mesh_set_polygon_flags, navstar_off_mesh_link_default,
+};
 pub use options::{
-    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z,
-    NavstarMeshOptions, NavstarPathOptions,
+    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_SEARCH_BREADTH_FIRST,
+    NAVSTAR_SEARCH_DEPTH_FIRST, NAVSTAR_SEARCH_DIJKSTRA, NAVSTAR_SEARCH_GREEDY, NAVSTAR_UP_Y,
+    NAVSTAR_UP_Z, NavstarMeshOptions, NavstarPathOptions,
+};
+pub use queries::{
+    NAVSTAR_CORNER_AREA_CHANGE, NAVSTAR_CORNER_END, NAVSTAR_CORNER_LINK_END,
+    NAVSTAR_CORNER_LINK_START, NAVSTAR_CORNER_START, NAVSTAR_NO_LINK, NAVSTAR_NO_POLYGON,
+    NavstarCornerDetail, NavstarPathInfo, NavstarReachedPolygon, navstar_find_nearest_target,
+    navstar_query_path_corridor, navstar_query_path_details, navstar_query_path_info,
+    navstar_query_reachable_polygons,
 };
 pub use status::NavstarStatus;
 
@@ -37,6 +52,8 @@ pub struct NavstarMesh {
 /// own reference to the mesh, so the mesh may be freed first.
 pub struct NavstarQuery {
     query: Query,
+    /// The status of the last path query on this handle, when it gave a path.
+    last_path: Option<PathStatus>,
 }
 
 /// Size of the first published version of each options struct; smaller `struct_size`
@@ -291,6 +308,7 @@ pub unsafe extern "C" fn navstar_query_create(
         let mesh = unsafe { &(*mesh).mesh };
         let handle = Box::into_raw(Box::new(NavstarQuery {
             query: Query::try_new(mesh)?,
+            last_path: None,
         }));
         // SAFETY: as above.
         unsafe { out_query.write_unaligned(handle) };
@@ -350,6 +368,8 @@ pub unsafe extern "C" fn navstar_find_path(
         // SAFETY: non-NULL and writable by contract.
         unsafe { out_count.write_unaligned(0) };
         let query = non_null_mut(query, "query")?;
+        // SAFETY: a live query used by this thread only (caller contract).
+        unsafe { (*query).last_path = None };
         // SAFETY: read 3 floats from each non-NULL point (caller contract).
         let start = unsafe { read_point(start, "start") }?;
         // SAFETY: as above.
@@ -357,38 +377,50 @@ pub unsafe extern "C" fn navstar_find_path(
         if out_points.is_null() && capacity > 0 {
             return Err(FfiError::null("out_points (with capacity > 0)"));
         }
-        // SAFETY: options is NULL or a struct of `struct_size` bytes (caller contract).
-        let options = unsafe {
-            options::read_versioned(
-                options,
-                NavstarPathOptions::defaults(),
-                PATH_OPTIONS_V1_SIZE,
-                "options",
-            )
-        }?;
-        // SAFETY: options->filter is NULL or a readable filter (caller contract).
-        let options = unsafe { options.to_rust() }?;
+        // SAFETY: options is NULL or a readable struct (caller contract).
+        let options = unsafe { read_path_options(options) }?;
         // SAFETY: a live query used by this thread only (caller contract).
-        let query = unsafe { &mut (*query).query };
-        let path = query.find_path(start, goal, &options)?;
-        let count = path.corners.len();
-        for (i, corner) in path.corners.iter().take(capacity as usize).enumerate() {
-            for (k, value) in corner.to_array().into_iter().enumerate() {
-                // SAFETY: i < capacity, so 3 * i + k < 3 * capacity floats, writable by
-                // contract; write_unaligned tolerates any alignment.
-                unsafe { out_points.add(3 * i + k).write_unaligned(value) };
-            }
-        }
-        // SAFETY: non-NULL and writable, checked above.
-        unsafe { out_count.write_unaligned(count as u32) };
-        Ok(if count > capacity as usize {
-            NavstarStatus::NavstarBufferTooSmall
-        } else if path.status == PathStatus::Partial {
-            NavstarStatus::NavstarPartialPath
-        } else {
-            NavstarStatus::NavstarOk
-        })
+        let handle = unsafe { &mut *query };
+        let path = handle.query.find_path(start, goal, &options)?;
+        let status = path.status;
+        // SAFETY: out_points has room for `capacity` points (caller contract).
+        let result = unsafe { write_points(path.corners, out_points, capacity, out_count, status) };
+        handle.last_path = Some(status);
+        Ok(result)
     })
+}
+
+/// Writes the first `capacity` of `corners` to `out_points`, the full count to
+/// `out_count`, and returns the status of a path call: `NAVSTAR_BUFFER_TOO_SMALL` when
+/// they do not all fit, else OK or PARTIAL_PATH by `status`.
+///
+/// # Safety
+/// `out_points` must have room for `3 * capacity` floats (NULL only with capacity 0);
+/// `out_count` must be writable.
+pub(crate) unsafe fn write_points(
+    corners: &[Vec3],
+    out_points: *mut f32,
+    capacity: u32,
+    out_count: *mut u32,
+    status: PathStatus,
+) -> NavstarStatus {
+    let count = corners.len();
+    for (i, corner) in corners.iter().take(capacity as usize).enumerate() {
+        for (k, value) in corner.to_array().into_iter().enumerate() {
+            // SAFETY: i < capacity, so 3 * i + k < 3 * capacity floats, writable by
+            // contract; write_unaligned tolerates any alignment.
+            unsafe { out_points.add(3 * i + k).write_unaligned(value) };
+        }
+    }
+    // SAFETY: writable by contract.
+    unsafe { out_count.write_unaligned(count as u32) };
+    if count > capacity as usize {
+        NavstarStatus::NavstarBufferTooSmall
+    } else if status == PathStatus::Partial {
+        NavstarStatus::NavstarPartialPath
+    } else {
+        NavstarStatus::NavstarOk
+    }
 }
 
 /// The shared frame of the mesh constructors, run as the body of the C function
@@ -398,7 +430,7 @@ pub unsafe extern "C" fn navstar_find_path(
 /// # Safety
 /// `options` must be NULL or point to `struct_size` readable bytes; `out_mesh` NULL or
 /// writable; `build` must keep the contracts of the pointers it reads.
-unsafe fn create_mesh(
+pub(crate) unsafe fn create_mesh(
     function: &str,
     options: *const NavstarMeshOptions,
     out_mesh: *mut *mut NavstarMesh,
@@ -423,6 +455,27 @@ unsafe fn create_mesh(
         unsafe { out_mesh.write_unaligned(handle) };
         Ok(NavstarStatus::NavstarOk)
     })
+}
+
+/// Reads an optional `NavstarPathOptions` argument (NULL = defaults) into Rust options.
+///
+/// # Safety
+/// `options` must be NULL or point to a struct of `struct_size` readable bytes whose
+/// `filter` is NULL or a readable filter.
+pub(crate) unsafe fn read_path_options(
+    options: *const NavstarPathOptions,
+) -> Result<crate::PathOptions, FfiError> {
+    // SAFETY: forwarded from this function's contract.
+    let options = unsafe {
+        options::read_versioned(
+            options,
+            NavstarPathOptions::defaults(),
+            PATH_OPTIONS_V1_SIZE,
+            "options",
+        )
+    }?;
+    // SAFETY: options->filter is NULL or a readable filter (contract).
+    unsafe { options.to_rust() }
 }
 
 /// Copies `count` elements from a caller's array into a Vec, failing cleanly (NULL or

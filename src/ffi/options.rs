@@ -11,8 +11,18 @@ pub const NAVSTAR_UP_Y: u32 = 0;
 /// `NavstarMeshOptions::up_axis`: Z is up (Unreal, 2D games passing z = 0).
 pub const NAVSTAR_UP_Z: u32 = 1;
 
-/// `NavstarPathOptions::strategy`: A* with the straight-line heuristic. The default.
+/// `NavstarPathOptions::strategy`: A* with the straight-line heuristic (weighted A* with
+/// `heuristic_weight > 1`): the cheapest corridor. The default.
 pub const NAVSTAR_SEARCH_ASTAR: u32 = 0;
+/// `NavstarPathOptions::strategy`: Dijkstra: the cheapest corridor, more work than A*.
+pub const NAVSTAR_SEARCH_DIJKSTRA: u32 = 1;
+/// `NavstarPathOptions::strategy`: greedy best-first: fast, no bound on the cost.
+pub const NAVSTAR_SEARCH_GREEDY: u32 = 2;
+/// `NavstarPathOptions::strategy`: breadth-first: fewest polygon steps, no bound on the
+/// cost.
+pub const NAVSTAR_SEARCH_BREADTH_FIRST: u32 = 3;
+/// `NavstarPathOptions::strategy`: depth-first: some corridor, no bound on the cost.
+pub const NAVSTAR_SEARCH_DEPTH_FIRST: u32 = 4;
 
 /// `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
 pub const NAVSTAR_PATH_FUNNEL: u32 = 0;
@@ -46,7 +56,9 @@ pub struct NavstarPathOptions {
     /// `sizeof(NavstarPathOptions)` as the caller was compiled; set by the default
     /// constructor.
     pub struct_size: u32,
-    /// The corridor search: `NAVSTAR_SEARCH_ASTAR` (default).
+    /// The corridor search: `NAVSTAR_SEARCH_ASTAR` (default), `NAVSTAR_SEARCH_DIJKSTRA`,
+    /// `NAVSTAR_SEARCH_GREEDY`, `NAVSTAR_SEARCH_BREADTH_FIRST` or
+    /// `NAVSTAR_SEARCH_DEPTH_FIRST`.
     pub strategy: u32,
     /// Multiplies the A* heuristic (default 1). Finite and >= 0; above 1 is faster and
     /// may give longer paths.
@@ -63,6 +75,9 @@ pub struct NavstarPathOptions {
     /// The query filter (which polygons and links may be used, area costs), or NULL
     /// (default) for `navstar_query_filter_default()`. Read during the call only.
     pub filter: *const NavstarQueryFilter,
+    /// Non-zero: add a corner (flagged `NAVSTAR_CORNER_AREA_CHANGE`) wherever the path
+    /// passes into a polygon of another area. Default 0.
+    pub split_at_area_changes: u32,
 }
 
 impl NavstarMeshOptions {
@@ -115,6 +130,7 @@ impl NavstarPathOptions {
             allow_partial: u32::from(d.allow_partial),
             mode: NAVSTAR_PATH_FUNNEL,
             filter: std::ptr::null(),
+            split_at_area_changes: 0,
         }
     }
 
@@ -125,9 +141,13 @@ impl NavstarPathOptions {
     pub(crate) unsafe fn to_rust(self) -> Result<PathOptions, FfiError> {
         let strategy = match self.strategy {
             NAVSTAR_SEARCH_ASTAR => SearchStrategy::AStar,
+            NAVSTAR_SEARCH_DIJKSTRA => SearchStrategy::Dijkstra,
+            NAVSTAR_SEARCH_GREEDY => SearchStrategy::GreedyBestFirst,
+            NAVSTAR_SEARCH_BREADTH_FIRST => SearchStrategy::BreadthFirst,
+            NAVSTAR_SEARCH_DEPTH_FIRST => SearchStrategy::DepthFirst,
             other => {
                 return Err(FfiError::invalid(format!(
-                    "options->strategy is {other}; expected NAVSTAR_SEARCH_ASTAR (0)"
+                    "options->strategy is {other}; expected NAVSTAR_SEARCH_ASTAR (0) to NAVSTAR_SEARCH_DEPTH_FIRST (4)"
                 )));
             }
         };
@@ -148,6 +168,7 @@ impl NavstarPathOptions {
             allow_partial: self.allow_partial != 0,
             // SAFETY: NULL or a readable filter (this function's contract).
             filter: unsafe { read_filter(self.filter, "options->filter") }?,
+            split_at_area_changes: self.split_at_area_changes != 0,
         })
     }
 }

@@ -233,15 +233,15 @@ internal static unsafe class NavstarTests
         Check(NavstarLibrary.StatusName(Status.ErrorInvalidMesh) == "NAVSTAR_ERROR_INVALID_MESH" &&
               NavstarLibrary.StatusName((Status)12345) == "unknown status", "status names");
         Check(sizeof(Vector3) == 12 && Marshal.SizeOf(typeof(MeshOptions)) == 16 &&
-              Marshal.SizeOf(typeof(PathOptions)) == 24 + IntPtr.Size, "struct sizes match navstar.h (12, 16, 24 + pointer)");
+              Marshal.SizeOf(typeof(PathOptions)) == 24 + 2 * IntPtr.Size, "struct sizes match navstar.h (12, 16, 24 + 2 pointers)");
 
         MeshOptions mesh = MeshOptions.Default;
         Check(mesh.StructSize == 16 && mesh.UpAxis == UpAxis.Y && mesh.WeldVertices && mesh.WeldDistance == 0,
               "MeshOptions.Default: struct size 16, Y up, welding at distance 0");
         PathOptions path = PathOptions.Default;
-        Check(path.StructSize == 24 + IntPtr.Size && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
+        Check(path.StructSize == 24 + 2 * IntPtr.Size && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
               float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial && path.Mode == PathMode.Funnel,
-              "PathOptions.Default: struct size 24 + pointer, A*, weight 1, unlimited snapping, partial allowed, funnel mode");
+              "PathOptions.Default: struct size 24 + 2 pointers, A*, weight 1, unlimited snapping, partial allowed, funnel mode");
     }
 
     private static void TestPaths()

@@ -172,6 +172,7 @@ namespace Navstar
         private uint mode;
         // const NavstarQueryFilter *: NULL (the default filter) unless a caller pins one.
         private IntPtr filter;
+        private uint splitAtAreaChanges;
 
         /// <summary>The library's defaults: A*, weight 1, unlimited snapping, partial paths allowed.</summary>
         public static PathOptions Default

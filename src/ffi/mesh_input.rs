@@ -1,0 +1,313 @@
+//! Building a mesh with areas, flags and off-mesh links, and changing flags at run time.
+
+use glam::Vec3;
+
+use super::boundary::{FfiError, non_null, run};
+use super::{NavstarMesh, NavstarMeshOptions, NavstarStatus, create_mesh, read_array};
+use crate::{MeshInput, NavMesh, OffMeshLink};
+
+/// `NavstarOffMeshLink::cost` meaning "the 3D distance between the link's ends".
+pub const NAVSTAR_LINK_COST_DISTANCE: f32 = -1.0;
+
+/// An off-mesh link (ladder, jump, teleporter) for `NavstarMeshInput::links`. Start from
+/// `navstar_off_mesh_link_default()`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavstarOffMeshLink {
+    /// Where the link is entered (xyz, world units).
+    pub start: [f32; 3],
+    /// Where it leaves (xyz, world units).
+    pub end: [f32; 3],
+    /// Non-zero (default 1): it can also be taken from `end` to `start`.
+    pub bidirectional: u32,
+    /// The cost of taking it, in world length units, before the filter's multiplier for
+    /// its area; finite and >= 0, or `NAVSTAR_LINK_COST_DISTANCE` (default) for the 3D
+    /// distance between its ends.
+    pub cost: f32,
+    /// Its area id, below `NAVSTAR_MAX_AREAS` (default 0).
+    pub area: u32,
+    /// Its initial flags (default 1).
+    pub flags: u32,
+    /// How far (3D, world units) each end may be from the mesh; it attaches to the
+    /// nearest point within that distance. Default 1.
+    pub radius: f32,
+}
+
+/// Everything `navstar_mesh_create_ex` builds a mesh from. Start from
+/// `navstar_mesh_input_default()` and set the arrays; the library copies them and keeps
+/// no pointer after the call.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct NavstarMeshInput {
+    /// `sizeof(NavstarMeshInput)`; set by the default constructor.
+    pub struct_size: u32,
+    /// Number of vertices.
+    pub vertex_count: u32,
+    /// `3 * vertex_count` floats, xyz per vertex.
+    pub vertices: *const f32,
+    /// Corner vertex indices, polygon after polygon.
+    pub indices: *const u32,
+    /// Corners per polygon (each >= 3), or NULL: every polygon is a triangle.
+    pub polygon_sizes: *const u32,
+    /// Number of polygons.
+    pub polygon_count: u32,
+    /// Number of entries of `links`.
+    pub link_count: u32,
+    /// Area id per polygon (`polygon_count` bytes, each below `NAVSTAR_MAX_AREAS`), or
+    /// NULL: area 0 everywhere.
+    pub areas: *const u8,
+    /// Initial flags per polygon (`polygon_count` entries), or NULL: 1 everywhere.
+    pub flags: *const u32,
+    /// `link_count` off-mesh links, or NULL when `link_count` is 0.
+    pub links: *const NavstarOffMeshLink,
+}
+
+// SAFETY: the pointers are only read during `navstar_mesh_create_ex`, by the calling
+// thread; the struct itself is plain data.
+unsafe impl Send for NavstarMeshInput {}
+// SAFETY: as above.
+unsafe impl Sync for NavstarMeshInput {}
+
+/// A link with the defaults: two-way, cost = distance, area 0, flags 1, radius 1, both
+/// ends at the origin.
+#[unsafe(no_mangle)]
+pub extern "C" fn navstar_off_mesh_link_default() -> NavstarOffMeshLink {
+    let d = OffMeshLink::new(Vec3::ZERO, Vec3::ZERO);
+    NavstarOffMeshLink {
+        start: [0.0; 3],
+        end: [0.0; 3],
+        bidirectional: u32::from(d.bidirectional),
+        cost: NAVSTAR_LINK_COST_DISTANCE,
+        area: u32::from(d.area),
+        flags: d.flags,
+        radius: d.radius,
+    }
+}
+
+/// An empty mesh input (all counts 0, all pointers NULL) with its `struct_size` set.
+#[unsafe(no_mangle)]
+pub extern "C" fn navstar_mesh_input_default() -> NavstarMeshInput {
+    NavstarMeshInput {
+        struct_size: size_of::<NavstarMeshInput>() as u32,
+        vertex_count: 0,
+        vertices: std::ptr::null(),
+        indices: std::ptr::null(),
+        polygon_sizes: std::ptr::null(),
+        polygon_count: 0,
+        link_count: 0,
+        areas: std::ptr::null(),
+        flags: std::ptr::null(),
+        links: std::ptr::null(),
+    }
+}
+
+/// Builds a navigation mesh with per-polygon areas and flags and off-mesh links.
+///
+/// * `input` (in): the arrays (see `NavstarMeshInput`); copied, not kept.
+/// * `options` (in, optional): NULL for defaults.
+/// * `out_mesh` (out): the new mesh, or NULL on any error.
+///
+/// Errors as for `navstar_mesh_create`, plus `NAVSTAR_ERROR_INVALID_MESH` naming the
+/// polygon with an area id >= `NAVSTAR_MAX_AREAS`, or the off-mesh link that is malformed
+/// or too far from the mesh.
+///
+/// # Safety
+/// `input` NULL or a readable `NavstarMeshInput` whose non-NULL pointers point to the
+/// counts of elements described there; `options` NULL or readable; `out_mesh` NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_create_ex(
+    input: *const NavstarMeshInput,
+    options: *const NavstarMeshOptions,
+    out_mesh: *mut *mut NavstarMesh,
+) -> NavstarStatus {
+    let build = |options| {
+        let input = non_null(input, "input")?;
+        // SAFETY: non-NULL and readable (caller contract); read unaligned, bytewise.
+        let input = unsafe { input.read_unaligned() };
+        if input.struct_size as usize != size_of::<NavstarMeshInput>() {
+            return Err(FfiError::invalid(format!(
+                "input->struct_size is {}; expected {} (initialise it with navstar_mesh_input_default())",
+                input.struct_size,
+                size_of::<NavstarMeshInput>()
+            )));
+        }
+        if input.vertex_count == u32::MAX {
+            return Err(FfiError::invalid(
+                "input->vertex_count is UINT32_MAX; at most UINT32_MAX - 1 vertices are supported",
+            ));
+        }
+        let count = input.polygon_count as usize;
+        let sizes = if input.polygon_sizes.is_null() {
+            None
+        } else {
+            // SAFETY: polygon_count readable entries (caller contract).
+            Some(unsafe { read_array(input.polygon_sizes, count, "input->polygon_sizes") }?)
+        };
+        let index_count: u64 = match &sizes {
+            None => 3 * u64::from(input.polygon_count),
+            Some(sizes) => sizes.iter().map(|&s| u64::from(s)).sum(),
+        };
+        if index_count > u64::from(u32::MAX) {
+            return Err(FfiError::invalid(format!(
+                "the polygons need {index_count} indices; at most UINT32_MAX are supported"
+            )));
+        }
+        // SAFETY: 3 * vertex_count readable floats (caller contract).
+        let floats = unsafe {
+            read_array(
+                input.vertices,
+                3 * input.vertex_count as usize,
+                "input->vertices",
+            )
+        }?;
+        // SAFETY: index_count readable entries (caller contract).
+        let indices = unsafe { read_array(input.indices, index_count as usize, "input->indices") }?;
+        let areas = if input.areas.is_null() {
+            None
+        } else {
+            // SAFETY: polygon_count readable bytes (caller contract).
+            Some(unsafe { read_array(input.areas, count, "input->areas") }?)
+        };
+        let flags = if input.flags.is_null() {
+            None
+        } else {
+            // SAFETY: polygon_count readable entries (caller contract).
+            Some(unsafe { read_array(input.flags, count, "input->flags") }?)
+        };
+        // SAFETY: link_count readable links (caller contract).
+        let raw_links =
+            unsafe { read_array(input.links, input.link_count as usize, "input->links") }?;
+        let links = raw_links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| link_to_rust(i, l))
+            .collect::<Result<Vec<_>, _>>()?;
+        let points: Vec<Vec3> = floats.chunks_exact(3).map(Vec3::from_slice).collect();
+        let mut mesh_input = MeshInput::new(&points, &indices).with_links(&links);
+        mesh_input.polygon_sizes = sizes.as_deref();
+        mesh_input.areas = areas.as_deref();
+        mesh_input.flags = flags.as_deref();
+        Ok(NavMesh::from_input(&mesh_input, &options)?)
+    };
+    // SAFETY: forwarded from this function's contract.
+    unsafe { create_mesh("navstar_mesh_create_ex", options, out_mesh, build) }
+}
+
+fn link_to_rust(index: usize, link: &NavstarOffMeshLink) -> Result<OffMeshLink, FfiError> {
+    let (start, end) = (Vec3::from(link.start), Vec3::from(link.end));
+    let mut rust = OffMeshLink::new(start, end);
+    rust.bidirectional = link.bidirectional != 0;
+    if link.cost != NAVSTAR_LINK_COST_DISTANCE {
+        rust.cost = link.cost;
+    }
+    rust.area = u8::try_from(link.area).map_err(|_| {
+        FfiError::new(
+            NavstarStatus::NavstarErrorInvalidMesh,
+            format!("off-mesh link {index}: area must be below 64"),
+        )
+    })?;
+    rust.flags = link.flags;
+    rust.radius = link.radius;
+    Ok(rust)
+}
+
+/// Changes the flags of a polygon while other threads may query the mesh (a door
+/// closes: clear a bit your filters include). No lock; each query sees the old or the
+/// new flags.
+///
+/// * `out_previous` (out, optional): the flags before the change.
+///
+/// Returns `NAVSTAR_ERROR_INVALID_ARGUMENT` naming the polygon when it is out of range.
+///
+/// # Safety
+/// `mesh` NULL or a live mesh; `out_previous` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_set_polygon_flags(
+    mesh: *const NavstarMesh,
+    polygon: u32,
+    flags: u32,
+    out_previous: *mut u32,
+) -> NavstarStatus {
+    run("navstar_mesh_set_polygon_flags", || {
+        let mesh = non_null(mesh, "mesh")?;
+        // SAFETY: a live mesh (caller contract); only shared access is taken.
+        let previous = unsafe { &(*mesh).mesh }.set_polygon_flags(polygon, flags)?;
+        if !out_previous.is_null() {
+            // SAFETY: non-NULL and writable by contract.
+            unsafe { out_previous.write_unaligned(previous) };
+        }
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
+/// Reads the current flags and the area id of a polygon.
+///
+/// * `out_flags`, `out_area` (out, optional): its flags and area id.
+///
+/// # Safety
+/// `mesh` NULL or a live mesh; each out pointer NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_polygon_info(
+    mesh: *const NavstarMesh,
+    polygon: u32,
+    out_flags: *mut u32,
+    out_area: *mut u32,
+) -> NavstarStatus {
+    run("navstar_mesh_polygon_info", || {
+        let mesh = non_null(mesh, "mesh")?;
+        // SAFETY: a live mesh (caller contract).
+        let mesh = unsafe { &(*mesh).mesh };
+        if polygon >= mesh.polygon_count() {
+            return Err(crate::QueryError::IndexOutOfRange {
+                what: "polygon",
+                index: polygon,
+                count: mesh.polygon_count(),
+            }
+            .into());
+        }
+        if !out_flags.is_null() {
+            // SAFETY: non-NULL and writable by contract.
+            unsafe { out_flags.write_unaligned(mesh.polygon_flags(polygon)) };
+        }
+        if !out_area.is_null() {
+            // SAFETY: as above.
+            unsafe { out_area.write_unaligned(u32::from(mesh.polygon_area(polygon))) };
+        }
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
+/// Changes the flags of an off-mesh link (by its index in `NavstarMeshInput::links`),
+/// with the same guarantees as `navstar_mesh_set_polygon_flags`.
+///
+/// # Safety
+/// `mesh` NULL or a live mesh; `out_previous` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_set_link_flags(
+    mesh: *const NavstarMesh,
+    link: u32,
+    flags: u32,
+    out_previous: *mut u32,
+) -> NavstarStatus {
+    run("navstar_mesh_set_link_flags", || {
+        let mesh = non_null(mesh, "mesh")?;
+        // SAFETY: a live mesh (caller contract).
+        let previous = unsafe { &(*mesh).mesh }.set_link_flags(link, flags)?;
+        if !out_previous.is_null() {
+            // SAFETY: non-NULL and writable by contract.
+            unsafe { out_previous.write_unaligned(previous) };
+        }
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
+/// The number of off-mesh links of a mesh (0 for NULL).
+///
+/// # Safety
+/// `mesh` must be NULL or a live mesh.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_link_count(mesh: *const NavstarMesh) -> u32 {
+    // SAFETY: NULL or a live mesh (caller contract).
+    unsafe { mesh.as_ref() }.map_or(0, |m| m.mesh.link_count())
+}

@@ -1,0 +1,440 @@
+//! [`Query`]: the per-thread scratch memory, and path finding from A to B.
+
+use glam::Vec3;
+
+use super::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
+use super::corridor::{CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor};
+use super::{Path, PathMode, PathOptions, PathStatus};
+use crate::error::{Endpoint, QueryError};
+use crate::filter::QueryFilter;
+use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint, WalkEnd};
+use crate::path::optimal::OptimalSearch;
+
+/// Per-thread query state over one mesh.
+///
+/// A `Query` owns scratch memory sized to its mesh and a reference to the mesh (so the
+/// mesh lives as long as the query). It is `Send` but is used by one thread at a time
+/// (`&mut self`); make one per thread. After the first few queries it allocates nothing.
+pub struct Query {
+    pub(super) mesh: NavMesh,
+    pub(super) search: AStar,
+    pub(super) corridor: Vec<CorridorStep>,
+    /// The last path found.
+    pub(super) path: PathBuffer,
+    pub(super) cost: f32,
+    pub(super) pull: PullScratch,
+    /// The best path so far while trying the fans of a pinched start or goal, or the
+    /// goals of a nearest-target query in the exact mode.
+    pub(super) best_path: PathBuffer,
+    pub(super) best_corridor: Vec<CorridorStep>,
+    /// The targets of the current search.
+    pub(super) targets: Vec<Target>,
+    /// Which goal each target stands for (nearest-target queries).
+    pub(super) target_goals: Vec<usize>,
+    /// The answer of the last [`Query::reachable_polygons`].
+    pub(super) reached: Vec<ReachedPolygon>,
+    /// Scratch memory of [`PathMode::Optimal`], made on its first use.
+    pub(super) optimal: Option<Box<OptimalSearch>>,
+}
+
+impl std::fmt::Debug for Query {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("mesh", &self.mesh)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Query {
+    /// Creates a query for `mesh`, holding its own reference to it. Its scratch memory
+    /// is about 72 bytes per polygon corner of the mesh.
+    ///
+    /// # Panics
+    /// When that memory cannot be allocated; [`Query::try_new`] returns an error instead.
+    pub fn new(mesh: &NavMesh) -> Query {
+        Query::try_new(mesh).expect("out of memory for the query's search scratch")
+    }
+
+    /// Like [`Query::new`], but a failed allocation of the scratch memory is
+    /// [`QueryError::OutOfMemory`] instead of a panic.
+    ///
+    /// # Errors
+    /// [`QueryError::OutOfMemory`].
+    pub fn try_new(mesh: &NavMesh) -> Result<Query, QueryError> {
+        let data = mesh.data();
+        let search = AStar::try_new(data.corners.len(), data.links.hops.len())
+            .ok_or(QueryError::OutOfMemory)?;
+        Ok(Query {
+            mesh: mesh.clone(),
+            search,
+            corridor: Vec::new(),
+            path: PathBuffer::default(),
+            cost: 0.0,
+            pull: PullScratch::default(),
+            best_path: PathBuffer::default(),
+            best_corridor: Vec::new(),
+            targets: Vec::new(),
+            target_goals: Vec::new(),
+            reached: Vec::new(),
+            optimal: None,
+        })
+    }
+
+    /// The mesh this query searches.
+    pub fn mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// The polygon corridor of the last successful path query, start polygon first.
+    /// Empty when that path was answered without a search (start and goal in one
+    /// polygon or in direct sight) or by the exact mode.
+    pub fn corridor(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.corridor.iter().map(|step| step.polygon)
+    }
+
+    /// The corners, corner details and cost of the last path found (empty before the
+    /// first one; after a failed query, whatever the last successful one left).
+    pub(crate) fn last_corners(&self) -> (&[Vec3], &[super::CornerDetail], f32) {
+        (&self.path.corners, &self.path.details, self.cost)
+    }
+
+    /// The last path found, borrowed from this query.
+    pub(super) fn last_path(&self, status: PathStatus) -> Path<'_> {
+        Path {
+            corners: &self.path.corners,
+            details: &self.path.details,
+            status,
+            cost: self.cost,
+        }
+    }
+
+    /// Finds a path from `start` to `goal` (world coordinates).
+    ///
+    /// Both points are first moved to the nearest point of a polygon the filter admits
+    /// (3D distance), within `options.max_snap_distance`. The corridor is found by the
+    /// chosen strategy (A* by default) over the polygons and off-mesh links the filter
+    /// admits, at the filter's area costs, and pulled tight with the funnel algorithm in
+    /// the ground plane; corners are mesh vertices with their heights. Start and goal in
+    /// one polygon, or in direct sight of each other over polygons of the cheapest area,
+    /// give exactly two corners, unless an off-mesh link offers a cheaper way.
+    ///
+    /// Polygons that touch only at a corner are not neighbours, but a point exactly on
+    /// such a pinched vertex lies in all of them: the path may start (or end) on either
+    /// side.
+    ///
+    /// # Errors
+    /// [`QueryError::NonFinitePoint`], [`QueryError::InvalidOption`],
+    /// [`QueryError::InvalidAreaCost`], [`QueryError::NotOnMesh`], or
+    /// [`QueryError::NoPath`] when the goal is unreachable and `options.allow_partial`
+    /// is false.
+    pub fn find_path(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        options: &PathOptions,
+    ) -> Result<Path<'_>, QueryError> {
+        options.validate()?;
+        let start = self.snap(start, Endpoint::Start, options)?;
+        let goal = self.snap(goal, Endpoint::Goal, options)?;
+        let starts = self.mesh.data().fans_at(start.polygon, start.point);
+        let goals = self.mesh.data().fans_at(goal.polygon, goal.point);
+        let status = if starts.as_slice().len() == 1 && goals.as_slice().len() == 1 {
+            self.route(&start, &goal, options)?
+        } else {
+            self.route_best(&start, &starts, &goal, &goals, options)?
+        };
+        Ok(self.last_path(status))
+    }
+
+    /// Finds the path between two snapped points into `self.path` and `self.corridor`.
+    pub(super) fn route(
+        &mut self,
+        start: &NearestPoint,
+        goal: &NearestPoint,
+        options: &PathOptions,
+    ) -> Result<PathStatus, QueryError> {
+        let (start, goal) = (*start, *goal);
+        let handle = self.mesh.clone();
+        let mesh = handle.data();
+        let filter = &options.filter;
+        let mut status = PathStatus::Complete;
+        let mut target = goal;
+        if mesh.island[start.polygon as usize] != mesh.island[goal.polygon as usize] {
+            if !options.allow_partial {
+                return Err(QueryError::NoPath);
+            }
+            let island = mesh.island[start.polygon as usize];
+            target = mesh
+                .nearest_point(goal.point, f32::INFINITY, |p| {
+                    mesh.island[p as usize] == island && filter.admits(mesh.flags_of(p))
+                })
+                .expect("the start polygon's island holds the start polygon");
+            status = PathStatus::Partial;
+        }
+        self.path.clear();
+        self.corridor.clear();
+        if options.mode == PathMode::Optimal {
+            let found = self
+                .optimal
+                .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
+                .find(mesh, &start, &target, &mut self.path.corners);
+            if found {
+                self.path.flag_plain_corners(mesh, start.polygon);
+                self.cost = self
+                    .path
+                    .corners
+                    .windows(2)
+                    .map(|w| w[0].distance(w[1]))
+                    .sum();
+                return Ok(status);
+            }
+        }
+        if let Some(cost) = direct_cost(mesh, &start, &target, options) {
+            let area = mesh.areas[start.polygon as usize];
+            self.path.straight(start.point, target.point, area);
+            self.cost = cost;
+            return Ok(status);
+        }
+        self.targets.clear();
+        self.targets.push(Target {
+            polygon: target.polygon,
+            point: target.point,
+        });
+        let request = search_request(&start, &self.targets, options);
+        if let SearchOutcome::Closest(end) = self.search.search(mesh, &request, &mut self.corridor)
+        {
+            // Unreachable although on the same island (the filter refuses the way):
+            // end at the explored polygon closest to the goal.
+            if !options.allow_partial {
+                return Err(QueryError::NoPath);
+            }
+            target = NearestPoint {
+                polygon: end,
+                point: mesh.closest_point_on_polygon(end, goal.point),
+                distance: 0.0,
+            };
+            status = PathStatus::Partial;
+        }
+        self.pull_path(start.point, target.point, options);
+        Ok(status)
+    }
+
+    /// Pulls `self.corridor` tight into `self.path` and sets `self.cost`.
+    pub(super) fn pull_path(&mut self, start: Vec3, target: Vec3, options: &PathOptions) {
+        let request = PullRequest {
+            start,
+            target,
+            filter: &options.filter,
+            split_at_area_changes: options.split_at_area_changes,
+            trace: true,
+        };
+        self.cost = pull_corridor(
+            self.mesh.data(),
+            &self.corridor,
+            &request,
+            &mut self.pull,
+            &mut self.path,
+        );
+    }
+
+    /// A point exactly on a vertex where the mesh is pinched (two squares touching at a
+    /// corner) lies in every fan of polygons round it, and the snap picked one of them
+    /// at random. Routes every pairing of the start's and the goal's fans (on one island
+    /// when some pairing is) and keeps the best: complete before partial, then the
+    /// partial end nearest the goal, then the cheapest.
+    fn route_best(
+        &mut self,
+        start: &NearestPoint,
+        starts: &Fans,
+        goal: &NearestPoint,
+        goals: &Fans,
+        options: &PathOptions,
+    ) -> Result<PathStatus, QueryError> {
+        let mesh = self.mesh.clone();
+        let island = |p: u32| mesh.data().island[p as usize];
+        let connected = starts
+            .as_slice()
+            .iter()
+            .any(|&s| goals.as_slice().iter().any(|&g| island(s) == island(g)));
+        let mut best: Option<(PathStatus, (bool, f32, f32), f32)> = None;
+        let mut failure = QueryError::NoPath;
+        for &s in starts.as_slice() {
+            for &g in goals.as_slice() {
+                if connected && island(s) != island(g) {
+                    continue;
+                }
+                let from = NearestPoint {
+                    polygon: s,
+                    ..*start
+                };
+                let to = NearestPoint {
+                    polygon: g,
+                    ..*goal
+                };
+                let status = match self.route(&from, &to, options) {
+                    Ok(status) => status,
+                    Err(e) => {
+                        failure = e;
+                        continue;
+                    }
+                };
+                let end = self.path.corners[self.path.corners.len() - 1];
+                let partial = status == PathStatus::Partial;
+                let rank = (
+                    partial,
+                    if partial {
+                        end.distance(goal.point)
+                    } else {
+                        0.0
+                    },
+                    self.cost,
+                );
+                if best.is_none_or(|(_, b, _)| rank < b) {
+                    best = Some((status, rank, self.cost));
+                    std::mem::swap(&mut self.path, &mut self.best_path);
+                    std::mem::swap(&mut self.corridor, &mut self.best_corridor);
+                }
+            }
+        }
+        let (status, _, cost) = best.ok_or(failure)?;
+        std::mem::swap(&mut self.path, &mut self.best_path);
+        std::mem::swap(&mut self.corridor, &mut self.best_corridor);
+        self.cost = cost;
+        Ok(status)
+    }
+
+    /// Like [`Query::find_path`] but copies the corners into a new `Vec`.
+    ///
+    /// # Errors
+    /// As [`Query::find_path`].
+    pub fn find_path_vec(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        options: &PathOptions,
+    ) -> Result<(Vec<Vec3>, PathStatus), QueryError> {
+        self.find_path(start, goal, options)
+            .map(|p| (p.corners.to_vec(), p.status))
+    }
+
+    /// Moves `point` to the nearest point of a polygon the filter admits.
+    pub(super) fn snap(
+        &self,
+        point: Vec3,
+        endpoint: Endpoint,
+        options: &PathOptions,
+    ) -> Result<NearestPoint, QueryError> {
+        if !point.is_finite() {
+            return Err(QueryError::NonFinitePoint(endpoint));
+        }
+        let mesh = self.mesh.data();
+        let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
+        let max_distance = options.max_snap_distance;
+        mesh.nearest_point(point, max_distance, admitted)
+            .ok_or_else(|| QueryError::NotOnMesh {
+                endpoint,
+                distance: mesh
+                    .nearest_point(point, f32::INFINITY, admitted)
+                    .map_or(f32::INFINITY, |n| n.distance),
+                max_distance,
+            })
+    }
+}
+
+/// The search for `targets` from `start` with the strategy, weight and filter of
+/// `options`.
+pub(super) fn search_request<'a>(
+    start: &NearestPoint,
+    targets: &'a [Target],
+    options: &'a PathOptions,
+) -> SearchRequest<'a> {
+    SearchRequest {
+        start_polygon: start.polygon,
+        start: start.point,
+        targets,
+        strategy: options.strategy,
+        heuristic_weight: options.heuristic_weight,
+        filter: &options.filter,
+    }
+}
+
+/// The cost of walking straight from `start` to `target`, when that is the best path:
+/// the segment stays on polygons the filter admits, all of the cheapest area, and no
+/// off-mesh link could do better. `None` when a search is needed.
+fn direct_cost(
+    mesh: &MeshData,
+    start: &NearestPoint,
+    target: &NearestPoint,
+    options: &PathOptions,
+) -> Option<f32> {
+    let filter = &options.filter;
+    let length = start.point.distance(target.point);
+    let cost = if start.polygon == target.polygon {
+        // Within one convex polygon the segment is the corridor's pulled path.
+        filter.cost(mesh.areas[start.polygon as usize]) * length
+    } else {
+        let scale = filter.min_cost();
+        let cheapest = |p: u32| filter.cost(mesh.areas[p as usize]) == scale;
+        if !cheapest(start.polygon)
+            || options.split_at_area_changes
+            || !in_direct_sight(mesh, start, target, |p| {
+                filter.admits(mesh.flags_of(p)) && cheapest(p)
+            })
+        {
+            return None;
+        }
+        scale * length
+    };
+    (!link_may_be_cheaper(mesh, start.point, target.point, filter, cost)).then_some(cost)
+}
+
+/// Whether some admitted off-mesh link could give a path from `start` to `target`
+/// cheaper than `cost`: walking to its start and from its end at the smallest area cost,
+/// plus its own cost, is a lower bound of any path through it.
+fn link_may_be_cheaper(
+    mesh: &MeshData,
+    start: Vec3,
+    target: Vec3,
+    filter: &QueryFilter,
+    cost: f32,
+) -> bool {
+    let scale = filter.min_cost();
+    mesh.links.hops.iter().any(|hop| {
+        let link = hop.link as usize;
+        filter.admits(mesh.links.flags(hop.link))
+            && scale * (start.distance(hop.from) + hop.to.distance(target))
+                + mesh.links.cost[link] * filter.cost(mesh.links.area[link])
+                < cost
+    })
+}
+
+/// Whether the straight segment from `start` to `target` stays on polygons for which
+/// `passable` holds.
+fn in_direct_sight(
+    mesh: &MeshData,
+    start: &NearestPoint,
+    target: &NearestPoint,
+    passable: impl Fn(u32) -> bool,
+) -> bool {
+    let up = mesh.up;
+    match mesh.walk_straight(
+        start.polygon,
+        up.ground(start.point),
+        up.ground(target.point),
+        passable,
+    ) {
+        WalkEnd::Reached(polygon) if polygon == target.polygon => true,
+        // A target on a shared edge or vertex belongs to several polygons, and the walk
+        // may end in another one than the snap chose. It counts if it holds the target
+        // point itself (in 3D: a polygon of another storey above or below the target
+        // does not).
+        WalkEnd::Reached(polygon) => {
+            let scale = target.point.abs().max_element().max(1.0);
+            let tolerance = scale * f32::EPSILON * 8.0;
+            mesh.closest_point_on_polygon(polygon, target.point)
+                .distance_squared(target.point)
+                <= tolerance * tolerance
+        }
+        WalkEnd::Blocked { .. } => false,
+    }
+}
