@@ -27,7 +27,8 @@ use navstar::ffi::{
 use navstar::glam::{DVec3, Vec2, Vec3};
 use navstar::io::{LoadError, PolygonSoup};
 use navstar::{
-    MeshError, MeshOptions, NavMesh, PathOptions, PathStatus, Query, QueryError, UpAxis,
+    MeshError, MeshOptions, NavMesh, PathOptions, PathStatus, Query, QueryError, SearchStrategy,
+    UpAxis,
 };
 
 pub use NavstarStatus::{
@@ -265,7 +266,7 @@ pub enum PathOpts {
     Default,
     /// Defaults with fuzzed fields (`struct_size` right).
     Fields {
-        /// `strategy`: only 0 is valid.
+        /// `strategy`: 0 to 4 are valid.
         strategy: SmallU32,
         /// `heuristic_weight`: finite and >= 0 is valid.
         heuristic_weight: Coord,
@@ -337,10 +338,16 @@ impl PathOpts {
             &navstar_path_options_default(),
             PATH_OPTIONS_V1_SIZE,
             || {
-                if c.strategy != 0 {
-                    return None;
-                }
+                let strategy = match c.strategy {
+                    0 => SearchStrategy::AStar,
+                    1 => SearchStrategy::Dijkstra,
+                    2 => SearchStrategy::GreedyBestFirst,
+                    3 => SearchStrategy::BreadthFirst,
+                    4 => SearchStrategy::DepthFirst,
+                    _ => return None,
+                };
                 let mut options = PathOptions::default();
+                options.strategy = strategy;
                 options.heuristic_weight = c.heuristic_weight;
                 options.max_snap_distance = c.max_snap_distance;
                 options.allow_partial = c.allow_partial != 0;

@@ -64,20 +64,14 @@ struct Node {
     closed: bool,
     /// The polygon this node is in.
     polygon: u32,
-    /// Lower bound of the cost of the whole path through this node.
+    /// Lower bound of the cost of the whole path through this node (with mixed area
+    /// costs: its rank in the sampled graph, see [`AStar::offer_sampled`]).
     estimate: f32,
-    /// Lower bound of the cost so far (to the entry of this node).
+    /// Lower bound of the cost so far, to the entry of this node (sampled graph: the
+    /// cheapest arrival at it).
     cost: f32,
     /// Area-cost penalty of the corridor so far (see the module docs).
     penalty: f32,
-    /// With area costs: the cost of reaching the left end, middle and right end of the
-    /// entry (over the same three points of each earlier portal), and the least of
-    /// these plus the scaled straight distance on to the nearest target. Not a bound;
-    /// it decides which corridor a node keeps when two reach it.
-    arrival: [f32; 3],
-    rank: f32,
-    /// Per sample point: the node and sample its arrival cost came from.
-    via: [(u32, u8); 3],
     /// Funnel state of the corridor from the start to this node.
     wedge: Wedge,
     /// The node this one was reached from (`NONE` for the root).
@@ -91,9 +85,6 @@ const UNVISITED: Node = Node {
     estimate: f32::INFINITY,
     cost: 0.0,
     penalty: 0.0,
-    arrival: [0.0; 3],
-    rank: f32::INFINITY,
-    via: [(NONE, 0); 3],
     wedge: Wedge {
         apex: Vec3::ZERO,
         apex_cost: 0.0,
@@ -196,6 +187,28 @@ pub struct ReachedPolygon {
     pub parent: u32,
 }
 
+/// A node's state in the sampled graph of a search with mixed area costs (see
+/// [`AStar::offer_sampled`]), kept beside the nodes so that other searches do not carry
+/// it. Valid while its node is reached in the current search.
+#[derive(Clone, Copy)]
+struct Samples {
+    /// The cost of reaching the left end, middle and right end of the node's entry.
+    arrival: [f32; 3],
+    /// Per sample: the node and sample its arrival came from.
+    via: [(u32, u8); 3],
+}
+
+impl Samples {
+    const UNREACHED: Samples = Samples {
+        arrival: [f32::INFINITY; 3],
+        via: [(NONE, 0); 3],
+    };
+    const START: Samples = Samples {
+        arrival: [0.0; 3],
+        via: [(NONE, 0); 3],
+    };
+}
+
 /// The fixed parts of one search.
 struct Context<'a> {
     targets: &'a [Target],
@@ -257,6 +270,8 @@ pub(crate) struct AStar {
     replay: Vec<TaggedPortal>,
     /// Per polygon: the generation in which the flood listed it.
     listed: Vec<u32>,
+    /// Per node, for searches with mixed area costs; empty until the first one.
+    samples: Vec<Samples>,
 }
 
 impl AStar {
@@ -279,6 +294,7 @@ impl AStar {
             measured: PathBuffer::default(),
             replay: Vec::new(),
             listed: Vec::new(),
+            samples: Vec::new(),
         })
     }
 
@@ -323,10 +339,11 @@ impl AStar {
             polygon: start_polygon,
             estimate,
             wedge,
-            arrival: [0.0; 3],
-            rank: estimate,
             ..UNVISITED
         };
+        if ctx.sampled {
+            self.samples[root as usize] = Samples::START;
+        }
         self.push(ctx, root, 0.0, estimate);
     }
 
@@ -368,6 +385,10 @@ impl AStar {
             sampled: !request.filter.is_uniform(),
             max_cost: f32::INFINITY,
         };
+        if ctx.sampled && self.samples.len() != self.nodes.len() {
+            self.samples.clear();
+            self.samples.resize(self.nodes.len(), Samples::UNREACHED);
+        }
         self.begin(mesh, &ctx, request.start_polygon, request.start);
         // Each reopening strictly lowers an estimate (or, sampled, one of three arrival
         // costs), so this only guards against pathological float behaviour; past the
@@ -522,6 +543,7 @@ impl AStar {
         index: u32,
     ) -> Option<(f32, usize, u8)> {
         let node = &self.nodes[index as usize];
+        let arrival = self.samples[index as usize].arrival;
         let samples = self.entry_samples(mesh, index);
         let cost = ctx.filter.cost(mesh.areas[node.polygon as usize]);
         let mut best: Option<(f32, usize, u8)> = None;
@@ -530,7 +552,7 @@ impl AStar {
                 continue;
             }
             for (j, sample) in samples.iter().enumerate() {
-                let arrival = node.arrival[j] + cost * sample.distance(target.point);
+                let arrival = arrival[j] + cost * sample.distance(target.point);
                 if best.is_none_or(|(b, _, _)| arrival < b) {
                     best = Some((arrival, i, j as u8));
                 }
@@ -584,12 +606,13 @@ impl AStar {
         } else {
             (Vec2::ZERO, Vec2::ZERO)
         };
-        let (samples, polygon_cost) = if !ctx.sampled {
-            ([Vec3::ZERO; 3], 0.0)
+        let (samples, polygon_cost, node_arrival) = if !ctx.sampled {
+            ([Vec3::ZERO; 3], 0.0, [0.0; 3])
         } else {
             (
                 self.entry_samples(mesh, index),
                 ctx.filter.cost(mesh.areas[node.polygon as usize]),
+                self.samples[index as usize].arrival,
             )
         };
         // The arrival costs at `points` from this node's entry samples, and the scaled
@@ -601,7 +624,7 @@ impl AStar {
             for (k, point) in points.iter().enumerate() {
                 for (j, sample) in samples.iter().enumerate() {
                     let cost =
-                        node.arrival[j] + polygon_cost * sample.distance(*point) + extra_cost;
+                        node_arrival[j] + polygon_cost * sample.distance(*point) + extra_cost;
                     if cost < arrival[k] {
                         arrival[k] = cost;
                         via[k] = j as u8;
@@ -778,23 +801,18 @@ impl AStar {
     ) {
         let next = *self.node(child.index);
         let reached = next.polygon != NONE;
-        let mut node = if reached {
-            next
-        } else {
-            Node {
-                stamp: next.stamp,
-                polygon: child.polygon,
-                arrival: [f32::INFINITY; 3],
-                ..UNVISITED
-            }
-        };
+        let index = child.index as usize;
+        if !reached {
+            self.samples[index] = Samples::UNREACHED;
+        }
+        let state = &mut self.samples[index];
         // A sample's arrival only ever drops, and along a chain of samples it never
         // drops (walking costs are >= 0), so the chains cannot form cycles.
         let mut improved = false;
         for k in 0..3 {
-            if child.arrival[k] < node.arrival[k] {
-                node.arrival[k] = child.arrival[k];
-                node.via[k] = (parent, child.via[k]);
+            if child.arrival[k] < state.arrival[k] {
+                state.arrival[k] = child.arrival[k];
+                state.via[k] = (parent, child.via[k]);
                 improved = true;
             }
         }
@@ -806,18 +824,22 @@ impl AStar {
         }
         let (mut rank, mut best) = (f32::INFINITY, 0);
         for k in 0..3 {
-            if node.arrival[k] + child.ahead[k] < rank {
-                rank = node.arrival[k] + child.ahead[k];
+            if state.arrival[k] + child.ahead[k] < rank {
+                rank = state.arrival[k] + child.ahead[k];
                 best = k;
             }
         }
-        node.closed = false;
-        node.parent = node.via[best].0;
-        node.rank = rank;
-        node.estimate = rank;
-        node.cost = node.arrival.iter().copied().fold(f32::INFINITY, f32::min);
-        node.wedge = child.wedge;
-        self.nodes[child.index as usize] = node;
+        let node = Node {
+            stamp: next.stamp,
+            closed: false,
+            polygon: child.polygon,
+            estimate: rank,
+            cost: state.arrival.iter().copied().fold(f32::INFINITY, f32::min),
+            penalty: child.penalty,
+            wedge: child.wedge,
+            parent: state.via[best].0,
+        };
+        self.nodes[index] = node;
         self.push(ctx, child.index, node.cost, rank);
     }
 
@@ -923,7 +945,7 @@ impl AStar {
                 polygon: node.polygon,
                 exit,
             });
-            let (parent, from) = node.via[sample as usize];
+            let (parent, from) = self.samples[index as usize].via[sample as usize];
             if node.parent == NONE || parent == NONE {
                 break;
             }
