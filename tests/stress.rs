@@ -9,9 +9,9 @@
 //! `*_free` function, so a leak in the library shows up under LeakSanitizer or valgrind
 //! (the test itself keeps all create/free pairs).
 //!
-//! Runtime polygon flags (blocking polygons while queries run) do not exist yet; when
-//! they do, a thread flipping them belongs here, with answers checked against each
-//! consistent view.
+//! A second test flips polygon flags (closing and opening a tenth of the polygons)
+//! through the C ABI while four threads query: no query fails in a way the flags cannot
+//! explain, and once the flips stop every answer is again the single-threaded one.
 
 mod common;
 
@@ -27,7 +27,8 @@ use navstar::ffi::{
     NAVSTAR_UP_Z, NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
     navstar_find_path, navstar_last_error_message, navstar_mesh_create,
     navstar_mesh_create_from_grid, navstar_mesh_free, navstar_mesh_options_default,
-    navstar_path_options_default, navstar_query_create, navstar_query_free,
+    navstar_mesh_set_polygon_flags, navstar_path_options_default, navstar_query_create,
+    navstar_query_free,
 };
 use navstar::io::{PolygonSoup, parse_polyanya_mesh_bytes};
 use navstar::{MeshOptions, NavMesh};
@@ -355,4 +356,87 @@ fn eight_threads_share_one_mesh_while_meshes_come_and_go() {
         answered.load(Ordering::Relaxed),
         started.elapsed().as_secs_f64()
     );
+}
+
+#[test]
+fn flags_flip_while_four_threads_query() {
+    let soup = arena_soup();
+    let arrays = arrays(&soup);
+    let rust_mesh = soup
+        .into_mesh(&MeshOptions::default())
+        .expect("the arena builds");
+    let work = work_list(&rust_mesh, 300);
+    let (status, mesh) = create(&arrays, &z_up());
+    assert_eq!(status, NavstarStatus::NavstarOk, "{}", last_error());
+    let shared = SharedMesh(mesh);
+    let expected: Vec<Answer> = {
+        let mut query = query_for(shared.0);
+        work.iter().map(|w| ask(&mut query, w)).collect()
+    };
+    let doors: Vec<u32> = (0..rust_mesh.polygon_count()).step_by(10).collect();
+    let stop = AtomicBool::new(false);
+    let flips = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4u64)
+            .map(|t| {
+                let (work, stop) = (&work, &stop);
+                scope.spawn(move || {
+                    let mut query = query_for(shared.get());
+                    let mut answered = 0u64;
+                    let mut i = t as usize;
+                    while !stop.load(Ordering::Relaxed) {
+                        let (status, count, _) = ask(&mut query, &work[i % work.len()]);
+                        // Closed doors may cut a path short, or leave an end point with
+                        // no open polygon in snapping range; nothing else.
+                        assert!(
+                            matches!(
+                                status,
+                                NavstarStatus::NavstarOk
+                                    | NavstarStatus::NavstarPartialPath
+                                    | NavstarStatus::NavstarErrorNotOnMesh
+                                    | NavstarStatus::NavstarErrorNoPath
+                            ),
+                            "thread {t}: {status:?} {}",
+                            last_error()
+                        );
+                        assert!(status != NavstarStatus::NavstarOk || count >= 2);
+                        answered += 1;
+                        i += 7;
+                    }
+                    answered
+                })
+            })
+            .collect();
+        let began = Instant::now();
+        let mut round = 0u32;
+        while began.elapsed() < Duration::from_secs(2) {
+            for &door in &doors {
+                // SAFETY: a live mesh shared by all threads; flags are atomic.
+                let status = unsafe {
+                    navstar_mesh_set_polygon_flags(shared.get(), door, round % 2, ptr::null_mut())
+                };
+                assert_eq!(status, NavstarStatus::NavstarOk);
+            }
+            flips.fetch_add(1, Ordering::Relaxed);
+            round += 1;
+        }
+        // Open every door again, then let the workers go.
+        for &door in &doors {
+            // SAFETY: as above.
+            unsafe { navstar_mesh_set_polygon_flags(shared.get(), door, 1, ptr::null_mut()) };
+        }
+        stop.store(true, Ordering::Relaxed);
+        for worker in workers {
+            assert!(worker.join().unwrap() >= 20, "a worker hardly ran");
+        }
+    });
+    assert!(flips.load(Ordering::Relaxed) >= 10);
+    let mut query = query_for(shared.0);
+    for (i, w) in work.iter().enumerate() {
+        assert_eq!(
+            ask(&mut query, w),
+            expected[i],
+            "after the flips, query {i}"
+        );
+    }
 }

@@ -224,9 +224,6 @@ impl MeshOpts {
             MeshOpts::Raw { struct_size, bytes } => {
                 fill_after_size(&mut c, bytes);
                 c.struct_size = struct_size.value();
-                // A pointer made of arbitrary bytes breaks the caller contract (it must be
-                // NULL or point to a filter), so the raw bytes never reach this field.
-                c.filter = std::ptr::null();
             }
         }
         Some(c)
