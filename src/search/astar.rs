@@ -224,6 +224,9 @@ struct Context<'a> {
     sampled: bool,
     /// Entries costing more are not pushed (the flood's bound).
     max_cost: f32,
+    /// Whether the cost so far of nodes is needed: by every order but plain A*'s, and
+    /// by the flood's bound (plain A* orders by the estimate alone).
+    needs_cost: bool,
 }
 
 impl Context<'_> {
@@ -240,7 +243,11 @@ impl Context<'_> {
     /// Lower bound of the cost of a path from the start through a corridor with funnel
     /// state `wedge` and penalty `penalty` to the nearest target; `cost` (the cost so far)
     /// when there are no targets.
+    #[inline(always)]
     fn estimate(&self, mesh: &MeshData, wedge: &Wedge, penalty: f32, cost: f32) -> f32 {
+        if let [target] = self.targets {
+            return self.scale * wedge.length_to(mesh.up, target.point) + penalty;
+        }
         if self.targets.is_empty() {
             return cost;
         }
@@ -348,6 +355,7 @@ impl AStar {
     }
 
     /// Pushes an open entry for `node` with cost so far `cost` and estimate `estimate`.
+    #[inline]
     fn push(&mut self, ctx: &Context<'_>, node: u32, cost: f32, estimate: f32) {
         let key = match ctx.strategy {
             SearchStrategy::AStar if ctx.weight == 1.0 => ordered_key(estimate, estimate),
@@ -384,6 +392,8 @@ impl AStar {
             uniform: request.filter.is_uniform(),
             sampled: !request.filter.is_uniform(),
             max_cost: f32::INFINITY,
+            needs_cost: !(request.strategy == SearchStrategy::AStar
+                && request.heuristic_weight == 1.0),
         };
         if ctx.sampled && self.samples.len() != self.nodes.len() {
             self.samples.clear();
@@ -469,6 +479,7 @@ impl AStar {
             uniform: filter.is_uniform(),
             sampled: false,
             max_cost,
+            needs_cost: true,
         };
         if self.listed.len() != mesh.polygon_count() as usize {
             self.listed.clear();
@@ -637,7 +648,11 @@ impl AStar {
                     .fold(f32::INFINITY, f32::min);
                 ahead[k] = ctx.scale * nearest;
             }
-            (arrival, ahead, via)
+            SampledOffer {
+                arrival,
+                ahead,
+                via,
+            }
         };
         for slot in mesh.corner_range(node.polygon) {
             let neighbour = mesh.neighbours[slot];
@@ -672,11 +687,10 @@ impl AStar {
                 Step::Narrowed(wedge) => wedge,
                 Step::Turn(side) => self.restart(mesh, index, &node.wedge, side, portal),
             };
-            let cost = (ctx.scale * wedge.length_to_portal(left, right) + penalty).max(node.cost);
-            let (arrival, ahead, via) = if ctx.sampled {
-                arrive([left, left.lerp(right, 0.5), right], 0.0)
+            let cost = if ctx.needs_cost {
+                (ctx.scale * wedge.length_to_portal(left, right) + penalty).max(node.cost)
             } else {
-                ([0.0; 3], [0.0; 3], [0; 3])
+                node.cost
             };
             let child = Child {
                 index: slot as u32,
@@ -684,11 +698,13 @@ impl AStar {
                 wedge,
                 penalty,
                 cost,
-                arrival,
-                ahead,
-                via,
             };
-            self.offer(mesh, ctx, index, &node, child, reopen_budget);
+            if ctx.sampled {
+                let sampled = arrive([left, left.lerp(right, 0.5), right], 0.0);
+                self.offer_sampled(ctx, index, child, sampled, reopen_budget);
+            } else {
+                self.offer(mesh, ctx, index, &node, child, reopen_budget);
+            }
         }
         let hops = mesh.links.hops_from(node.polygon);
         if hops.is_empty() {
@@ -719,29 +735,27 @@ impl AStar {
             let walked = node.wedge.length_to(up, hop.from);
             let wedge = Wedge::at(hop.to, walked);
             let cost = (ctx.scale * walked + penalty).max(node.cost);
-            let (arrival, ahead, via) = if ctx.sampled {
-                let (at_end, _, via) = arrive([hop.from; 3], link_cost);
-                let (_, ahead, _) = arrive([hop.to; 3], 0.0);
-                (at_end, ahead, via)
-            } else {
-                ([0.0; 3], [0.0; 3], [0; 3])
-            };
             let child = Child {
                 index: child_index,
                 polygon: hop.to_polygon,
                 wedge,
                 penalty,
                 cost,
-                arrival,
-                ahead,
-                via,
             };
-            self.offer(mesh, ctx, index, &node, child, reopen_budget);
+            if ctx.sampled {
+                let at_start = arrive([hop.from; 3], link_cost);
+                let ahead = arrive([hop.to; 3], 0.0).ahead;
+                let sampled = SampledOffer { ahead, ..at_start };
+                self.offer_sampled(ctx, index, child, sampled, reopen_budget);
+            } else {
+                self.offer(mesh, ctx, index, &node, child, reopen_budget);
+            }
         }
     }
 
     /// Records `child` (reached from node `parent`) unless it is no better than what the
     /// node already holds, and pushes it.
+    #[inline(always)]
     fn offer(
         &mut self,
         mesh: &MeshData,
@@ -759,10 +773,6 @@ impl AStar {
         let estimate = ctx
             .estimate(mesh, &child.wedge, child.penalty, child.cost)
             .max(parent_node.estimate);
-        if ctx.sampled {
-            self.offer_sampled(ctx, parent, child, reopen_budget);
-            return;
-        }
         let next = *self.node(child.index);
         if estimate >= next.estimate || (next.closed && *reopen_budget == 0) {
             return;
@@ -797,6 +807,7 @@ impl AStar {
         ctx: &Context<'_>,
         parent: u32,
         child: Child,
+        offer: SampledOffer,
         reopen_budget: &mut usize,
     ) {
         let next = *self.node(child.index);
@@ -810,9 +821,9 @@ impl AStar {
         // drops (walking costs are >= 0), so the chains cannot form cycles.
         let mut improved = false;
         for k in 0..3 {
-            if child.arrival[k] < state.arrival[k] {
-                state.arrival[k] = child.arrival[k];
-                state.via[k] = (parent, child.via[k]);
+            if offer.arrival[k] < state.arrival[k] {
+                state.arrival[k] = offer.arrival[k];
+                state.via[k] = (parent, offer.via[k]);
                 improved = true;
             }
         }
@@ -824,8 +835,8 @@ impl AStar {
         }
         let (mut rank, mut best) = (f32::INFINITY, 0);
         for k in 0..3 {
-            if state.arrival[k] + child.ahead[k] < rank {
-                rank = state.arrival[k] + child.ahead[k];
+            if state.arrival[k] + offer.ahead[k] < rank {
+                rank = state.arrival[k] + offer.ahead[k];
                 best = k;
             }
         }
@@ -987,7 +998,13 @@ struct Child {
     wedge: Wedge,
     penalty: f32,
     cost: f32,
+}
+
+/// What a successor offers in the sampled graph (see [`AStar::offer_sampled`]).
+struct SampledOffer {
+    /// Arrival cost at each of the successor's three entry samples.
     arrival: [f32; 3],
+    /// The scaled straight distance from each sample on to the nearest target.
     ahead: [f32; 3],
     /// Per sample: the parent's sample its arrival came from.
     via: [u8; 3],

@@ -192,12 +192,32 @@ fn pull_stretch(
         CornerFlags::LINK_END
     };
     let uniform = (1..steps.len()).all(|s| cost_of(s) == cost_of(0));
-    if uniform && !request.trace {
+    if uniform && !request.split_at_area_changes {
+        // The funnel's corners are the path. A corner's area is that of the polygon
+        // after the last portal it ends (found in one pass), when asked for.
         out.push(scratch.corners[0], first_flags, area_of(0), arrived_by);
+        let portals = &scratch.portals;
+        let ends = |j: usize, c: Vec3| portals[j].left_world == c || portals[j].right_world == c;
+        let mut j = 1;
         let mut length = 0.0;
-        for pair in scratch.corners.windows(2) {
+        let last = scratch.corners.len() - 1;
+        for (k, pair) in scratch.corners.windows(2).enumerate() {
             length += pair[0].distance(pair[1]);
-            out.push(pair[1], CornerFlags::NONE, area_of(0), NO_LINK);
+            let corner = pair[1];
+            let area = if !request.trace {
+                area_of(0)
+            } else if k + 1 == last {
+                area_of(steps.len() - 1)
+            } else {
+                while j + 1 < portals.len() && !ends(j, corner) {
+                    j += 1;
+                }
+                while j + 2 < portals.len() && ends(j + 1, corner) {
+                    j += 1;
+                }
+                area_of(j.min(steps.len() - 1))
+            };
+            out.push(corner, CornerFlags::NONE, area, NO_LINK);
         }
         return length * cost_of(0);
     }

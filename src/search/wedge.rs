@@ -74,6 +74,7 @@ pub(crate) struct Wedge {
 
 impl Wedge {
     /// An open wedge at `apex`, reached after a path of length `apex_cost`.
+    #[inline]
     pub fn at(apex: Vec3, apex_cost: f32) -> Wedge {
         Wedge {
             apex,
@@ -86,6 +87,7 @@ impl Wedge {
     }
 
     /// The bounding point on `side` and the node whose portal holds it.
+    #[inline]
     pub fn bound(&self, side: Side) -> (Vec3, u32) {
         match side {
             Side::Left => (self.left, self.left_node),
@@ -95,6 +97,7 @@ impl Wedge {
 
     /// One step of the funnel algorithm: the wedge after walking through `portal`, or
     /// the side beyond which the portal lies.
+    #[inline(always)]
     pub fn step(self, up: UpAxis, portal: &TaggedPortal) -> Step {
         let g = |p: Vec3| up.ground(p);
         let apex = g(self.apex);
@@ -176,6 +179,7 @@ impl Wedge {
     /// A lower bound of the length of any path from the start to `target` through the
     /// corridor so far: to the apex, then straight to the target if it is inside the
     /// wedge, else around the bounding point on the target's side.
+    #[inline(always)]
     pub fn length_to(self, up: UpAxis, target: Vec3) -> f32 {
         let g = |p: Vec3| up.ground(p);
         let (apex, t) = (g(self.apex), g(target));
@@ -193,6 +197,7 @@ impl Wedge {
 
     /// Length of the path from the start to the nearest point of the portal
     /// `left..right`, going straight from the apex: what the walk has cost so far.
+    #[inline]
     pub fn length_to_portal(self, left: Vec3, right: Vec3) -> f32 {
         self.apex_cost
             + self
