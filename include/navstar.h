@@ -260,6 +260,22 @@ typedef struct NavstarReachedPolygon {
   float cost;
 } NavstarReachedPolygon;
 
+// The answer of `navstar_mesh_raycast`.
+typedef struct NavstarRaycastHit {
+  // 1 when the walk left the mesh (a wall, or a polygon the filter refuses), else 0.
+  uint32_t hit;
+  // How far along the ground projection of the segment (snapped start to end) the
+  // walk got, 0 to 1; 1 when nothing was hit.
+  float t;
+  // Where it stopped (xyz, with the mesh's height there).
+  float point[3];
+  // Unit normal of the wall edge hit, in the ground plane, pointing back into the
+  // walkable side; zero when nothing was hit.
+  float normal[3];
+  // The polygon the walk was in when it stopped.
+  uint32_t polygon;
+} NavstarRaycastHit;
+
 
 
 
@@ -566,6 +582,66 @@ NavstarStatus navstar_query_reachable_polygons(struct NavstarQuery *query,
                                                struct NavstarReachedPolygon *out_polygons,
                                                uint32_t capacity,
                                                uint32_t *out_count);
+
+// The point of the mesh nearest to `point` (3D distance) within `max_distance`, among
+// the polygons `filter` admits (Unity's SamplePosition, Detour's findNearestPoly).
+//
+// * `point` (in): 3 floats.
+// * `max_distance` (in): >= 0, world units; INFINITY for any distance.
+// * `filter` (in, optional): NULL for the default filter.
+// * `out_point` (out, optional): 3 floats, the nearest point.
+// * `out_polygon`, `out_distance` (out, optional): its polygon and the distance.
+//
+// `NAVSTAR_ERROR_NOT_ON_MESH` (outputs untouched) when no admitted polygon is that
+// close; the message gives the distance of the nearest one.
+//
+// # Safety
+// `mesh` NULL or live; `point` NULL or 3 readable floats; `filter` NULL or readable;
+// each output NULL or writable (`out_point` 3 floats).
+NavstarStatus navstar_mesh_nearest_point(const struct NavstarMesh *mesh,
+                                         const float *point,
+                                         float max_distance,
+                                         const struct NavstarQueryFilter *filter,
+                                         float *out_point,
+                                         uint32_t *out_polygon,
+                                         float *out_distance);
+
+// Walks straight from `start` towards `end` along the mesh, in the ground plane
+// (Detour's raycast, Unity's NavMesh.Raycast). `start` is first moved to the nearest
+// admitted polygon. Returns `NAVSTAR_OK` whether or not something was hit; see
+// `NavstarRaycastHit`.
+//
+// # Safety
+// `mesh` NULL or live; `start`, `end` NULL or 3 readable floats; `filter` NULL or
+// readable; `out_hit` NULL or writable.
+NavstarStatus navstar_mesh_raycast(const struct NavstarMesh *mesh,
+                                   const float *start,
+                                   const float *end,
+                                   const struct NavstarQueryFilter *filter,
+                                   struct NavstarRaycastHit *out_hit);
+
+// Interpolates per-vertex data at a point of the mesh: the point is moved to the
+// nearest admitted polygon, whose corner values are blended with mean value
+// coordinates (barycentric on triangles). The mesh keeps nothing.
+//
+// * `values` (in): `value_count` floats, `channels` per vertex, vertex after vertex;
+//   `value_count` must be `vertex_count * channels` of the mesh.
+// * `channels` (in): >= 1.
+// * `out_values` (out): `channels` floats.
+// * `out_polygon` (out, optional): the polygon used.
+//
+// # Safety
+// `mesh` NULL or live; `point` NULL or 3 readable floats; `values` NULL or
+// `value_count` readable floats; `filter` NULL or readable; `out_values` NULL or
+// `channels` writable floats; `out_polygon` NULL or writable.
+NavstarStatus navstar_mesh_interpolate(const struct NavstarMesh *mesh,
+                                       const float *point,
+                                       const float *values,
+                                       uint32_t value_count,
+                                       uint32_t channels,
+                                       const struct NavstarQueryFilter *filter,
+                                       float *out_values,
+                                       uint32_t *out_polygon);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -33,6 +33,15 @@ impl UpAxis {
             UpAxis::Z => p.z,
         }
     }
+
+    /// A ground-plane direction as a world vector (no component along the up axis).
+    #[inline]
+    pub fn lift(self, d: Vec2) -> Vec3 {
+        match self {
+            UpAxis::Y => Vec3::new(d.x, 0.0, d.y),
+            UpAxis::Z => Vec3::new(d.x, d.y, 0.0),
+        }
+    }
 }
 
 /// Twice the signed area of triangle `a, b, c`: positive when the corners turn
@@ -82,6 +91,57 @@ pub fn gap_between_segments_2d(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> f32 {
     let to_b = |p: Vec2| closest_point_on_segment_2d(p, b0, b1).0.distance(p);
     let to_a = |p: Vec2| closest_point_on_segment_2d(p, a0, a1).0.distance(p);
     to_b(a0).min(to_b(a1)).min(to_a(b0)).min(to_a(b1))
+}
+
+/// Mean value coordinates (Floater 2003) of `p` in the convex polygon with corners
+/// `corner(0..n)` (counter-clockwise): calls `weight(i, w)` for each corner with a
+/// non-negative weight, the weights summing to 1. They reproduce linear functions, equal
+/// barycentric coordinates on triangles, and stay well defined with collinear corners.
+/// A point on a corner gives that corner weight 1; a point on an edge (within a relative
+/// 1e-12) gives only the edge's two corners weights, linear along it. `p` should lie in
+/// the polygon; outside it the weights are still finite but may be negative.
+pub fn mean_value_weights(
+    p: DVec2,
+    n: usize,
+    corner: impl Fn(usize) -> DVec2,
+    mut weight: impl FnMut(usize, f64),
+) {
+    let d = |i: usize| corner(i % n) - p;
+    let scale = (0..n)
+        .map(|i| d(i).length())
+        .fold(0.0f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    // On a corner, or on an edge: the weights of that corner or edge alone.
+    for i in 0..n {
+        let (a, b) = (d(i), d(i + 1));
+        if a.length() <= 1e-12 * scale {
+            return weight(i, 1.0);
+        }
+        let edge = b - a;
+        let cross = a.perp_dot(b);
+        if cross.abs() <= 1e-12 * scale * edge.length() && a.dot(b) <= 0.0 {
+            let s = (-a).dot(edge) / edge.length_squared();
+            weight(i, 1.0 - s);
+            weight((i + 1) % n, s);
+            return;
+        }
+    }
+    // tan(alpha / 2) of the angle at p between corners i and i + 1.
+    let half_tan = |i: usize| {
+        let (a, b) = (d(i), d(i + 1));
+        (a.length() * b.length() - a.dot(b)) / a.perp_dot(b)
+    };
+    let mut total = 0.0;
+    for pass in 0..2 {
+        for i in 0..n {
+            let w = (half_tan(i + n - 1) + half_tan(i)) / d(i).length();
+            if pass == 0 {
+                total += w;
+            } else {
+                weight(i, w / total);
+            }
+        }
+    }
 }
 
 /// The point of triangle `a, b, c` (in 3D) closest to `p`.

@@ -45,7 +45,7 @@ pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::UpAxis;
 pub use glam;
 pub use mesh::{
-    MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, OffMeshLink, TileGrid,
+    MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, OffMeshLink, RaycastHit, TileGrid,
 };
 pub use search::{
     CornerDetail, CornerFlags, NO_LINK, NearestTarget, Path, PathMode, PathOptions, PathStatus,

@@ -479,3 +479,135 @@ fn bad_mesh_input_is_named() {
         navstar_mesh_free(mesh);
     }
 }
+
+#[test]
+fn nearest_point_raycast_and_interpolation_through_c() {
+    let h = handles(&[]);
+    let (mut point, mut polygon, mut distance) = ([0.0f32; 3], 99u32, -1.0f32);
+    let above = [1.5f32, 2.0, 0.5];
+    // SAFETY: live mesh; 3 readable floats; writable outputs.
+    let status = unsafe {
+        navstar_mesh_nearest_point(
+            h.mesh,
+            above.as_ptr(),
+            5.0,
+            ptr::null(),
+            point.as_mut_ptr(),
+            &mut polygon,
+            &mut distance,
+        )
+    };
+    assert_eq!(status, NavstarStatus::NavstarOk);
+    assert_eq!((point, polygon, distance), ([1.5, 0.0, 0.5], 2, 2.0));
+    // SAFETY: as above; optional outputs may be NULL.
+    let status = unsafe {
+        navstar_mesh_nearest_point(
+            h.mesh,
+            above.as_ptr(),
+            1.0,
+            ptr::null(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    };
+    expect(
+        status,
+        NavstarStatus::NavstarErrorNotOnMesh,
+        &["within 1", "2 away"],
+    );
+    // SAFETY: as above.
+    let status = unsafe {
+        navstar_mesh_nearest_point(
+            h.mesh,
+            above.as_ptr(),
+            f32::NAN,
+            ptr::null(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    };
+    expect(
+        status,
+        NavstarStatus::NavstarErrorInvalidArgument,
+        &["max_distance is NaN"],
+    );
+
+    let mut hit = NavstarRaycastHit {
+        hit: 9,
+        t: -1.0,
+        point: [0.0; 3],
+        normal: [0.0; 3],
+        polygon: 9,
+    };
+    let (from, to) = ([0.5f32, 0.0, 0.5], [2.5f32, 0.0, 0.5]);
+    // SAFETY: live mesh; readable points; writable hit.
+    let status =
+        unsafe { navstar_mesh_raycast(h.mesh, from.as_ptr(), to.as_ptr(), ptr::null(), &mut hit) };
+    assert_eq!(status, NavstarStatus::NavstarOk);
+    // The strip is x in 0..2: the ray leaves through x = 2 at t = 0.75.
+    assert_eq!((hit.hit, hit.polygon), (1, 2));
+    assert!(
+        (hit.t - 0.75).abs() < 1e-6
+            && hit.point == [2.0, 0.0, 0.5]
+            && hit.normal == [-1.0, 0.0, 0.0],
+        "{hit:?}"
+    );
+    // SAFETY: NULL output is rejected by name.
+    let status = unsafe {
+        navstar_mesh_raycast(
+            h.mesh,
+            from.as_ptr(),
+            to.as_ptr(),
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
+    expect(
+        status,
+        NavstarStatus::NavstarErrorNullArgument,
+        &["out_hit"],
+    );
+
+    // Height-like data: value = x at every vertex, so any point gets its own x.
+    let values: Vec<f32> = VERTICES.chunks(3).map(|v| v[0]).collect();
+    let mut out = [0.0f32];
+    let at = [1.25f32, 0.0, 0.75];
+    // SAFETY: live mesh; 10 readable values; one writable output.
+    let status = unsafe {
+        navstar_mesh_interpolate(
+            h.mesh,
+            at.as_ptr(),
+            values.as_ptr(),
+            10,
+            1,
+            ptr::null(),
+            out.as_mut_ptr(),
+            &mut polygon,
+        )
+    };
+    assert_eq!(status, NavstarStatus::NavstarOk);
+    assert!(
+        (out[0] - 1.25).abs() < 1e-5 && polygon == 2,
+        "{out:?} {polygon}"
+    );
+    // SAFETY: as above; the count check comes before the values are read.
+    let status = unsafe {
+        navstar_mesh_interpolate(
+            h.mesh,
+            at.as_ptr(),
+            values.as_ptr(),
+            9,
+            1,
+            ptr::null(),
+            out.as_mut_ptr(),
+            ptr::null_mut(),
+        )
+    };
+    expect(
+        status,
+        NavstarStatus::NavstarErrorInvalidArgument,
+        &["value_count is 9", "10 vertices"],
+    );
+}

@@ -14,6 +14,7 @@ mod filter;
 mod mesh_input;
 mod options;
 mod queries;
+mod spatial;
 mod status;
 
 use std::ffi::c_char;
@@ -39,6 +40,9 @@ pub use queries::{
     NavstarCornerDetail, NavstarPathInfo, NavstarReachedPolygon, navstar_find_nearest_target,
     navstar_query_path_corridor, navstar_query_path_details, navstar_query_path_info,
     navstar_query_reachable_polygons,
+};
+pub use spatial::{
+    NavstarRaycastHit, navstar_mesh_interpolate, navstar_mesh_nearest_point, navstar_mesh_raycast,
 };
 pub use status::NavstarStatus;
 

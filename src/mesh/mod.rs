@@ -7,8 +7,10 @@
 mod build;
 mod fan;
 mod grid;
+mod interpolate;
 mod links;
 mod locate;
+mod raycast;
 mod walk;
 
 use std::sync::Arc;
@@ -22,6 +24,7 @@ pub use grid::TileGrid;
 pub(crate) use links::Links;
 pub use links::OffMeshLink;
 pub(crate) use locate::PolygonIndex;
+pub use raycast::RaycastHit;
 pub(crate) use walk::WalkEnd;
 
 use crate::error::{MeshError, QueryError};

@@ -1,0 +1,207 @@
+//! Queries on the mesh itself (no search): nearest point, raycast, vertex data.
+
+use super::boundary::{FfiError, non_null, non_null_mut, run};
+use super::filter::{NavstarQueryFilter, read_filter};
+use super::{NavstarMesh, NavstarStatus, read_array, read_point};
+use crate::QueryError;
+
+/// The answer of `navstar_mesh_raycast`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavstarRaycastHit {
+    /// 1 when the walk left the mesh (a wall, or a polygon the filter refuses), else 0.
+    pub hit: u32,
+    /// How far along the ground projection of the segment (snapped start to end) the
+    /// walk got, 0 to 1; 1 when nothing was hit.
+    pub t: f32,
+    /// Where it stopped (xyz, with the mesh's height there).
+    pub point: [f32; 3],
+    /// Unit normal of the wall edge hit, in the ground plane, pointing back into the
+    /// walkable side; zero when nothing was hit.
+    pub normal: [f32; 3],
+    /// The polygon the walk was in when it stopped.
+    pub polygon: u32,
+}
+
+/// Writes `value` to an optional output.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+unsafe fn put<T>(out: *mut T, value: T) {
+    if !out.is_null() {
+        // SAFETY: non-NULL and writable (contract).
+        unsafe { out.write_unaligned(value) };
+    }
+}
+
+/// The point of the mesh nearest to `point` (3D distance) within `max_distance`, among
+/// the polygons `filter` admits (Unity's SamplePosition, Detour's findNearestPoly).
+///
+/// * `point` (in): 3 floats.
+/// * `max_distance` (in): >= 0, world units; INFINITY for any distance.
+/// * `filter` (in, optional): NULL for the default filter.
+/// * `out_point` (out, optional): 3 floats, the nearest point.
+/// * `out_polygon`, `out_distance` (out, optional): its polygon and the distance.
+///
+/// `NAVSTAR_ERROR_NOT_ON_MESH` (outputs untouched) when no admitted polygon is that
+/// close; the message gives the distance of the nearest one.
+///
+/// # Safety
+/// `mesh` NULL or live; `point` NULL or 3 readable floats; `filter` NULL or readable;
+/// each output NULL or writable (`out_point` 3 floats).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_nearest_point(
+    mesh: *const NavstarMesh,
+    point: *const f32,
+    max_distance: f32,
+    filter: *const NavstarQueryFilter,
+    out_point: *mut f32,
+    out_polygon: *mut u32,
+    out_distance: *mut f32,
+) -> NavstarStatus {
+    run("navstar_mesh_nearest_point", || {
+        let mesh = non_null(mesh, "mesh")?;
+        // SAFETY: a live mesh (caller contract).
+        let mesh = unsafe { &(*mesh).mesh };
+        // SAFETY: NULL or 3 readable floats.
+        let point = unsafe { read_point(point, "point") }?;
+        if max_distance.is_nan() || max_distance < 0.0 {
+            return Err(FfiError::invalid(format!(
+                "max_distance is {max_distance}; it must be >= 0 (INFINITY allowed)"
+            )));
+        }
+        // SAFETY: NULL or a readable filter.
+        let filter = unsafe { read_filter(filter, "filter") }?;
+        let Some(nearest) = mesh.nearest_point_filtered(point, max_distance, &filter) else {
+            let distance = mesh
+                .nearest_point_filtered(point, f32::INFINITY, &filter)
+                .map_or(f32::INFINITY, |n| n.distance);
+            return Err(FfiError::new(
+                NavstarStatus::NavstarErrorNotOnMesh,
+                format!(
+                    "no usable polygon within {max_distance} of the point; the nearest is {distance} away"
+                ),
+            ));
+        };
+        if !out_point.is_null() {
+            for (k, v) in nearest.point.to_array().into_iter().enumerate() {
+                // SAFETY: 3 writable floats (contract).
+                unsafe { out_point.add(k).write_unaligned(v) };
+            }
+        }
+        // SAFETY: NULL or writable (contract).
+        unsafe {
+            put(out_polygon, nearest.polygon);
+            put(out_distance, nearest.distance);
+        }
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
+/// Walks straight from `start` towards `end` along the mesh, in the ground plane
+/// (Detour's raycast, Unity's NavMesh.Raycast). `start` is first moved to the nearest
+/// admitted polygon. Returns `NAVSTAR_OK` whether or not something was hit; see
+/// `NavstarRaycastHit`.
+///
+/// # Safety
+/// `mesh` NULL or live; `start`, `end` NULL or 3 readable floats; `filter` NULL or
+/// readable; `out_hit` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_raycast(
+    mesh: *const NavstarMesh,
+    start: *const f32,
+    end: *const f32,
+    filter: *const NavstarQueryFilter,
+    out_hit: *mut NavstarRaycastHit,
+) -> NavstarStatus {
+    run("navstar_mesh_raycast", || {
+        let out_hit = non_null_mut(out_hit, "out_hit")?;
+        let mesh = non_null(mesh, "mesh")?;
+        // SAFETY: a live mesh (caller contract).
+        let mesh = unsafe { &(*mesh).mesh };
+        // SAFETY: NULL or 3 readable floats.
+        let start = unsafe { read_point(start, "start") }?;
+        // SAFETY: as above.
+        let end = unsafe { read_point(end, "end") }?;
+        // SAFETY: NULL or a readable filter.
+        let filter = unsafe { read_filter(filter, "filter") }?;
+        let hit = mesh.raycast(start, end, &filter)?;
+        let out = NavstarRaycastHit {
+            hit: u32::from(hit.hit),
+            t: hit.t,
+            point: hit.point.to_array(),
+            normal: hit.normal.to_array(),
+            polygon: hit.polygon,
+        };
+        // SAFETY: non-NULL and writable (contract).
+        unsafe { out_hit.write_unaligned(out) };
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
+/// Interpolates per-vertex data at a point of the mesh: the point is moved to the
+/// nearest admitted polygon, whose corner values are blended with mean value
+/// coordinates (barycentric on triangles). The mesh keeps nothing.
+///
+/// * `values` (in): `value_count` floats, `channels` per vertex, vertex after vertex;
+///   `value_count` must be `vertex_count * channels` of the mesh.
+/// * `channels` (in): >= 1.
+/// * `out_values` (out): `channels` floats.
+/// * `out_polygon` (out, optional): the polygon used.
+///
+/// # Safety
+/// `mesh` NULL or live; `point` NULL or 3 readable floats; `values` NULL or
+/// `value_count` readable floats; `filter` NULL or readable; `out_values` NULL or
+/// `channels` writable floats; `out_polygon` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_interpolate(
+    mesh: *const NavstarMesh,
+    point: *const f32,
+    values: *const f32,
+    value_count: u32,
+    channels: u32,
+    filter: *const NavstarQueryFilter,
+    out_values: *mut f32,
+    out_polygon: *mut u32,
+) -> NavstarStatus {
+    run("navstar_mesh_interpolate", || {
+        let mesh = non_null(mesh, "mesh")?;
+        // SAFETY: a live mesh (caller contract).
+        let mesh = unsafe { &(*mesh).mesh };
+        // SAFETY: NULL or 3 readable floats.
+        let point = unsafe { read_point(point, "point") }?;
+        if channels == 0 {
+            return Err(FfiError::invalid("channels is 0; at least 1 is needed"));
+        }
+        let expected = u64::from(mesh.vertex_count()) * u64::from(channels);
+        if u64::from(value_count) != expected {
+            return Err(FfiError::invalid(format!(
+                "value_count is {value_count}; the mesh has {} vertices, so {channels} channels need {expected}",
+                mesh.vertex_count()
+            )));
+        }
+        let out_values = non_null_mut(out_values, "out_values")?;
+        // SAFETY: value_count readable floats (contract).
+        let values = unsafe { read_array(values, value_count as usize, "values") }?;
+        // SAFETY: NULL or a readable filter.
+        let filter = unsafe { read_filter(filter, "filter") }?;
+        let mut blended = Vec::new();
+        blended.try_reserve_exact(channels as usize).map_err(|_| {
+            FfiError::new(
+                NavstarStatus::NavstarErrorOutOfMemory,
+                "no memory for the channels",
+            )
+        })?;
+        blended.resize(channels as usize, 0.0f32);
+        let polygon = mesh
+            .interpolate(point, &values, channels as usize, &mut blended, &filter)
+            .map_err(|e: QueryError| FfiError::from(e))?;
+        for (k, v) in blended.iter().enumerate() {
+            // SAFETY: `channels` writable floats (contract).
+            unsafe { out_values.add(k).write_unaligned(*v) };
+        }
+        // SAFETY: NULL or writable.
+        unsafe { put(out_polygon, polygon) };
+        Ok(NavstarStatus::NavstarOk)
+    })
+}

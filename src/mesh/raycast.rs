@@ -1,0 +1,145 @@
+//! Raycasts along the mesh surface: does a straight walk stay on the mesh, and where
+//! does it hit a wall.
+
+use glam::Vec3;
+
+use super::{MeshData, NavMesh, WalkEnd};
+use crate::error::{Endpoint, QueryError};
+use crate::filter::QueryFilter;
+
+/// The answer of [`NavMesh::raycast`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RaycastHit {
+    /// Whether the walk left the mesh (hit a wall, or a polygon the filter refuses).
+    pub hit: bool,
+    /// How far along the ground-plane projection of the segment from the (snapped)
+    /// start to the end the walk got, from 0 to 1; 1 when nothing was hit.
+    pub t: f32,
+    /// Where the walk stopped, in world coordinates with the mesh's height there: the
+    /// hit point on the wall edge, or the point of the last polygon at the end of the
+    /// segment when nothing was hit.
+    pub point: Vec3,
+    /// The unit normal of the wall edge hit, in the ground plane (no up component),
+    /// pointing back into the walkable side; zero when nothing was hit.
+    pub normal: Vec3,
+    /// The polygon the walk was in when it stopped.
+    pub polygon: u32,
+}
+
+impl NavMesh {
+    /// The point of the mesh nearest to `point` (3D distance) within `max_distance`,
+    /// among the polygons `filter` admits; `None` when none is that close.
+    pub fn nearest_point_filtered(
+        &self,
+        point: Vec3,
+        max_distance: f32,
+        filter: &QueryFilter,
+    ) -> Option<super::NearestPoint> {
+        let mesh = self.data();
+        mesh.nearest_point(point, max_distance, |p| filter.admits(mesh.flags_of(p)))
+    }
+
+    /// Walks straight from `start` towards `end` along the mesh surface, in the ground
+    /// plane (Detour's `raycast`, Unity's `NavMesh.Raycast`), through polygons `filter`
+    /// admits.
+    ///
+    /// `start` is first moved to the nearest point of an admitted polygon (3D distance,
+    /// any distance). The walk is exact on the awkward cases: a ray through a vertex
+    /// shared by walkable polygons, or along an edge between two of them, goes on; a ray
+    /// along a wall stays on the mesh; an edge into a refused polygon is a wall.
+    ///
+    /// # Errors
+    /// [`QueryError::NonFinitePoint`] for a NaN or infinite point,
+    /// [`QueryError::NotOnMesh`] when the filter admits no polygon at all.
+    pub fn raycast(
+        &self,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<RaycastHit, QueryError> {
+        if !start.is_finite() {
+            return Err(QueryError::NonFinitePoint(Endpoint::Start));
+        }
+        if !end.is_finite() {
+            return Err(QueryError::NonFinitePoint(Endpoint::Goal));
+        }
+        let from = self
+            .nearest_point_filtered(start, f32::INFINITY, filter)
+            .ok_or(QueryError::NotOnMesh {
+                endpoint: Endpoint::Start,
+                distance: f32::INFINITY,
+                max_distance: f32::INFINITY,
+            })?;
+        let mesh = self.data();
+        Ok(cast(mesh, from.polygon, from.point, end, |p| {
+            filter.admits(mesh.flags_of(p))
+        }))
+    }
+}
+
+/// The raycast from `start` (on `polygon`) towards `end`.
+fn cast(
+    mesh: &MeshData,
+    polygon: u32,
+    start: Vec3,
+    end: Vec3,
+    passable: impl Fn(u32) -> bool,
+) -> RaycastHit {
+    let up = mesh.up;
+    let (from, to) = (up.ground(start), up.ground(end));
+    match mesh.walk_straight(polygon, from, to, passable) {
+        WalkEnd::Reached(last) => RaycastHit {
+            hit: false,
+            t: 1.0,
+            point: mesh.closest_point_on_polygon(last, end),
+            normal: Vec3::ZERO,
+            polygon: last,
+        },
+        WalkEnd::Blocked {
+            polygon,
+            t,
+            wall_slot,
+        } => {
+            let t = t.clamp(0.0, 1.0) as f32;
+            let ground = from + (to - from) * t;
+            if wall_slot == usize::MAX {
+                // The walk gave up (it cannot happen on a valid mesh): stop where it was.
+                let here = start.lerp(end, t);
+                return RaycastHit {
+                    hit: true,
+                    t,
+                    point: mesh.closest_point_on_polygon(polygon, here),
+                    normal: Vec3::ZERO,
+                    polygon,
+                };
+            }
+            let range = mesh.corner_range(polygon);
+            let next = if wall_slot + 1 == range.end {
+                range.start
+            } else {
+                wall_slot + 1
+            };
+            let (a, b) = (
+                mesh.corners[wall_slot] as usize,
+                mesh.corners[next] as usize,
+            );
+            let (ga, gb) = (mesh.ground[a], mesh.ground[b]);
+            let edge = gb - ga;
+            // Corners run counter-clockwise: the inside is left of a -> b.
+            let inward = edge.perp().normalize_or_zero();
+            let along = if edge.length_squared() > 0.0 {
+                ((ground - ga).dot(edge) / edge.length_squared()).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let on_wall = mesh.vertices[a].lerp(mesh.vertices[b], along);
+            RaycastHit {
+                hit: true,
+                t,
+                point: on_wall,
+                normal: up.lift(inward),
+                polygon,
+            }
+        }
+    }
+}
