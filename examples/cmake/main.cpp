@@ -435,6 +435,119 @@ void test_threads() {
     check(good.load() == 1000, "4 threads x 250 paths on one shared mesh: " + std::to_string(good.load()) + " right");
 }
 
+
+// Two unit squares (x 0..1 and 3..4, z 0..1) joined by a two-way link, and a third square
+// (x 1..2, area 3) beside the first.
+void test_filters_links_and_queries() {
+    const std::vector<Vec3> vertices{{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}, {3, 0, 0},
+                                     {4, 0, 0}, {4, 0, 1}, {3, 0, 1}, {2, 0, 0}, {2, 0, 1}};
+    const std::vector<std::uint32_t> indices{0, 1, 2, 3, 4, 5, 6, 7, 1, 8, 9, 2};
+    const std::vector<std::uint32_t> sizes{4, 4, 4};
+    const std::vector<std::uint8_t> areas{0, 0, 3};
+    NavstarOffMeshLink link = navstar_off_mesh_link_default();
+    const float from[3] = {0.9f, 0, 0.5f}, to[3] = {3.1f, 0, 0.5f};
+    for (int k = 0; k < 3; k++) {
+        link.start[k] = from[k];
+        link.end[k] = to[k];
+    }
+    const std::vector<NavstarOffMeshLink> links{link};
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(vertices, indices, sizes, areas, {}, links, mesh), Status::ok,
+                  "create with areas and a link");
+    check(mesh.link_count() == 1, "one link");
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "query");
+
+    std::vector<Vec3> path;
+    expect_status(query.find_path({0.1f, 0, 0.5f}, {3.9f, 0, 0.5f}, path), Status::ok, "path over the link");
+    expect_path(path, {{0.1f, 0, 0.5f}, {0.9f, 0, 0.5f}, {3.1f, 0, 0.5f}, {3.9f, 0, 0.5f}}, "path over the link");
+    std::vector<NavstarCornerDetail> details;
+    expect_status(query.path_details(details), Status::ok, "details");
+    check(details.size() == 4 && details[0].flags == NAVSTAR_CORNER_START &&
+              details[1].flags == NAVSTAR_CORNER_LINK_START && details[1].link == 0 &&
+              details[2].flags == NAVSTAR_CORNER_LINK_END && details[3].flags == NAVSTAR_CORNER_END,
+          "corner flags: start, link start (link 0), link end, end");
+    NavstarPathInfo info{};
+    expect_status(query.path_info(info), Status::ok, "info");
+    check(info.point_count == 4 && info.polygon_count == 2 && std::fabs(info.cost - 3.8f) < 1e-4f,
+          "info: 4 points, 2 polygons, cost 3.8");
+    std::vector<std::uint32_t> corridor;
+    expect_status(query.path_corridor(corridor), Status::ok, "corridor");
+    check(corridor == std::vector<std::uint32_t>{0, 1}, "corridor 0, 1");
+
+    // Area 3 costs 4: the cost of walking into the third square shows it.
+    navstar::QueryFilter filter;
+    filter.set_area_cost(3, 4.0f);
+    navstar::PathOptions options;
+    options.set_filter(&filter);
+    expect_status(query.find_path({0.5f, 0, 0.5f}, {1.5f, 0, 0.5f}, path, &options), Status::ok, "costly area");
+    expect_status(query.path_info(info), Status::ok, "info after the costly area");
+    check(std::fabs(info.cost - 2.5f) < 1e-4f, "cost 0.5 + 4 * 0.5 = 2.5");
+
+    // Close the third square: its goal snaps out of it; reopen it.
+    std::uint32_t previous = 0, flags = 9, area = 9;
+    expect_status(mesh.set_polygon_flags(2, 0, &previous), Status::ok, "close polygon 2");
+    check(previous == 1, "previous flags 1");
+    expect_status(mesh.polygon_info(2, flags, area), Status::ok, "polygon info");
+    check(flags == 0 && area == 3, "flags 0, area 3");
+    expect_status(query.find_path({0.5f, 0, 0.5f}, {1.5f, 0, 0.5f}, path), Status::ok, "around the closed square");
+    expect_path(path, {{0.5f, 0, 0.5f}, {1, 0, 0.5f}}, "goal snapped out of the closed square");
+    expect_status(mesh.set_polygon_flags(2, 1), Status::ok, "reopen polygon 2");
+    expect_error(mesh.set_polygon_flags(7, 0), Status::error_invalid_argument, "polygon 7", "polygon out of range");
+    // Excluding flag 1 refuses every polygon.
+    navstar::QueryFilter none;
+    none.set_exclude_flags(1);
+    options.set_filter(&none);
+    expect_error(query.find_path({0.5f, 0, 0.5f}, {1.5f, 0, 0.5f}, path, &options), Status::error_not_on_mesh, "start",
+                 "everything excluded");
+    expect_error(query.path_details(details), Status::error_no_path, "no path", "no details after a failure");
+    // Disable the link: the far square is out of reach.
+    expect_status(mesh.set_link_flags(0, 0), Status::ok, "disable the link");
+    expect_status(query.find_path({0.1f, 0, 0.5f}, {3.9f, 0, 0.5f}, path), Status::partial_path, "link disabled");
+    expect_status(mesh.set_link_flags(0, 1), Status::ok, "enable the link");
+
+    // Strategies all find the straight way.
+    for (navstar::SearchStrategy strategy :
+         {navstar::SearchStrategy::astar, navstar::SearchStrategy::dijkstra, navstar::SearchStrategy::greedy,
+          navstar::SearchStrategy::breadth_first, navstar::SearchStrategy::depth_first}) {
+        navstar::PathOptions with;
+        with.set_strategy(strategy);
+        expect_status(query.find_path({0.5f, 0, 0.2f}, {1.5f, 0, 0.8f}, path, &with), Status::ok, "strategy");
+        expect_path(path, {{0.5f, 0, 0.2f}, {1.5f, 0, 0.8f}}, "strategy: straight");
+    }
+
+    // Nearest of three goals; reachable polygons.
+    const std::vector<Vec3> goals{{1.8f, 0, 0.5f}, {0.1f, 0, 0.5f}, {3.5f, 0, 0.5f}};
+    std::uint32_t goal = 99;
+    expect_status(query.find_nearest_target({0.5f, 0, 0.5f}, goals, path, goal), Status::ok, "nearest target");
+    check(goal == 1, "goal 1 is nearest");
+    expect_path(path, {{0.5f, 0, 0.5f}, {0.1f, 0, 0.5f}}, "path to goal 1");
+    std::vector<NavstarReachedPolygon> reached;
+    expect_status(query.reachable_polygons({0.5f, 0, 0.5f}, 1.0f, reached), Status::ok, "reachable");
+    check(reached.size() == 2 && reached[0].polygon == 0 && reached[0].parent == NAVSTAR_NO_POLYGON &&
+              reached[1].polygon == 2 && std::fabs(reached[1].cost - 0.5f) < 1e-5f,
+          "reachable within 1: polygons 0 and 2 (0.5 away)");
+
+    // Nearest point, raycast, interpolation.
+    Vec3 point{};
+    std::uint32_t polygon = 99;
+    float distance = -1;
+    expect_status(mesh.nearest_point({1.5f, 2, 0.5f}, 5, point, polygon, distance), Status::ok, "nearest point");
+    check(near(point, {1.5f, 0, 0.5f}) && polygon == 2 && std::fabs(distance - 2) < 1e-5f, "nearest point below");
+    expect_error(mesh.nearest_point({1.5f, 2, 0.5f}, 1, point, polygon, distance), Status::error_not_on_mesh,
+                 "2 away", "nothing within 1");
+    NavstarRaycastHit hit{};
+    expect_status(mesh.raycast({0.5f, 0, 0.5f}, {2.5f, 0, 0.5f}, hit), Status::ok, "raycast");
+    check(hit.hit == 1 && std::fabs(hit.t - 0.75f) < 1e-6f && hit.normal[0] == -1.0f, "ray hits x = 2 at t 0.75");
+    std::vector<float> xs;
+    for (const Vec3 &v : vertices) {
+        xs.push_back(v.x);
+    }
+    float x = 0;
+    expect_status(mesh.interpolate({1.25f, 0, 0.75f}, xs, navstar::Span<float>(&x, 1)), Status::ok, "interpolate");
+    check(std::fabs(x - 1.25f) < 1e-5f, "interpolated x is 1.25");
+}
+
 }  // namespace
 
 int main() {
@@ -445,6 +558,7 @@ int main() {
     test_ownership();
     test_grid_z_up_and_welding();
     test_threads();
+    test_filters_links_and_queries();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed > 0 ? 1 : 0;
 }

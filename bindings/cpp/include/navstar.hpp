@@ -151,8 +151,43 @@ enum class UpAxis : std::uint32_t {
 };
 
 // NavstarPathOptions::strategy.
+// NavstarPathOptions::strategy (see NAVSTAR_SEARCH_* in navstar.h for what each
+// guarantees): A* (weighted with heuristic_weight > 1), Dijkstra, greedy best-first,
+// breadth-first, depth-first.
 enum class SearchStrategy : std::uint32_t {
     astar = NAVSTAR_SEARCH_ASTAR,
+    dijkstra = NAVSTAR_SEARCH_DIJKSTRA,
+    greedy = NAVSTAR_SEARCH_GREEDY,
+    breadth_first = NAVSTAR_SEARCH_BREADTH_FIRST,
+    depth_first = NAVSTAR_SEARCH_DEPTH_FIRST,
+};
+
+// Which polygons and off-mesh links a query may use, and the cost of each area (a plain
+// value; see NavstarQueryFilter). Defaults: every area costs 1, any non-zero flags pass.
+class QueryFilter {
+   public:
+    QueryFilter() noexcept : raw_(navstar_query_filter_default()) {}
+    // Walking a unit of length in `area` (below NAVSTAR_MAX_AREAS) costs `cost` (> 0).
+    // An area id out of range is ignored here and left to the library's defaults.
+    QueryFilter &set_area_cost(std::uint32_t area, float cost) noexcept {
+        if (area < NAVSTAR_MAX_AREAS) {
+            raw_.area_costs[area] = cost;
+        }
+        return *this;
+    }
+    // Items must have a flag in `include` and none in `exclude`.
+    QueryFilter &set_include_flags(std::uint32_t include) noexcept {
+        raw_.include_flags = include;
+        return *this;
+    }
+    QueryFilter &set_exclude_flags(std::uint32_t exclude) noexcept {
+        raw_.exclude_flags = exclude;
+        return *this;
+    }
+    const NavstarQueryFilter &raw() const noexcept { return raw_; }
+
+   private:
+    NavstarQueryFilter raw_;
 };
 
 // Mesh options, starting from the library's defaults. Setters chain:
@@ -224,6 +259,18 @@ class PathOptions {
         return *this;
     }
 
+    // The query filter, or nullptr for the default. The options keep a pointer to it:
+    // the filter must outlive every call made with these options.
+    PathOptions &set_filter(const QueryFilter *filter) noexcept {
+        raw_.filter = filter ? &filter->raw() : nullptr;
+        return *this;
+    }
+    // Add a corner (flag NAVSTAR_CORNER_AREA_CHANGE) where the path enters another area.
+    PathOptions &set_split_at_area_changes(bool split) noexcept {
+        raw_.split_at_area_changes = split ? 1u : 0u;
+        return *this;
+    }
+
     const NavstarPathOptions &raw() const noexcept { return raw_; }
     NavstarPathOptions &raw() noexcept { return raw_; }
 
@@ -249,6 +296,25 @@ inline Result argument_error(const char *function, const std::string &what) {
 }
 
 constexpr std::size_t max_u32 = std::numeric_limits<std::uint32_t>::max();
+
+// Calls `call(data, capacity, count)` with all the room `out` has, grows `out` and
+// calls again when the answer did not fit, and leaves `out` holding exactly the answer
+// (nothing after an error).
+template <class T, class Call>
+Result fill(std::vector<T> &out, Call call) {
+    out.resize(out.capacity());
+    for (;;) {
+        std::uint32_t count = 0;
+        const std::uint32_t capacity = static_cast<std::uint32_t>(out.size() < max_u32 ? out.size() : max_u32);
+        Result result = Result::from_c(call(capacity == 0 ? nullptr : out.data(), capacity, count));
+        if (result.status() == Status::buffer_too_small && count > capacity) {
+            out.resize(count);
+            continue;
+        }
+        out.resize(result.is_error() ? 0 : count);
+        return result;
+    }
+}
 
 }  // namespace detail
 
@@ -312,6 +378,94 @@ class Mesh {
         Result result = Result::from_c(status);
         out.reset(raw);
         return result;
+    }
+
+    // ---- Areas, flags and off-mesh links
+
+    // Builds a mesh with per-polygon areas and flags and off-mesh links
+    // (navstar_mesh_create_ex). `areas` and `flags` are empty (defaults: area 0, flags 1)
+    // or hold one entry per polygon; links start from navstar_off_mesh_link_default().
+    static Result create(Span<const Vec3> vertices, Span<const std::uint32_t> indices,
+                         Span<const std::uint32_t> polygon_sizes, Span<const std::uint8_t> areas,
+                         Span<const std::uint32_t> flags, Span<const NavstarOffMeshLink> links, Mesh &out,
+                         const MeshOptions *options = nullptr) {
+        out.reset();
+        const char *function = "navstar::Mesh::create";
+        std::uint64_t corners = 0;
+        for (std::size_t i = 0; i < polygon_sizes.size(); i++) {
+            corners += polygon_sizes[i];
+        }
+        const std::size_t polygons = polygon_sizes.empty() ? indices.size() / 3 : polygon_sizes.size();
+        if (polygon_sizes.empty() ? indices.size() % 3 != 0 : corners != indices.size()) {
+            return detail::argument_error(function, "indices has " + std::to_string(indices.size()) +
+                                                        " entries, which the polygon sizes do not add up to");
+        }
+        if ((!areas.empty() && areas.size() != polygons) || (!flags.empty() && flags.size() != polygons)) {
+            return detail::argument_error(function, "areas and flags need one entry per polygon (" +
+                                                        std::to_string(polygons) + ")");
+        }
+        if (vertices.size() >= detail::max_u32 || polygons > detail::max_u32 || links.size() > detail::max_u32) {
+            return detail::argument_error(function, "too many vertices, polygons or links");
+        }
+        NavstarMeshInput input = navstar_mesh_input_default();
+        input.vertices = reinterpret_cast<const float *>(vertices.data());
+        input.vertex_count = static_cast<std::uint32_t>(vertices.size());
+        input.indices = indices.data();
+        input.polygon_sizes = polygon_sizes.empty() ? nullptr : polygon_sizes.data();
+        input.polygon_count = static_cast<std::uint32_t>(polygons);
+        input.areas = areas.empty() ? nullptr : areas.data();
+        input.flags = flags.empty() ? nullptr : flags.data();
+        input.links = links.empty() ? nullptr : links.data();
+        input.link_count = static_cast<std::uint32_t>(links.size());
+        NavstarMesh *raw = nullptr;
+        const NavstarStatus status = navstar_mesh_create_ex(&input, options ? &options->raw() : nullptr, &raw);
+        Result result = Result::from_c(status);
+        out.reset(raw);
+        return result;
+    }
+
+    // Changes a polygon's flags while other threads may query (atomic, no lock);
+    // `previous` (optional) receives the old flags.
+    Result set_polygon_flags(std::uint32_t polygon, std::uint32_t flags, std::uint32_t *previous = nullptr) const {
+        return Result::from_c(navstar_mesh_set_polygon_flags(raw_, polygon, flags, previous));
+    }
+    // A polygon's current flags and its area id.
+    Result polygon_info(std::uint32_t polygon, std::uint32_t &flags, std::uint32_t &area) const {
+        return Result::from_c(navstar_mesh_polygon_info(raw_, polygon, &flags, &area));
+    }
+    // Changes an off-mesh link's flags (index in the links given at creation).
+    Result set_link_flags(std::uint32_t link, std::uint32_t flags, std::uint32_t *previous = nullptr) const {
+        return Result::from_c(navstar_mesh_set_link_flags(raw_, link, flags, previous));
+    }
+    std::uint32_t link_count() const noexcept { return navstar_mesh_link_count(raw_); }
+
+    // ---- Queries on the mesh itself
+
+    // The nearest point within max_distance (navstar_mesh_nearest_point);
+    // Status::error_not_on_mesh when none is that close.
+    Result nearest_point(const Vec3 &point, float max_distance, Vec3 &out_point, std::uint32_t &out_polygon,
+                         float &out_distance, const QueryFilter *filter = nullptr) const {
+        const float p[3] = {point.x, point.y, point.z};
+        return Result::from_c(navstar_mesh_nearest_point(raw_, p, max_distance, filter ? &filter->raw() : nullptr,
+                                                         reinterpret_cast<float *>(&out_point), &out_polygon, &out_distance));
+    }
+    // A straight walk along the mesh (navstar_mesh_raycast).
+    Result raycast(const Vec3 &start, const Vec3 &end, NavstarRaycastHit &hit,
+                   const QueryFilter *filter = nullptr) const {
+        const float a[3] = {start.x, start.y, start.z};
+        const float b[3] = {end.x, end.y, end.z};
+        return Result::from_c(navstar_mesh_raycast(raw_, a, b, filter ? &filter->raw() : nullptr, &hit));
+    }
+    // Per-vertex data (values.size() == vertex count * out.size()) at a point.
+    Result interpolate(const Vec3 &point, Span<const float> values, Span<float> out,
+                       std::uint32_t *polygon = nullptr, const QueryFilter *filter = nullptr) const {
+        if (values.size() > detail::max_u32 || out.size() > detail::max_u32) {
+            return detail::argument_error("navstar::Mesh::interpolate", "too many values");
+        }
+        const float p[3] = {point.x, point.y, point.z};
+        return Result::from_c(navstar_mesh_interpolate(raw_, p, values.data(), static_cast<std::uint32_t>(values.size()),
+                                                       static_cast<std::uint32_t>(out.size()),
+                                                       filter ? &filter->raw() : nullptr, out.data(), polygon));
     }
 
     explicit operator bool() const noexcept { return raw_ != nullptr; }
@@ -445,6 +599,46 @@ class Query {
             out.resize(result.is_error() ? 0 : count);
             return result;
         }
+    }
+
+    // ---- Details of the last path, the nearest of several goals, reachable polygons
+
+    // Summary of the last path (Status::error_no_path when the last path call failed).
+    Result path_info(NavstarPathInfo &info) const { return Result::from_c(navstar_query_path_info(raw_, &info)); }
+    // Per-corner flags (NAVSTAR_CORNER_*), area and link of the last path.
+    Result path_details(std::vector<NavstarCornerDetail> &out) const {
+        return detail::fill(out, [this](NavstarCornerDetail *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_query_path_details(raw_, data, capacity, &count);
+        });
+    }
+    // The polygon corridor of the last path, start polygon first.
+    Result path_corridor(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_query_path_corridor(raw_, data, capacity, &count);
+        });
+    }
+    // Of several goals, the cheapest to walk to and the path to it (one search).
+    Result find_nearest_target(const Vec3 &start, Span<const Vec3> goals, std::vector<Vec3> &out,
+                               std::uint32_t &goal_index, const PathOptions *options = nullptr) {
+        if (goals.size() > detail::max_u32) {
+            return detail::argument_error("navstar::Query::find_nearest_target", "too many goals");
+        }
+        const float from[3] = {start.x, start.y, start.z};
+        return detail::fill(out, [&](Vec3 *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_find_nearest_target(raw_, from, reinterpret_cast<const float *>(goals.data()),
+                                               static_cast<std::uint32_t>(goals.size()),
+                                               options ? &options->raw() : nullptr, reinterpret_cast<float *>(data),
+                                               capacity, &count, &goal_index);
+        });
+    }
+    // The polygons reachable within max_cost, cheapest first.
+    Result reachable_polygons(const Vec3 &start, float max_cost, std::vector<NavstarReachedPolygon> &out,
+                              const PathOptions *options = nullptr) {
+        const float from[3] = {start.x, start.y, start.z};
+        return detail::fill(out, [&](NavstarReachedPolygon *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_query_reachable_polygons(raw_, from, max_cost, options ? &options->raw() : nullptr, data,
+                                                    capacity, &count);
+        });
     }
 
     explicit operator bool() const noexcept { return raw_ != nullptr; }
