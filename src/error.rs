@@ -189,6 +189,18 @@ pub enum Endpoint {
     Goal,
 }
 
+/// The text of [`QueryError::NotOnMesh`]: an infinite distance means the filter admits
+/// no polygon at all, which deserves its own words.
+fn not_on_mesh_message(endpoint: Endpoint, distance: f32, max_distance: f32) -> String {
+    if distance.is_finite() {
+        format!(
+            "the {endpoint} point is {distance} units from the mesh, more than the snap distance {max_distance}"
+        )
+    } else {
+        format!("the {endpoint} point cannot be placed: the filter admits no polygon of the mesh")
+    }
+}
+
 impl std::fmt::Display for Endpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -209,9 +221,7 @@ pub enum QueryError {
     #[error("invalid path option: {0}")]
     InvalidOption(&'static str),
     /// The point is farther from the mesh than the allowed snap distance.
-    #[error(
-        "the {endpoint} point is {distance} units from the mesh, more than the snap distance {max_distance}"
-    )]
+    #[error("{}", not_on_mesh_message(*.endpoint, *.distance, *.max_distance))]
     NotOnMesh {
         /// Which point.
         endpoint: Endpoint,

@@ -53,6 +53,9 @@ internal static unsafe class NavstarTests
         Run("handles", TestHandles);
         Run("grid, Z up, welding", TestGridZUpWelding);
         Run("threads", TestThreads);
+        Run("filters, flags, links, path details", TestFiltersFlagsLinks);
+        Run("nearest target, reachable polygons", TestTargetsAndFlood);
+        Run("nearest point, raycast, interpolation", TestSpatialQueries);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
@@ -612,6 +615,221 @@ internal static unsafe class NavstarTests
             q1.FindPath(V(0.2f, 0, 0.2f), V(1.8f, 0, 1.8f), PathOptions.Default, out partial1);
             q2.FindPath(V(0.2f, 0, 0.2f), V(1.8f, 0, 1.8f), PathOptions.Default, out partial2);
             Check(!partial1 && partial2, "welded triangles connect (default); unwelded ones do not");
+        }
+    }
+
+    // The U mesh with areas and flags, and a one-way link from the U's corner (2.5, 0.5)
+    // to the island (5.5, 0.5).
+    private static NavstarMesh MakeLinkedUMesh(byte[] areas, uint[] flags)
+    {
+        Vector3[] vertices;
+        int[] indices, sizes;
+        UMesh(out vertices, out indices, out sizes);
+        OffMeshLink link = OffMeshLink.Between(V(2.5f, 0, 0.5f), V(5.5f, 0, 0.5f), false);
+        return NavstarMesh.Create(vertices, indices, sizes, areas, flags, new[] { link });
+    }
+
+    private static void TestFiltersFlagsLinks()
+    {
+        Check(Marshal.SizeOf(typeof(QueryFilter)) == 268 && Marshal.SizeOf(typeof(OffMeshLink)) == 44 &&
+              Marshal.SizeOf(typeof(MeshRaycastHit)) == 36 && Marshal.SizeOf(typeof(PathInfo)) == 20 &&
+              Marshal.SizeOf(typeof(CornerDetail)) == 12 && Marshal.SizeOf(typeof(ReachedPolygon)) == 12 &&
+              Marshal.SizeOf(typeof(MeshInput)) == 16 + 6 * IntPtr.Size,
+              "struct sizes match navstar.h (268, 44, 36, 20, 12, 12, 16 + 6 pointers)");
+        QueryFilter defaults = QueryFilter.Default;
+        Check(defaults.StructSize == 268 && defaults.IncludeFlags == uint.MaxValue && defaults.ExcludeFlags == 0 &&
+              defaults.GetAreaCost(0) == 1 && defaults.GetAreaCost(63) == 1,
+              "QueryFilter.Default: include all, exclude none, every cost 1");
+        OffMeshLink linkDefaults = OffMeshLink.Default;
+        Check(linkDefaults.Bidirectional && linkDefaults.Cost == OffMeshLink.CostDistance && linkDefaults.Area == 0 &&
+              linkDefaults.Flags == 1 && linkDefaults.Radius == 1, "OffMeshLink.Default: two-way, distance cost, area 0, flags 1, radius 1");
+        ExpectException<ArgumentOutOfRangeException>(() => defaults.SetAreaCost(64, 2), "area", "area id 64 is refused");
+
+        // Polygon 0 (the corner cell) has area 3; every polygon starts with flags 1.
+        var areas = new byte[8];
+        areas[0] = 3;
+        using (NavstarMesh mesh = MakeLinkedUMesh(areas, null))
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            Check(mesh.LinkCount == 1, "one off-mesh link");
+            uint flags;
+            int area;
+            ExpectStatus(mesh.GetPolygonInfo(0, out flags, out area), Status.Ok, "polygon info");
+            Check(flags == 1 && area == 3, "polygon 0: flags 1, area 3 (got " + flags + ", " + area + ")");
+            ExpectError(mesh.GetPolygonInfo(8, out flags, out area), Status.ErrorInvalidArgument, "polygon 8",
+                        "polygon 8 is out of range");
+
+            // Corridor and details of the U-turn.
+            var buffer = new Vector3[16];
+            int count;
+            ExpectStatus(query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count), Status.Ok, "U-turn");
+            PathInfo info;
+            ExpectStatus(query.GetPathInfo(out info), Status.Ok, "path info");
+            float length = 2 * (float)Math.Sqrt(0.25 + 2.25) + 1;
+            Check(info.PointCount == 4 && info.Status == Status.Ok && Math.Abs(info.Length - length) < 1e-4f &&
+                  Math.Abs(info.Cost - length) < 1e-4f && info.PolygonCount == 7,
+                  "U-turn info: 4 points, 7 polygons, length = cost = " + length + " (got " + info.Length + ", " + info.Cost + ")");
+            int[] corridor = query.GetPathCorridor();
+            Check(string.Join(",", corridor) == "5,3,0,1,2,4,6", "U-turn corridor 5,3,0,1,2,4,6 (got " + string.Join(",", corridor) + ")");
+            CornerDetail[] details = query.GetPathDetails();
+            Check(details.Length == 4 && details[0].Flags == CornerFlags.Start && details[3].Flags == CornerFlags.End &&
+                  details[1].Flags == CornerFlags.None && details[1].Link == CornerDetail.NoLink,
+                  "U-turn corners: start, two plain corners, end");
+            var small = new int[2];
+            ExpectStatus(query.GetPathCorridor(small, out count), Status.BufferTooSmall, "corridor into 2 entries");
+            Check(count == 7 && small[0] == 5 && small[1] == 3, "the first two corridor polygons and the count 7");
+
+            // Area costs: walking the corner cell (area 3) at cost 4 makes the path dearer than its length.
+            QueryFilter rough = QueryFilter.Default;
+            rough.SetAreaCost(3, 4);
+            bool partial;
+            Vector3[] path = query.FindPath(V(0.2f, 0, 0.2f), V(2.5f, 0, 0.5f), PathOptions.Default, rough, out partial);
+            ExpectStatus(query.GetPathInfo(out info), Status.Ok, "path info under a filter");
+            Check(!partial && path.Length >= 2 && info.Cost > info.Length + 3 * 0.79f && info.Cost < 4 * info.Length,
+                  "area 3 at cost 4: cost " + info.Cost + " for length " + info.Length);
+            rough.SetAreaCost(3, -1);
+            ExpectError(query.FindPath(V(0.2f, 0, 0.2f), V(2.5f, 0, 0.5f), PathOptions.Default, rough, buffer, out count),
+                        Status.ErrorInvalidArgument, "area 3", "a negative area cost is refused");
+
+            // The off-mesh link takes the path to the island.
+            path = query.FindPath(V(0.5f, 0, 2.5f), V(5.5f, 0, 0.5f), PathOptions.Default, out partial);
+            details = query.GetPathDetails();
+            bool linkStart = false, linkEnd = false;
+            for (int i = 0; i < details.Length; i++)
+            {
+                if ((details[i].Flags & CornerFlags.LinkStart) != 0)
+                {
+                    linkStart = details[i].Link == 0 && Near(path[i], V(2.5f, 0, 0.5f));
+                }
+                if ((details[i].Flags & CornerFlags.LinkEnd) != 0)
+                {
+                    linkEnd = details[i].Link == 0 && Near(path[i], V(5.5f, 0, 0.5f));
+                }
+            }
+            Check(!partial && linkStart && linkEnd && Near(path[path.Length - 1], V(5.5f, 0, 0.5f)),
+                  "to the island through the link: " + path.Length + " points, link start and end flagged");
+            path = query.FindPath(V(5.5f, 0, 0.5f), V(0.5f, 0, 2.5f), PathOptions.Default, out partial);
+            Check(partial, "the link is one-way: back from the island is partial");
+
+            // Runtime flags: a closed link, a closed door.
+            uint previous;
+            ExpectStatus(mesh.SetLinkFlags(0, 2, out previous), Status.Ok, "link flags 2");
+            QueryFilter noTwo = QueryFilter.Default;
+            noTwo.ExcludeFlags = 2;
+            path = query.FindPath(V(0.5f, 0, 2.5f), V(5.5f, 0, 0.5f), PathOptions.Default, noTwo, out partial);
+            Check(previous == 1 && partial, "a link with an excluded flag is not taken");
+            mesh.SetPolygonFlags(1, 2);
+            path = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), PathOptions.Default, noTwo, out partial);
+            Check(partial, "polygon 1 closed: the U-turn is partial");
+            path = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), PathOptions.Default, out partial);
+            Check(!partial && path.Length == 4, "the default filter still walks polygon 1 (flags 2 share a bit with all)");
+            ExpectStatus(mesh.SetPolygonFlags(1, 1, out previous), Status.Ok, "reopen polygon 1");
+            Check(previous == 2, "previous flags 2");
+            ExpectThrows(() => mesh.SetPolygonFlags(99, 1), Status.ErrorInvalidArgument, "polygon 99", "polygon 99 is out of range");
+        }
+
+        // Input checks.
+        Vector3[] vertices;
+        int[] indices, sizes;
+        UMesh(out vertices, out indices, out sizes);
+        NavstarMesh bad;
+        ExpectException<ArgumentException>(
+            () => NavstarMesh.TryCreate(vertices, indices, sizes, new byte[3], null, null, null, out bad), "areas",
+            "3 areas for 8 polygons");
+        var tooBig = new byte[8];
+        tooBig[5] = 64;
+        ExpectError(NavstarMesh.TryCreate(vertices, indices, sizes, tooBig, null, null, null, out bad),
+                    Status.ErrorInvalidMesh, "polygon 5", "area id 64");
+        Check(bad == null, "no mesh after an error");
+        OffMeshLink far = OffMeshLink.Between(V(2.5f, 0, 0.5f), V(50, 0, 50));
+        ExpectError(NavstarMesh.TryCreate(vertices, indices, sizes, null, null, new[] { far }, null, out bad),
+                    Status.ErrorInvalidMesh, "link 0", "a link end far from the mesh");
+    }
+
+    private static void TestTargetsAndFlood()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            Vector3[] goals = { V(2.5f, 0, 2.5f), V(0.5f, 0, 0.5f), V(5.5f, 0, 0.5f) };
+            var buffer = new Vector3[8];
+            int count, goal;
+            ExpectStatus(query.FindNearestTarget(V(0.5f, 0, 2.5f), goals, buffer, out count, out goal), Status.Ok,
+                         "nearest target");
+            Check(goal == 1 && count == 2 && Near(buffer[1], goals[1]), "goal 1 (2 away) is nearest: " + goal);
+            PathInfo info;
+            query.GetPathInfo(out info);
+            Check(Math.Abs(info.Length - 2) < 1e-5f, "its length 2");
+            ExpectError(query.FindNearestTarget(V(0.5f, 0, 2.5f), new[] { goals[2] }, buffer, out count, out goal),
+                         Status.ErrorNoPath, "unreachable", "only the island: no path");
+            Check(goal == -1, "no goal index after an error");
+
+            var reached = new ReachedPolygon[8];
+            ExpectStatus(query.ReachablePolygons(V(0.5f, 0, 2.5f), 1, reached, out count), Status.Ok, "flood to cost 1");
+            Check(count == 2 && reached[0].Polygon == 5 && reached[0].Parent == ReachedPolygon.NoPolygon &&
+                  reached[0].Cost == 0 && reached[1].Polygon == 3 && reached[1].Parent == 5 &&
+                  reached[1].Cost > 0 && reached[1].Cost <= 1,
+                  "within cost 1 of the top-left cell: polygons 5 and 3 (got " + count + ")");
+            ExpectStatus(query.ReachablePolygons(V(0.5f, 0, 2.5f), float.PositiveInfinity, reached, out count),
+                         Status.Ok, "flood everything");
+            Check(count == 7, "7 polygons reachable (not the island): " + count);
+            var two = new ReachedPolygon[2];
+            ExpectStatus(query.ReachablePolygons(V(0.5f, 0, 2.5f), float.PositiveInfinity, two, out count),
+                         Status.BufferTooSmall, "flood into 2 entries");
+            Check(count == 7 && two[0].Polygon == 5, "count 7, the cheapest first");
+            QueryFilter closed = QueryFilter.Default;
+            closed.IncludeFlags = 2;
+            ExpectError(query.ReachablePolygons(V(0.5f, 0, 2.5f), 1, reached, out count, null, closed),
+                        Status.ErrorNotOnMesh, "admits no polygon", "no polygon has flag 2: the start is not on the mesh");
+        }
+    }
+
+    private static void TestSpatialQueries()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        {
+            Vector3 nearest;
+            int polygon;
+            float distance;
+            ExpectStatus(mesh.NearestPoint(V(0.5f, 3, 0.5f), 5, out nearest, out polygon, out distance), Status.Ok,
+                         "nearest point below");
+            Check(Near(nearest, V(0.5f, 0, 0.5f)) && polygon == 0 && Math.Abs(distance - 3) < 1e-5f,
+                  "(0.5, 0, 0.5) in polygon 0 at distance 3");
+            ExpectError(mesh.NearestPoint(V(1.5f, 0, 2.5f), 0.1f, out nearest, out polygon, out distance),
+                        Status.ErrorNotOnMesh, "0.5 away", "the gap of the U is 0.5 from the mesh");
+            Check(polygon == -1 && distance == 0, "outputs cleared after an error");
+            ExpectStatus(mesh.NearestPoint(V(1.5f, 0, 2.5f), float.PositiveInfinity, out nearest, out polygon, out distance),
+                         Status.Ok, "any distance");
+            Check(Math.Abs(distance - 0.5f) < 1e-5f && (polygon == 5 || polygon == 6), "0.5 to a side of the gap");
+
+            MeshRaycastHit hit;
+            ExpectStatus(mesh.Raycast(V(0.5f, 0, 0.5f), V(0.5f, 0, 5), out hit), Status.Ok, "raycast up the left arm");
+            Check(hit.Hit && Math.Abs(hit.T - 2.5f / 4.5f) < 1e-5f && Near(hit.Point, V(0.5f, 0, 3)) &&
+                  Near(hit.Normal, V(0, 0, -1)) && hit.Polygon == 5,
+                  "hits the top wall at t = 2.5/4.5, normal (0, 0, -1), in polygon 5");
+            ExpectStatus(mesh.Raycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit), Status.Ok, "raycast along the bottom");
+            Check(!hit.Hit && hit.T == 1 && Near(hit.Point, V(2.5f, 0, 0.5f)), "no hit along the bottom row");
+            QueryFilter closed = QueryFilter.Default;
+            closed.IncludeFlags = 2;
+            ExpectError(mesh.Raycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit, closed), Status.ErrorNotOnMesh, "admits no polygon",
+                        "no polygon admitted: the start is not on the mesh");
+
+            // One channel: x + 10 z at every vertex, so linear data comes back exactly.
+            Vector3[] vertices;
+            int[] indices, sizes;
+            UMesh(out vertices, out indices, out sizes);
+            var values = new float[vertices.Length];
+            for (int i = 0; i < vertices.Length; i++)
+            {
+                values[i] = vertices[i].X + 10 * vertices[i].Z;
+            }
+            var output = new float[1];
+            ExpectStatus(mesh.Interpolate(V(0.5f, 0, 2.25f), values, 1, output, out polygon), Status.Ok, "interpolate");
+            Check(Math.Abs(output[0] - 23) < 1e-4f && polygon == 5, "x + 10 z at (0.5, 2.25) is 23 (got " + output[0] + ")");
+            ExpectError(mesh.Interpolate(V(0.5f, 0, 2.25f), new float[3], 1, output, out polygon),
+                        Status.ErrorInvalidArgument, "3", "3 values for 20 vertices");
+            ExpectException<ArgumentException>(() => mesh.Interpolate(V(0, 0, 0), values, 2, output, out polygon),
+                                               "output", "1 output for 2 channels");
         }
     }
 

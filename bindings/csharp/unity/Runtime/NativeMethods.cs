@@ -76,6 +76,66 @@ namespace Navstar
             IntPtr query, float* start, float* goal, PathOptions* options,
             float* outPoints, uint capacity, uint* count);
 
+        // Filters, flags, links, path details and mesh queries (NavstarQueries.cs).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern QueryFilter navstar_query_filter_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern OffMeshLink navstar_off_mesh_link_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern MeshInput navstar_mesh_input_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_create_ex(MeshInput* input, MeshOptions* options, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_set_polygon_flags(NavstarMesh mesh, uint polygon, uint flags, uint* previous);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_info(NavstarMesh mesh, uint polygon, out uint flags, out uint area);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_set_link_flags(NavstarMesh mesh, uint link, uint flags, uint* previous);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_mesh_link_count(NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_nearest_point(
+            NavstarMesh mesh, float* point, float maxDistance, QueryFilter* filter,
+            float* outPoint, out uint polygon, out float distance);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_raycast(
+            NavstarMesh mesh, float* start, float* end, QueryFilter* filter, out MeshRaycastHit hit);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_interpolate(
+            NavstarMesh mesh, float* point, float* values, uint valueCount, uint channels,
+            QueryFilter* filter, float* outValues, out uint polygon);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_path_info(NavstarQuery query, out PathInfo info);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_path_details(
+            NavstarQuery query, CornerDetail* outDetails, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_path_corridor(
+            NavstarQuery query, uint* outPolygons, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_find_nearest_target(
+            NavstarQuery query, float* start, float* goals, uint goalCount, PathOptions* options,
+            float* outPoints, uint capacity, out uint count, out uint goal);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_reachable_polygons(
+            NavstarQuery query, float* start, float maxCost, PathOptions* options,
+            ReachedPolygon* outPolygons, uint capacity, out uint count);
+
         // A NUL-terminated UTF-8 string owned by the library, copied.
         internal static string Utf8(IntPtr text)
         {

@@ -134,31 +134,7 @@ namespace Navstar
             {
                 throw new ArgumentNullException("indices");
             }
-            uint polygonCount;
-            if (polygonSizes == null)
-            {
-                if (indices.Length % 3 != 0)
-                {
-                    throw new ArgumentException(
-                        "indices has " + indices.Length + " entries, not a multiple of 3 (triangles)", "indices");
-                }
-                polygonCount = (uint)(indices.Length / 3);
-            }
-            else
-            {
-                ulong sum = 0;
-                foreach (int size in polygonSizes)
-                {
-                    sum += (uint)size;
-                }
-                if (sum != (ulong)indices.Length)
-                {
-                    throw new ArgumentException(
-                        "polygonSizes add up to " + sum + " corners but indices has " + indices.Length + " entries",
-                        "polygonSizes");
-                }
-                polygonCount = (uint)polygonSizes.Length;
-            }
+            uint polygonCount = (uint)PolygonCountOf(indices, polygonSizes);
             MeshOptions optionValue = options.GetValueOrDefault();
             fixed (int* corners = indices)
             fixed (int* sizes = polygonSizes)

@@ -46,8 +46,16 @@ namespace Navstar
     /// <summary>The corridor search (PathOptions.Strategy).</summary>
     public enum SearchStrategy : uint
     {
-        /// <summary>A* with the straight-line heuristic (the default).</summary>
+        /// <summary>A* with the straight-line heuristic (the default); weighted A* with HeuristicWeight &gt; 1.</summary>
         AStar = 0,
+        /// <summary>Dijkstra: the cheapest corridor, like A*, after more work.</summary>
+        Dijkstra = 1,
+        /// <summary>Greedy best-first: fast, no bound on the cost.</summary>
+        Greedy = 2,
+        /// <summary>Breadth-first: fewest polygon steps, no bound on the cost.</summary>
+        BreadthFirst = 3,
+        /// <summary>Depth-first: some corridor, no bound on the cost.</summary>
+        DepthFirst = 4,
     }
 
     /// <summary>How a path is found (NAVSTAR_PATH_* in navstar.h).</summary>
@@ -218,6 +226,20 @@ namespace Navstar
         {
             get { return (PathMode)mode; }
             set { mode = (uint)value; }
+        }
+
+        /// <summary>Add a corner (CornerFlags.AreaChange) where the path enters another area (default false).</summary>
+        public bool SplitAtAreaChanges
+        {
+            get { return splitAtAreaChanges != 0; }
+            set { splitAtAreaChanges = value ? 1u : 0u; }
+        }
+
+        // Set for one call by the FindPath overloads that take a filter (pinned meanwhile).
+        internal IntPtr FilterPointer
+        {
+            get { return filter; }
+            set { filter = value; }
         }
     }
 #pragma warning restore 0649
