@@ -141,6 +141,84 @@ fn equals_the_visibility_graph_oracle_on_random_meshes() {
     );
 }
 
+/// Polygons the filter refuses are holes: the optimal path equals the oracle's shortest
+/// path over the admitted polygons alone, bending round the refused polygons' corners.
+#[test]
+fn refused_polygons_are_holes_for_the_oracle() {
+    let mut rng = Rng(0x0f17_u64);
+    let mut options = optimal();
+    options.filter.exclude_flags = 2;
+    let (mut exact, mut bent_at_refused) = (0usize, 0usize);
+    for m in 0..2500 {
+        let mesh = random_mesh(&mut rng);
+        if mesh.polygon_count() < 3 {
+            continue;
+        }
+        let share = 5 + rng.below(30);
+        for polygon in 0..mesh.polygon_count() {
+            let flags = if rng.below(100) < share { 3 } else { 1 };
+            mesh.set_polygon_flags(polygon, flags).unwrap();
+        }
+        let admitted = |p: u32| mesh.polygon_flags(p) & 2 == 0;
+        if !(0..mesh.polygon_count()).any(admitted) {
+            continue;
+        }
+        let domain = Domain::layer(&mesh, admitted);
+        let wall_vertices = Domain::new(&mesh);
+        let mut query = Query::new(&mesh);
+        for q in 0..4 {
+            let (s, t) = (random_point(&mesh, &mut rng), random_point(&mesh, &mut rng));
+            let context = format!("mesh {m} query {q}: {s} -> {t}");
+            let path = query
+                .find_path(s, t, &options)
+                .unwrap_or_else(|e| panic!("{context}: {e}"));
+            if path.status != PathStatus::Complete {
+                continue;
+            }
+            let corners = path.corners.to_vec();
+            check_path_on_mesh(&domain, &corners).unwrap_or_else(|e| {
+                let refused: Vec<u32> = (0..mesh.polygon_count())
+                    .filter(|&p| !admitted(p))
+                    .collect();
+                let polys: Vec<Vec<u32>> = (0..mesh.polygon_count())
+                    .map(|p| mesh.polygon_vertices(p).to_vec())
+                    .collect();
+                panic!(
+                    "{context}: {e}\n{corners:?}\nrefused {refused:?}\n{polys:?}\n{:?}",
+                    mesh.vertices()
+                )
+            });
+            let up = mesh.up_axis();
+            let g = |p: Vec3| -> DVec2 { up.ground(p).as_dvec2() };
+            let length = ground_length(up, &corners);
+            let oracle = domain.shortest_length(g(corners[0]), g(corners[corners.len() - 1]));
+            if domain.pinched {
+                assert!(
+                    length >= oracle * (1.0 - 1e-5) - 1e-9,
+                    "{context}: {length} below the oracle's {oracle}"
+                );
+            } else {
+                assert!(
+                    (length - oracle).abs() <= 1e-5 * oracle.max(1e-3),
+                    "{context}: optimal {length}, oracle {oracle}: {corners:?}"
+                );
+                exact += 1;
+            }
+            // Count paths that bend where only a refused polygon makes a corner.
+            let inner = &corners[1..corners.len() - 1];
+            if inner.iter().any(|&c| !wall_vertices.is_wall_vertex(g(c))) {
+                bent_at_refused += 1;
+            }
+        }
+    }
+    assert!(exact > 2500, "only {exact} exact comparisons");
+    eprintln!("{exact} exact comparisons, {bent_at_refused} paths bend round refused polygons");
+    assert!(
+        bent_at_refused > 100,
+        "only {bent_at_refused} paths bend round a refused polygon ({exact} exact)"
+    );
+}
+
 fn read_polyanya(path: &Path) -> NavMesh {
     let soup = parse_polyanya_mesh(BufReader::new(File::open(path).unwrap())).unwrap();
     soup.into_mesh(&MeshOptions::default())

@@ -37,10 +37,16 @@ impl Fans {
 }
 
 impl MeshData {
-    /// One polygon of every fan that touches `point`, which the snap placed on `polygon`.
-    /// Unless the point is (to rounding) a vertex of a pinched boundary, that is only
-    /// `polygon`; the search for other fans runs only in that case.
-    pub(crate) fn fans_at(&self, polygon: u32, point: Vec3) -> Fans {
+    /// One polygon of every fan that touches `point`, which the snap placed on `polygon`,
+    /// among the polygons `admitted` accepts (the query's filter). Unless the point is
+    /// (to rounding) a vertex of a pinched boundary, that is only `polygon`; the search
+    /// for other fans runs only in that case.
+    pub(crate) fn fans_at(
+        &self,
+        polygon: u32,
+        point: Vec3,
+        admitted: impl Fn(u32) -> bool,
+    ) -> Fans {
         let mut fans = Fans::one(polygon);
         let scale = point.abs().max_element().max(1.0);
         let tolerance = scale * f32::EPSILON * 8.0;
@@ -59,6 +65,7 @@ impl MeshData {
             let known = fans;
             let other = self.index.nearest(point, reach * reach, |p| {
                 let new_fan = self.has_corner(p, vertex)
+                    && admitted(p)
                     && !known
                         .as_slice()
                         .iter()

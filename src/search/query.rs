@@ -136,8 +136,10 @@ impl Query {
         options.validate()?;
         let start = self.snap(start, Endpoint::Start, options)?;
         let goal = self.snap(goal, Endpoint::Goal, options)?;
-        let starts = self.mesh.data().fans_at(start.polygon, start.point);
-        let goals = self.mesh.data().fans_at(goal.polygon, goal.point);
+        let mesh = self.mesh.data();
+        let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
+        let starts = mesh.fans_at(start.polygon, start.point, admitted);
+        let goals = mesh.fans_at(goal.polygon, goal.point, admitted);
         let status = if starts.as_slice().len() == 1 && goals.as_slice().len() == 1 {
             self.route(&start, &goal, options)?
         } else {
@@ -177,7 +179,7 @@ impl Query {
             let found = self
                 .optimal
                 .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
-                .find(mesh, &start, &target, &mut self.path.corners);
+                .find(mesh, &start, &target, filter, &mut self.path.corners);
             if found {
                 self.path.flag_plain_corners(mesh, start.polygon);
                 self.cost = self

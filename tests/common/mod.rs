@@ -475,6 +475,13 @@ impl Domain {
         self.up.ground(v).as_dvec2()
     }
 
+    /// Whether `q` is (within 1e-6) an end of a boundary edge.
+    pub fn is_wall_vertex(&self, q: DVec2) -> bool {
+        self.boundary
+            .iter()
+            .any(|&(a, b)| self.corner(a).distance(q) <= 1e-6 || self.corner(b).distance(q) <= 1e-6)
+    }
+
     fn corner(&self, v: u32) -> DVec2 {
         self.ground[v as usize]
     }

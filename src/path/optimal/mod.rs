@@ -14,11 +14,17 @@
 //! holds the target is expanded, a final node with the exact length is queued, and the
 //! search ends when such a node is the cheapest in the open list.
 //!
-//! Walls are edges without a neighbour; polygons that touch only at a vertex are not
-//! connected (an interval never has zero length, and a path enters a polygon only
-//! through an edge). Lengths are plain ground-plane Euclidean lengths: there are no area
-//! costs and no off-mesh links in navstar yet. Corners get the heights of their mesh
-//! vertices, the ends the heights of the snapped start and goal.
+//! Walls are edges without a neighbour and edges into polygons the query's filter
+//! refuses; polygons that touch only at a vertex are not connected (an interval never
+//! has zero length, and a path enters a polygon only through an edge). Lengths are plain
+//! ground-plane Euclidean lengths: area costs and off-mesh links do not apply (see
+//! [`crate::PathMode::Optimal`]). Corners get the heights of their mesh vertices, the
+//! ends the heights of the snapped start and goal.
+//!
+//! A path can bend only at a vertex where a wall ends. Vertices on the mesh's own walls
+//! are found once per mesh; a vertex inside the mesh becomes such a corner when the
+//! filter refuses one of the polygons round it, which is looked up (and remembered for
+//! the query) the first time an interval ends there.
 //!
 //! The per-vertex best length to each root ("root-level pruning") keeps the number of
 //! nodes small; all memory is kept between queries.
@@ -31,6 +37,7 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, Vec3};
 
+use crate::filter::QueryFilter;
 use crate::geometry::point_near_segment as near_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NearestPoint};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
@@ -38,6 +45,8 @@ use successors::Projection;
 
 /// At most this many polygons hold one point (a vertex where many polygons meet).
 const MAX_POINT_POLYGONS: usize = 64;
+/// At most this many polygons are visited going round one vertex.
+const MAX_FAN: usize = 1024;
 
 /// An open-list entry: the node with the lowest value pops first.
 #[derive(Debug, Clone, Copy)]
@@ -73,8 +82,16 @@ impl Ord for Open {
 pub(crate) struct OptimalSearch {
     /// Per corner slot: the slot of the same edge in the neighbouring polygon, or NONE.
     twin: Vec<u32>,
-    /// Per vertex: whether a wall ends there (only there can a shortest path bend).
+    /// Per vertex: whether a wall of the mesh ends there (only there, or where a
+    /// refused polygon touches, can a shortest path bend).
     corner: Vec<bool>,
+    /// Per vertex inside the mesh: whether the current filter refuses a polygon round
+    /// it, valid when `refused_stamp` equals `stamp`.
+    refused_round: Vec<bool>,
+    refused_stamp: Vec<u32>,
+    /// The flag masks of the current query's filter.
+    include_flags: u32,
+    exclude_flags: u32,
     /// Per polygon: whether it has at most one neighbour (a path entering it can only
     /// come back out the same way, so it matters only when it holds the target).
     pub(super) dead_end: Vec<bool>,
@@ -157,6 +174,10 @@ impl OptimalSearch {
             dead_end,
             twin,
             corner,
+            refused_round: vec![false; mesh.vertices.len()],
+            refused_stamp: vec![0; mesh.vertices.len()],
+            include_flags: u32::MAX,
+            exclude_flags: 0,
             root_g: vec![f64::INFINITY; mesh.vertices.len()],
             root_stamp: vec![0; mesh.vertices.len()],
             fan_root: vec![NONE; mesh.polygon_count() as usize],
@@ -172,30 +193,39 @@ impl OptimalSearch {
         }
     }
 
-    /// Writes the shortest path from `start` to `target` (both snapped onto the mesh,
-    /// on one island) into `out`. Returns false, with `out` unspecified, if the search
-    /// gave up (it never should; the caller then falls back to the default mode).
+    /// Writes the shortest path from `start` to `target` (both snapped onto polygons
+    /// `filter` admits, on one island) over the polygons `filter` admits into `out`.
+    /// Returns false, with `out` unspecified, when no such path exists (the filter cuts
+    /// the way, or only an off-mesh link leads there) or the search gave up (it never
+    /// should); the caller then falls back to the default mode.
     pub fn find(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
         target: &NearestPoint,
+        filter: &QueryFilter,
         out: &mut Vec<Vec3>,
     ) -> bool {
         let up = mesh.up;
+        self.include_flags = filter.include_flags;
+        self.exclude_flags = filter.exclude_flags;
         self.start = up.ground(start.point).as_dvec2();
         self.target = up.ground(target.point).as_dvec2();
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.root_stamp.fill(0);
             self.fan_stamp.fill(0);
+            self.refused_stamp.fill(0);
             self.stamp = 1;
         }
         self.nodes.clear();
         self.open.clear();
+        let (include, exclude) = (self.include_flags, self.exclude_flags);
+        let admitted = |p: u32| admits(mesh, include, exclude, p);
         polygons_at(
             mesh,
             &self.twin,
+            &admitted,
             start.polygon,
             self.start,
             &mut self.start_set,
@@ -203,6 +233,7 @@ impl OptimalSearch {
         polygons_at(
             mesh,
             &self.twin,
+            &admitted,
             target.polygon,
             self.target,
             &mut self.target_set,
@@ -349,6 +380,54 @@ impl OptimalSearch {
         true
     }
 
+    /// Whether the current filter admits `polygon`.
+    #[inline]
+    pub(super) fn admitted(&self, mesh: &MeshData, polygon: u32) -> bool {
+        admits(mesh, self.include_flags, self.exclude_flags, polygon)
+    }
+
+    /// Whether a path may bend at vertex `v`, corner slot `slot` of an admitted
+    /// polygon: a wall of the mesh ends there, or the filter refuses a polygon round it.
+    #[inline]
+    pub(super) fn is_corner(&mut self, mesh: &MeshData, v: u32, slot: usize) -> bool {
+        let i = v as usize;
+        if self.corner[i] {
+            return true;
+        }
+        if self.refused_stamp[i] != self.stamp {
+            self.refused_stamp[i] = self.stamp;
+            self.refused_round[i] = self.refuses_round(mesh, slot);
+        }
+        self.refused_round[i]
+    }
+
+    /// Goes round the vertex of corner slot `first` (no wall of the mesh ends there, so
+    /// its polygons close up round it) and tells whether the filter refuses one of them.
+    fn refuses_round(&self, mesh: &MeshData, first: usize) -> bool {
+        let mut slot = first;
+        for _ in 0..MAX_FAN {
+            // The edge of `slot` leaves the vertex; its twin arrives at it in the
+            // neighbour, whose next slot leaves it again.
+            let (neighbour, twin) = (mesh.neighbours[slot], self.twin[slot]);
+            if neighbour == NO_NEIGHBOUR || twin == NONE {
+                return true;
+            }
+            if !self.admitted(mesh, neighbour) {
+                return true;
+            }
+            let range = mesh.corner_range(neighbour);
+            slot = if twin as usize + 1 == range.end {
+                range.start
+            } else {
+                twin as usize + 1
+            };
+            if slot == first {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Whether a node with root `root` at `g` may be created (root-level pruning), and
     /// records `g` as the root's best.
     #[inline]
@@ -373,9 +452,23 @@ impl OptimalSearch {
     }
 }
 
-/// The polygons whose closed area holds `p` (which lies in `polygon`): `polygon` and,
-/// across edges through `p`, its neighbours (all round a vertex).
-fn polygons_at(mesh: &MeshData, twin: &[u32], polygon: u32, p: DVec2, set: &mut Vec<u32>) {
+/// Whether a filter with these masks admits `polygon`.
+#[inline]
+fn admits(mesh: &MeshData, include: u32, exclude: u32, polygon: u32) -> bool {
+    let flags = mesh.flags_of(polygon);
+    flags & include != 0 && flags & exclude == 0
+}
+
+/// The admitted polygons whose closed area holds `p` (which lies in `polygon`):
+/// `polygon` and, across edges through `p`, its neighbours (all round a vertex).
+fn polygons_at(
+    mesh: &MeshData,
+    twin: &[u32],
+    admitted: &impl Fn(u32) -> bool,
+    polygon: u32,
+    p: DVec2,
+    set: &mut Vec<u32>,
+) {
     set.clear();
     set.push(polygon);
     let mut i = 0;
@@ -383,7 +476,11 @@ fn polygons_at(mesh: &MeshData, twin: &[u32], polygon: u32, p: DVec2, set: &mut 
         let range = mesh.corner_range(set[i]);
         for slot in range.clone() {
             let neighbour = mesh.neighbours[slot];
-            if neighbour == NO_NEIGHBOUR || twin[slot] == NONE || set.contains(&neighbour) {
+            if neighbour == NO_NEIGHBOUR
+                || twin[slot] == NONE
+                || set.contains(&neighbour)
+                || !admitted(neighbour)
+            {
                 continue;
             }
             let next = if slot + 1 == range.end {

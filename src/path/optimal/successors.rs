@@ -102,19 +102,24 @@ impl OptimalSearch {
         }
         let (dr, dl) = (node.right - root, node.left - root);
         let right_turn =
-            (node.right_vertex == a1 && self.corner[a1 as usize]).then(|| Projection {
+            (node.right_vertex == a1 && self.is_corner(mesh, a1, slot_at(1))).then(|| Projection {
                 root: a1,
                 root_point: e1,
                 g: node.g + root.distance(e1),
             });
-        let left_turn = (node.left_vertex == a0 && self.corner[a0 as usize]).then(|| Projection {
-            root: a0,
-            root_point: e0,
-            g: node.g + root.distance(e0),
-        });
+        let left_turn =
+            (node.left_vertex == a0 && self.is_corner(mesh, a0, slot_at(0))).then(|| Projection {
+                root: a0,
+                root_point: e0,
+                g: node.g + root.distance(e0),
+            });
         for i in 1..n {
             let slot = slot_at(i);
-            if mesh.neighbours[slot] == NO_NEIGHBOUR || self.twin[slot] == NONE {
+            let neighbour = mesh.neighbours[slot];
+            if neighbour == NO_NEIGHBOUR
+                || self.twin[slot] == NONE
+                || !self.admitted(mesh, neighbour)
+            {
                 continue;
             }
             let (u, w) = (vertex(i), vertex(i + 1));
@@ -160,6 +165,7 @@ impl OptimalSearch {
         if neighbour == NO_NEIGHBOUR
             || twin == NONE
             || (self.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
+            || !self.admitted(mesh, neighbour)
         {
             return;
         }
@@ -183,11 +189,15 @@ impl OptimalSearch {
         if collinear && !within_collinear(from.root_point, pu, pw) {
             // The root sees this edge only along its line (collinear corners): the path
             // runs along the line to the nearer end and may bend there.
-            let Some(turn) = collinear_turn(from, u, w, pu, pw, lo == 0.0, hi == 1.0)
-                .filter(|turn| self.corner[turn.root as usize])
-            else {
+            let Some(turn) = collinear_turn(from, u, w, pu, pw, lo == 0.0, hi == 1.0) else {
                 return;
             };
+            // A corner slot at the turning vertex: `u` starts this edge here, `w`
+            // starts its twin in the neighbour.
+            let turn_slot = if turn.root == u { slot } else { twin as usize };
+            if !self.is_corner(mesh, turn.root, turn_slot) {
+                return;
+            }
             if from.root != parent_root {
                 // The path bent at `from.root` already: keep that corner in the chain
                 // with a node that is never expanded.
