@@ -126,6 +126,12 @@ typedef struct NavstarMeshOptions {
   // Largest distance, in world units, at which vertices are merged (default 0: only
   // vertices at exactly the same position). Finite and >= 0.
   float weld_distance;
+  // Non-zero: accept degenerate connectors, triangles of zero area (three corners on
+  // one line, two of them possibly at one position) that join the polygons along
+  // their edges as a walkable line. Default 0: such a triangle is
+  // `NAVSTAR_ERROR_INVALID_MESH`. Added after the first version: a struct of the older
+  // size gets the default.
+  uint32_t allow_degenerate_connectors;
 } NavstarMeshOptions;
 
 // A query filter. Get defaults from `navstar_query_filter_default()` (every area costs

@@ -82,9 +82,34 @@ pub enum MeshError {
         /// Second vertex of the edge.
         b: u32,
     },
+    /// A degenerate connector (see [`crate::MeshOptions::allow_degenerate_connectors`])
+    /// had two corners at one position, and welding merged them: the polygons on its two
+    /// sides now share its edge and are joined already. Leave it out, or build without
+    /// welding.
+    #[error(
+        "polygon {polygon} is a degenerate connector whose coincident corners were welded into vertex {vertex}; its neighbours are joined already: leave it out, or build with weld_vertices off"
+    )]
+    CollapsedConnector {
+        /// Index of the connector.
+        polygon: u32,
+        /// The vertex its coincident corners became.
+        vertex: u32,
+    },
+    /// A degenerate connector's neighbours need both windings: the polygons sharing its
+    /// two shorter edges must lie on one side of its line, the one sharing its longest
+    /// edge on the other.
+    #[error(
+        "polygon {polygon} is a degenerate connector touched from both sides of its line in a way one winding cannot serve: the polygons sharing its two shorter edges must lie on one side, the one sharing its longest edge on the other"
+    )]
+    ConnectorSides {
+        /// Index of the connector.
+        polygon: u32,
+    },
     /// A polygon has (almost) zero area in the ground plane: a vertical wall, or all
     /// corners on one line.
-    #[error("polygon {polygon} has zero area in the ground plane")]
+    #[error(
+        "polygon {polygon} has zero area in the ground plane (a triangle whose corners lie on one line is accepted as a degenerate connector when the mesh option allow_degenerate_connectors is set)"
+    )]
     DegeneratePolygon {
         /// Index of the offending polygon.
         polygon: u32,

@@ -15,7 +15,8 @@ use navstar::ffi::{
     NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
     navstar_find_path, navstar_last_error_message, navstar_mesh_create, navstar_mesh_free,
     navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
-    navstar_query_create, navstar_query_free, navstar_status_name, navstar_version,
+    navstar_query_create, navstar_query_filter_default, navstar_query_free, navstar_status_name,
+    navstar_version,
 };
 
 use NavstarStatus::{
@@ -425,6 +426,7 @@ fn option_defaults() {
     assert_eq!(mesh.up_axis, NAVSTAR_UP_Y);
     assert_ne!(mesh.weld_vertices, 0);
     assert_eq!(mesh.weld_distance, 0.0);
+    assert_eq!(mesh.allow_degenerate_connectors, 0);
     let path = navstar_path_options_default();
     assert_eq!(path.struct_size as usize, size_of::<NavstarPathOptions>());
     assert_eq!(path.strategy, NAVSTAR_SEARCH_ASTAR);
@@ -433,7 +435,7 @@ fn option_defaults() {
     assert_ne!(path.allow_partial, 0);
     assert_eq!(path.mode, NAVSTAR_PATH_FUNNEL);
     // The C layout: u32 fields and floats, then (path options) the filter pointer.
-    assert_eq!(size_of::<NavstarMeshOptions>(), 16);
+    assert_eq!(size_of::<NavstarMeshOptions>(), 20);
     assert_eq!(size_of::<NavstarPathOptions>(), 40);
     assert!(path.filter.is_null());
 }
@@ -1051,7 +1053,8 @@ struct Padded<T> {
 fn mesh_options_struct_size() {
     let input = u_mesh(false, false, 0.0);
     let full = size_of::<NavstarMeshOptions>() as u32;
-    for struct_size in [0u32, 3, 4, 12, full - 1, full + 1, full + 4, 1000] {
+    // Sizes between published versions (16, then `full`) would cut a field.
+    for struct_size in [0u32, 3, 4, 12, 17, 18, full - 1, full + 1, full + 4, 1000] {
         let padded = Padded {
             options: NavstarMeshOptions {
                 struct_size,
@@ -1074,6 +1077,15 @@ fn mesh_options_struct_size() {
     };
     let mesh = u_mesh(false, true, 0.0).build(Some(&options));
     check_u_cases(&mut new_query(&mesh), true, 0.0);
+    // A caller built before `allow_degenerate_connectors` (16 bytes) gets its default.
+    let old = NavstarMeshOptions {
+        struct_size: 16,
+        up_axis: NAVSTAR_UP_Z,
+        allow_degenerate_connectors: 1,
+        ..navstar_mesh_options_default()
+    };
+    let mesh = u_mesh(false, true, 0.0).build(Some(&old));
+    check_u_cases(&mut new_query(&mesh), true, 0.0);
 }
 
 #[test]
@@ -1082,7 +1094,9 @@ fn path_options_struct_size() {
     let mut query = new_query(&mesh);
     let full = size_of::<NavstarPathOptions>() as u32;
     let (start, goal) = ([0.5, 0.0, 2.5], [2.5, 0.0, 2.5]);
-    for struct_size in [0u32, 3, 16, 19, full + 1, full + 4] {
+    // 20 (v1) and 24 (with `mode`) are earlier versions; 28 would cut the filter
+    // pointer in half on 64-bit targets.
+    for struct_size in [0u32, 3, 16, 19, 22, 28, full - 4, full + 1, full + 4] {
         let padded = Padded {
             options: NavstarPathOptions {
                 struct_size,
@@ -1113,6 +1127,19 @@ fn path_options_struct_size() {
         ..navstar_path_options_default()
     };
     assert_eq!(find_path(&mut query, start, goal, Some(&old), 8).count, 4);
+    // One built with `mode` but before the filter (24 bytes): the filter pointer after
+    // it is not read.
+    let mut excluding = navstar_query_filter_default();
+    excluding.include_flags = 0;
+    let with_mode = NavstarPathOptions {
+        struct_size: 24,
+        filter: &excluding,
+        ..navstar_path_options_default()
+    };
+    assert_eq!(
+        find_path(&mut query, start, goal, Some(&with_mode), 8).status,
+        NavstarStatus::NavstarOk
+    );
 }
 
 #[test]
@@ -1742,4 +1769,38 @@ fn header_names_only_navstar_items() {
             );
         }
     }
+}
+
+/// The T-junction of tests/connectors.rs: an upper room over A-B, two lower rooms
+/// under A-M and M-B, and the connector A, M, B (polygon 3).
+fn t_junction() -> MeshInput {
+    MeshInput {
+        vertices: vec![
+            0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0, 2.0, 0.0, 0.0, 2.0, 0.0, 0.0,
+            0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0,
+        ],
+        indices: vec![0, 2, 3, 4, 5, 6, 1, 0, 6, 7, 2, 1, 0, 1, 2],
+        sizes: Some(vec![4, 4, 4, 3]),
+    }
+}
+
+#[test]
+fn degenerate_connectors_through_the_c_abi() {
+    let input = t_junction();
+    input.reject(None, INVALID_MESH, &["polygon 3", "zero area"]);
+    let allow = NavstarMeshOptions {
+        allow_degenerate_connectors: 1,
+        ..navstar_mesh_options_default()
+    };
+    let mesh = input.build(Some(&allow));
+    let mut query = new_query(&mesh);
+    let found = find_path(&mut query, [0.5, 0.0, 0.5], [1.8, 0.0, 1.5], None, 8);
+    assert_eq!(found.status, OK);
+    assert_eq!(found.count, 2);
+    // A caller built before the option existed (16 bytes) cannot have asked for it.
+    let old = NavstarMeshOptions {
+        struct_size: 16,
+        ..allow
+    };
+    input.reject(Some(&old), INVALID_MESH, &["polygon 3"]);
 }

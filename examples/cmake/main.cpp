@@ -550,6 +550,28 @@ void test_filters_links_and_queries() {
 
 }  // namespace
 
+// A T-junction (an upper room over A-B, lower rooms under A-M and M-B) stitched by the
+// degenerate connector A, M, B: refused by default, a walkable line when asked for.
+void test_degenerate_connectors() {
+    const std::vector<Vec3> vertices{{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {2, 0, 2},
+                                     {0, 0, 2}, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    const std::vector<std::uint32_t> indices{0, 2, 3, 4, 5, 6, 1, 0, 6, 7, 2, 1, 0, 1, 2};
+    const std::vector<std::uint32_t> sizes{4, 4, 4, 3};
+    navstar::Mesh mesh;
+    navstar::Result r = navstar::Mesh::create(vertices, indices, sizes, mesh);
+    check(r.status() == Status::error_invalid_mesh && r.message().find("polygon 3") != std::string::npos,
+          "a zero-area triangle is refused by default: " + r.message());
+    const navstar::MeshOptions options = navstar::MeshOptions().set_allow_degenerate_connectors(true);
+    check(options.allow_degenerate_connectors(), "the option reads back");
+    expect_status(navstar::Mesh::create(vertices, indices, sizes, mesh, &options), Status::ok,
+                  "created with the connector");
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "query");
+    std::vector<Vec3> path;
+    expect_status(query.find_path({0.5f, 0, 0.5f}, {1.8f, 0, 1.5f}, path), Status::ok, "across the line");
+    expect_path(path, {{0.5f, 0, 0.5f}, {1.8f, 0, 1.5f}}, "straight across the connector");
+}
+
 int main() {
     std::printf("navstar %s from C++ %ld\n", navstar::version_string().c_str(), static_cast<long>(__cplusplus));
     test_version();
@@ -559,6 +581,7 @@ int main() {
     test_grid_z_up_and_welding();
     test_threads();
     test_filters_links_and_queries();
+    test_degenerate_connectors();
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed > 0 ? 1 : 0;
 }

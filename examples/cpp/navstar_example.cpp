@@ -35,7 +35,8 @@
 #include <vector>
 
 static_assert(sizeof(NavstarStatus) == 4, "NavstarStatus must be 32 bits on both sides of the ABI");
-static_assert(sizeof(NavstarMeshOptions) == 16, "NavstarMeshOptions v1 layout");
+static_assert(sizeof(NavstarMeshOptions) == 20,
+              "NavstarMeshOptions layout (v1 was 16 bytes; allow_degenerate_connectors came later)");
 static_assert(sizeof(NavstarPathOptions) == 24 + 2 * sizeof(void *),
               "NavstarPathOptions layout (v1 was 20 bytes; mode, the filter pointer and "
               "split_at_area_changes appended)");

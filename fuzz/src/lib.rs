@@ -108,11 +108,16 @@ impl SmallU32 {
     }
 }
 
-/// `struct_size` of the first published `NavstarMeshOptions` (API.md): the smallest
-/// size accepted. Newer fields are appended after it.
+/// `struct_size` of the first published `NavstarMeshOptions` (API.md). Newer fields
+/// are appended after it.
 pub const MESH_OPTIONS_V1_SIZE: usize = 16;
+/// The sizes of published `NavstarMeshOptions` versions older than the current one.
+const MESH_OPTIONS_OLDER_SIZES: &[usize] = &[MESH_OPTIONS_V1_SIZE];
 /// `struct_size` of the first published `NavstarPathOptions`.
 pub const PATH_OPTIONS_V1_SIZE: usize = 20;
+/// The sizes of published `NavstarPathOptions` versions older than the current one
+/// (v1, then with `mode`).
+const PATH_OPTIONS_OLDER_SIZES: &[usize] = &[PATH_OPTIONS_V1_SIZE, 24];
 
 /// The bytes of a `#[repr(C)]` options struct made only of `u32` and `f32` fields.
 fn bytes_of<T: Copy>(value: &T) -> Vec<u8> {
@@ -156,20 +161,22 @@ pub enum Expect<T> {
     Unknown(T),
 }
 
-/// Classifies a caller's struct: `struct_size` must be between the first version's
-/// size and the current size; fields not covered keep their defaults; fields after the
-/// first version's that differ from their defaults make the outcome unknown.
+/// Classifies a caller's struct: `struct_size` must be the current size or that of an
+/// older published version (`older_sizes`, the first one first); fields not covered
+/// keep their defaults; fields after the first version's that differ from their
+/// defaults make the outcome unknown.
 fn classify<T: Copy, R>(
     c: &T,
     defaults: &T,
-    v1_size: usize,
+    older_sizes: &[usize],
     decode: impl FnOnce() -> Option<R>,
 ) -> Expect<R> {
     let bytes = bytes_of(c);
     let size = u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize;
-    if size < v1_size || size > size_of::<T>() {
+    if size != size_of::<T>() && !older_sizes.contains(&size) {
         return Expect::Reject;
     }
+    let v1_size = older_sizes[0];
     let Some(rust) = decode() else {
         return Expect::Reject;
     };
@@ -198,7 +205,7 @@ pub enum MeshOpts {
     },
     /// Any bytes after a fuzzed `struct_size`.
     Raw {
-        /// `struct_size`: between the first version's and the current size is valid.
+        /// `struct_size`: the current size and those of older versions are valid.
         struct_size: SmallU32,
         /// The bytes of the other fields (repeated to fill the struct).
         bytes: Vec<u8>,
@@ -238,7 +245,7 @@ impl MeshOpts {
         classify(
             &c,
             &navstar_mesh_options_default(),
-            MESH_OPTIONS_V1_SIZE,
+            MESH_OPTIONS_OLDER_SIZES,
             || {
                 let up = match c.up_axis {
                     0 => UpAxis::Y,
@@ -281,7 +288,7 @@ pub enum PathOpts {
     },
     /// Any bytes after a fuzzed `struct_size`.
     Raw {
-        /// `struct_size`: between the first version's and the current size is valid.
+        /// `struct_size`: the current size and those of older versions are valid.
         struct_size: SmallU32,
         /// The bytes of the other fields (repeated to fill the struct).
         bytes: Vec<u8>,
@@ -333,7 +340,7 @@ impl PathOpts {
         classify(
             &c,
             &navstar_path_options_default(),
-            PATH_OPTIONS_V1_SIZE,
+            PATH_OPTIONS_OLDER_SIZES,
             || {
                 let strategy = match c.strategy {
                     0 => SearchStrategy::AStar,

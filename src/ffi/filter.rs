@@ -8,9 +8,6 @@ use crate::filter::{MAX_AREAS, QueryFilter};
 /// The number of area ids (areas are numbered 0..63).
 pub const NAVSTAR_MAX_AREAS: u32 = 64;
 
-/// Size of the first published version of `NavstarQueryFilter`.
-const FILTER_V1_SIZE: usize = size_of::<NavstarQueryFilter>();
-
 /// A query filter. Get defaults from `navstar_query_filter_default()` (every area costs
 /// 1, every polygon or link with any flag set is usable) and change what you need.
 ///
@@ -67,8 +64,7 @@ pub(crate) unsafe fn read_filter(
     name: &str,
 ) -> Result<QueryFilter, FfiError> {
     // SAFETY: forwarded from this function's contract.
-    let filter =
-        unsafe { read_versioned(ptr, NavstarQueryFilter::defaults(), FILTER_V1_SIZE, name) }?;
+    let filter = unsafe { read_versioned(ptr, NavstarQueryFilter::defaults(), &[], name) }?;
     filter.to_rust(name)
 }
 

@@ -60,11 +60,12 @@ pub struct NavstarQuery {
     last_path: Option<PathStatus>,
 }
 
-/// Size of the first published version of each options struct; smaller `struct_size`
-/// values are rejected.
-const MESH_OPTIONS_V1_SIZE: usize = 16;
-/// (`NavstarPathOptions` up to `allow_partial`; `mode` came later.)
-const PATH_OPTIONS_V1_SIZE: usize = 20;
+/// Sizes of the earlier published versions of each options struct, accepted besides
+/// the current size: `NavstarMeshOptions` before `allow_degenerate_connectors`.
+const MESH_OPTIONS_OLDER_SIZES: &[usize] = &[16];
+/// `NavstarPathOptions` up to `allow_partial` (v1), then with `mode`; the filter and
+/// `split_at_area_changes` came after.
+const PATH_OPTIONS_OLDER_SIZES: &[usize] = &[20, 24];
 
 /// The library version as `(major << 16) | (minor << 8) | patch`.
 #[unsafe(no_mangle)]
@@ -449,7 +450,7 @@ pub(crate) unsafe fn create_mesh(
             options::read_versioned(
                 options,
                 NavstarMeshOptions::defaults(),
-                MESH_OPTIONS_V1_SIZE,
+                MESH_OPTIONS_OLDER_SIZES,
                 "options",
             )
         }?;
@@ -474,7 +475,7 @@ pub(crate) unsafe fn read_path_options(
         options::read_versioned(
             options,
             NavstarPathOptions::defaults(),
-            PATH_OPTIONS_V1_SIZE,
+            PATH_OPTIONS_OLDER_SIZES,
             "options",
         )
     }?;

@@ -46,6 +46,12 @@ pub struct NavstarMeshOptions {
     /// Largest distance, in world units, at which vertices are merged (default 0: only
     /// vertices at exactly the same position). Finite and >= 0.
     pub weld_distance: f32,
+    /// Non-zero: accept degenerate connectors, triangles of zero area (three corners on
+    /// one line, two of them possibly at one position) that join the polygons along
+    /// their edges as a walkable line. Default 0: such a triangle is
+    /// `NAVSTAR_ERROR_INVALID_MESH`. Added after the first version: a struct of the older
+    /// size gets the default.
+    pub allow_degenerate_connectors: u32,
 }
 
 /// Options for `navstar_find_path`. Get defaults from `navstar_path_options_default()`
@@ -89,6 +95,7 @@ impl NavstarMeshOptions {
             up_axis: NAVSTAR_UP_Y,
             weld_vertices: u32::from(d.weld_vertices),
             weld_distance: d.weld_distance,
+            allow_degenerate_connectors: u32::from(d.allow_degenerate_connectors),
         }
     }
 
@@ -107,6 +114,7 @@ impl NavstarMeshOptions {
             up_axis,
             weld_vertices: self.weld_vertices != 0,
             weld_distance: self.weld_distance,
+            allow_degenerate_connectors: self.allow_degenerate_connectors != 0,
         })
     }
 }
@@ -175,17 +183,18 @@ impl NavstarPathOptions {
 
 /// Reads a caller's options struct that starts with a `u32 struct_size`.
 ///
-/// Callers built against this header pass the full size. A smaller size that still
-/// covers every field of the first version is accepted; fields it does not cover keep
-/// their defaults. A larger size means the caller was built against a newer navstar
-/// and is rejected, since its extra options would otherwise be silently ignored.
+/// Callers built against this header pass the full size. The size of an older
+/// published version (`older_sizes`) is accepted too: the fields it does not cover keep
+/// their defaults. Any other size is rejected: a larger one means the caller was built
+/// against a newer navstar (its extra options would be silently ignored), and one
+/// between versions would cut a field (a pointer) in half.
 ///
 /// # Safety
 /// `ptr` must be NULL or point to at least `struct_size` readable bytes.
 pub(crate) unsafe fn read_versioned<T: Copy>(
     ptr: *const T,
     defaults: T,
-    first_version_size: usize,
+    older_sizes: &[usize],
     name: &str,
 ) -> Result<T, FfiError> {
     if ptr.is_null() {
@@ -194,7 +203,7 @@ pub(crate) unsafe fn read_versioned<T: Copy>(
     // SAFETY: the caller promises a readable struct starting with a u32 `struct_size`;
     // read_unaligned tolerates any alignment.
     let size = unsafe { ptr.cast::<u32>().read_unaligned() } as usize;
-    if size < first_version_size || size > size_of::<T>() {
+    if size != size_of::<T>() && !older_sizes.contains(&size) {
         return Err(FfiError::invalid(format!(
             "{name}->struct_size is {size}; expected {} (initialise it with the *_default() function)",
             size_of::<T>()

@@ -214,6 +214,13 @@ class MeshOptions {
         raw_.weld_distance = distance;
         return *this;
     }
+    // Accept degenerate connectors: zero-area triangles (three corners on one line)
+    // that join the polygons along their edges as a walkable line (default off).
+    bool allow_degenerate_connectors() const noexcept { return raw_.allow_degenerate_connectors != 0; }
+    MeshOptions &set_allow_degenerate_connectors(bool allow) noexcept {
+        raw_.allow_degenerate_connectors = allow ? 1u : 0u;
+        return *this;
+    }
 
     const NavstarMeshOptions &raw() const noexcept { return raw_; }
     NavstarMeshOptions &raw() noexcept { return raw_; }

@@ -56,6 +56,7 @@ internal static unsafe class NavstarTests
         Run("filters, flags, links, path details", TestFiltersFlagsLinks);
         Run("nearest target, reachable polygons", TestTargetsAndFlood);
         Run("nearest point, raycast, interpolation", TestSpatialQueries);
+        Run("degenerate connectors", TestDegenerateConnectors);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
@@ -235,12 +236,13 @@ internal static unsafe class NavstarTests
               "version " + NavstarLibrary.VersionString);
         Check(NavstarLibrary.StatusName(Status.ErrorInvalidMesh) == "NAVSTAR_ERROR_INVALID_MESH" &&
               NavstarLibrary.StatusName((Status)12345) == "unknown status", "status names");
-        Check(sizeof(Vector3) == 12 && Marshal.SizeOf(typeof(MeshOptions)) == 16 &&
-              Marshal.SizeOf(typeof(PathOptions)) == 24 + 2 * IntPtr.Size, "struct sizes match navstar.h (12, 16, 24 + 2 pointers)");
+        Check(sizeof(Vector3) == 12 && Marshal.SizeOf(typeof(MeshOptions)) == 20 &&
+              Marshal.SizeOf(typeof(PathOptions)) == 24 + 2 * IntPtr.Size, "struct sizes match navstar.h (12, 20, 24 + 2 pointers)");
 
         MeshOptions mesh = MeshOptions.Default;
-        Check(mesh.StructSize == 16 && mesh.UpAxis == UpAxis.Y && mesh.WeldVertices && mesh.WeldDistance == 0,
-              "MeshOptions.Default: struct size 16, Y up, welding at distance 0");
+        Check(mesh.StructSize == 20 && mesh.UpAxis == UpAxis.Y && mesh.WeldVertices && mesh.WeldDistance == 0 &&
+              !mesh.AllowDegenerateConnectors,
+              "MeshOptions.Default: struct size 20, Y up, welding at distance 0, no degenerate connectors");
         PathOptions path = PathOptions.Default;
         Check(path.StructSize == 24 + 2 * IntPtr.Size && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
               float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial && path.Mode == PathMode.Funnel,
@@ -830,6 +832,29 @@ internal static unsafe class NavstarTests
                         Status.ErrorInvalidArgument, "3", "3 values for 20 vertices");
             ExpectException<ArgumentException>(() => mesh.Interpolate(V(0, 0, 0), values, 2, output, out polygon),
                                                "output", "1 output for 2 channels");
+        }
+    }
+
+    // A T-junction (an upper room over A-B, lower rooms under A-M and M-B) stitched by
+    // the degenerate connector A, M, B (polygon 3).
+    private static void TestDegenerateConnectors()
+    {
+        Vector3[] vertices =
+        {
+            V(0, 0, 1), V(1, 0, 1), V(2, 0, 1), V(2, 0, 2), V(0, 0, 2), V(0, 0, 0), V(1, 0, 0), V(2, 0, 0),
+        };
+        int[] indices = { 0, 2, 3, 4, 5, 6, 1, 0, 6, 7, 2, 1, 0, 1, 2 };
+        int[] sizes = { 4, 4, 4, 3 };
+        NavstarMesh mesh;
+        ExpectError(NavstarMesh.TryCreate(vertices, indices, sizes, out mesh), Status.ErrorInvalidMesh, "polygon 3",
+                    "a zero-area triangle by default");
+        MeshOptions options = MeshOptions.Default;
+        options.AllowDegenerateConnectors = true;
+        using (mesh = NavstarMesh.Create(vertices, indices, sizes, options))
+        using (NavstarQuery query = mesh.CreateQuery())
+        {
+            Vector3[] path = query.FindPath(V(0.5f, 0, 0.5f), V(1.8f, 0, 1.5f));
+            ExpectPath(path, new[] { V(0.5f, 0, 0.5f), V(1.8f, 0, 1.5f) }, "straight across the connector");
         }
     }
 

@@ -130,6 +130,7 @@ namespace Navstar
         private uint upAxis;
         private uint weldVertices;
         private float weldDistance;
+        private uint allowDegenerateConnectors;
 
         /// <summary>The library's defaults: Y up, welding of exactly coincident vertices.</summary>
         public static MeshOptions Default
@@ -162,6 +163,16 @@ namespace Navstar
         {
             get { return weldDistance; }
             set { weldDistance = value; }
+        }
+
+        /// <summary>
+        /// Accept degenerate connectors: zero-area triangles (three corners on one line) that
+        /// join the polygons along their edges as a walkable line (default false: an error).
+        /// </summary>
+        public bool AllowDegenerateConnectors
+        {
+            get { return allowDegenerateConnectors != 0; }
+            set { allowDegenerateConnectors = value ? 1u : 0u; }
         }
     }
 
