@@ -107,6 +107,8 @@ pub(crate) struct OptimalSearch {
     stamp: u32,
     nodes: Vec<SearchNode>,
     open: BinaryHeap<Open>,
+    /// Nodes made by the current expansion, not yet in `open`.
+    fresh: Vec<u32>,
     start_set: Vec<u32>,
     target_set: Vec<u32>,
     /// The ends of the current search, in the ground plane.
@@ -186,6 +188,7 @@ impl OptimalSearch {
             stamp: 0,
             nodes: Vec::new(),
             open: BinaryHeap::new(),
+            fresh: Vec::new(),
             start_set: Vec::new(),
             target_set: Vec::new(),
             start: DVec2::ZERO,
@@ -220,6 +223,7 @@ impl OptimalSearch {
         }
         self.nodes.clear();
         self.open.clear();
+        self.fresh.clear();
         let (include, exclude) = (self.include_flags, self.exclude_flags);
         let admitted = |p: u32| admits(mesh, include, exclude, p);
         polygons_at(
@@ -244,6 +248,7 @@ impl OptimalSearch {
             return true;
         }
         self.push_start_nodes(mesh);
+        self.flush_fresh();
         let limit = 8 * mesh.corners.len() + 65_536;
         while let Some(entry) = self.open.pop() {
             let node = self.nodes[entry.node as usize];
@@ -251,20 +256,60 @@ impl OptimalSearch {
                 self.write_path(mesh, entry.node, start.point, target.point, out);
                 return true;
             }
-            if node.root < START {
-                let root = node.root as usize;
-                let best = self.root_g[root];
-                if self.root_stamp[root] == self.stamp && best < node.g - 1e-9 * (1.0 + node.g) {
-                    continue;
+            if self.pruned(&node) {
+                continue;
+            }
+            // Expand the node, and go on at once with its successor while it has only
+            // one (Polyanya's intermediate pruning: no open-list traffic along a chain
+            // of polygons). Target nodes always go through the open list.
+            let mut index = entry.node;
+            loop {
+                if self.nodes.len() > limit {
+                    debug_assert!(false, "optimal search gave up: {} nodes", self.nodes.len());
+                    return false;
                 }
+                self.expand(mesh, index);
+                let &[only] = self.fresh.as_slice() else {
+                    break;
+                };
+                let next = self.nodes[only as usize];
+                if next.polygon == NONE || self.pruned(&next) {
+                    break;
+                }
+                self.fresh.clear();
+                index = only;
             }
-            if self.nodes.len() > limit {
-                debug_assert!(false, "optimal search gave up: {} nodes", self.nodes.len());
-                return false;
-            }
-            self.expand(mesh, entry.node);
+            self.flush_fresh();
         }
         false
+    }
+
+    /// Whether a popped node is beaten by a shorter way to its root found since it was
+    /// made (root-level pruning).
+    #[inline]
+    fn pruned(&self, node: &SearchNode) -> bool {
+        if node.root >= START {
+            return false;
+        }
+        let root = node.root as usize;
+        self.root_stamp[root] == self.stamp && self.root_g[root] < node.g - 1e-9 * (1.0 + node.g)
+    }
+
+    /// Moves the nodes made since the last call into the open list.
+    fn flush_fresh(&mut self) {
+        for &index in &self.fresh {
+            let node = &self.nodes[index as usize];
+            self.open.push(Open {
+                f: node.f,
+                g: if node.polygon == NONE {
+                    f64::INFINITY
+                } else {
+                    node.g
+                },
+                node: index,
+            });
+        }
+        self.fresh.clear();
     }
 
     /// The nodes from the start: every edge of a polygon holding the start that leads
@@ -304,18 +349,10 @@ impl OptimalSearch {
         }
     }
 
+    /// Stores a new node; it enters the open list at the next [`Self::flush_fresh`].
     #[inline]
     fn push(&mut self, node: SearchNode) {
-        let index = self.nodes.len() as u32;
-        self.open.push(Open {
-            f: node.f,
-            g: if node.polygon == NONE {
-                f64::INFINITY
-            } else {
-                node.g
-            },
-            node: index,
-        });
+        self.fresh.push(self.nodes.len() as u32);
         self.nodes.push(node);
     }
 
