@@ -431,3 +431,41 @@ fn start_and_goal_on_vertices_and_edges() {
         }
     }
 }
+
+/// The optimal mode searches a merged copy of the mesh while the filter admits every
+/// polygon, and the mesh itself otherwise: flags changed between the queries of one
+/// `Query` switch between the two.
+#[test]
+fn flags_changed_between_queries_switch_the_searched_mesh() {
+    // A 3 x 3 grid of unit squares, each cut into two triangles.
+    let at = |x: u32, z: u32| z * 4 + x;
+    let vertices: Vec<Vec3> = (0..4)
+        .flat_map(|z| (0..4).map(move |x| Vec3::new(x as f32, 0.0, z as f32)))
+        .collect();
+    let mut indices = Vec::new();
+    for z in 0..3 {
+        for x in 0..3 {
+            indices.extend([at(x, z), at(x + 1, z), at(x + 1, z + 1)]);
+            indices.extend([at(x, z), at(x + 1, z + 1), at(x, z + 1)]);
+        }
+    }
+    let mesh = NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap();
+    let mut query = Query::new(&mesh);
+    let (s, t) = (p(0.5, 1.5), p(2.5, 1.5));
+    let straight = |query: &mut Query| {
+        let path = query.find_path(s, t, &optimal()).unwrap();
+        assert_eq!(path.status, PathStatus::Complete);
+        ground_length(mesh.up_axis(), path.corners)
+    };
+    assert!((straight(&mut query) - 2.0).abs() < 1e-6);
+    // Close the centre square (triangles 8 and 9): round it, bending at its corners.
+    mesh.set_polygon_flags(8, 0).unwrap();
+    mesh.set_polygon_flags(9, 0).unwrap();
+    let around = 2.0 * (0.5f64.hypot(0.5)) + 1.0;
+    let length = straight(&mut query);
+    assert!((length - around).abs() < 1e-5, "{length} (want {around})");
+    // Open it again.
+    mesh.set_polygon_flags(8, 1).unwrap();
+    mesh.set_polygon_flags(9, 1).unwrap();
+    assert!((straight(&mut query) - 2.0).abs() < 1e-6);
+}

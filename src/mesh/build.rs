@@ -194,7 +194,9 @@ pub(super) fn build(
         portals,
         areas,
         flags,
+        flags_generation: std::sync::atomic::AtomicU64::new(0),
         links: Links::default(),
+        coarse: std::sync::OnceLock::new(),
     };
     if !extras.links.is_empty() {
         mesh.links = links::attach(&mesh, extras.links)?;

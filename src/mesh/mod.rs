@@ -5,6 +5,7 @@
 //! `Send + Sync` and any number of threads may query it at once.
 
 mod build;
+mod coarse;
 mod fan;
 mod grid;
 mod interpolate;
@@ -13,12 +14,13 @@ mod locate;
 mod raycast;
 mod walk;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
 
 pub use build::MeshOptions;
+pub(crate) use coarse::CoarseMesh;
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;
 pub(crate) use links::Links;
@@ -70,8 +72,12 @@ pub(crate) struct MeshData {
     /// them with relaxed loads, each flag once per use, so a change made while a query
     /// runs is seen by it either wholly or not at all.
     pub flags: Box<[AtomicU32]>,
+    /// Bumped after every change of `flags` (see [`MeshData::flags_generation`]).
+    pub flags_generation: AtomicU64,
     /// Off-mesh links.
     pub links: Links,
+    /// The merged copy for the optimal mode, made on first use (see [`coarse`]).
+    pub coarse: OnceLock<Option<Box<CoarseMesh>>>,
 }
 
 /// Everything a mesh is built from. `MeshInput::new(vertices, indices)` describes a
@@ -312,7 +318,9 @@ impl NavMesh {
                 index: polygon,
                 count,
             })?;
-        Ok(slot.swap(flags, Ordering::Relaxed))
+        let previous = slot.swap(flags, Ordering::Relaxed);
+        self.data.flags_generation.fetch_add(1, Ordering::Release);
+        Ok(previous)
     }
 
     /// Number of off-mesh links.

@@ -33,8 +33,13 @@ pub struct Query {
     pub(super) target_goals: Vec<usize>,
     /// The answer of the last [`Query::reachable_polygons`].
     pub(super) reached: Vec<ReachedPolygon>,
-    /// Scratch memory of [`PathMode::Optimal`], made on its first use.
+    /// Scratch memory of [`PathMode::Optimal`] on the mesh itself, made on its first use.
     pub(super) optimal: Option<Box<OptimalSearch>>,
+    /// The same on the mesh's merged copy (used when the filter admits every polygon).
+    pub(super) optimal_coarse: Option<Box<OptimalSearch>>,
+    /// Whether a filter with these `(include, exclude)` masks admitted every polygon
+    /// when the flags had this generation: `(generation, include, exclude, answer)`.
+    pub(super) admits_all: Option<(u64, u32, u32, bool)>,
 }
 
 impl std::fmt::Debug for Query {
@@ -77,6 +82,8 @@ impl Query {
             target_goals: Vec::new(),
             reached: Vec::new(),
             optimal: None,
+            optimal_coarse: None,
+            admits_all: None,
         })
     }
 
@@ -176,10 +183,7 @@ impl Query {
         self.path.clear();
         self.corridor.clear();
         if options.mode == PathMode::Optimal {
-            let found = self
-                .optimal
-                .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
-                .find(mesh, &start, &target, filter, &mut self.path.corners);
+            let found = self.find_optimal(mesh, &start, &target, filter);
             if found {
                 self.path.flag_plain_corners(mesh, start.polygon);
                 self.cost = self
@@ -219,6 +223,50 @@ impl Query {
         }
         self.pull_path(start.point, target.point, options);
         Ok(status)
+    }
+
+    /// The exact shortest path into `self.path.corners`: on the mesh's merged copy when
+    /// the filter admits every polygon (fewer, larger polygons: fewer search nodes),
+    /// else on the mesh itself. False when the search found no way (see
+    /// [`OptimalSearch::find`]).
+    fn find_optimal(
+        &mut self,
+        mesh: &MeshData,
+        start: &NearestPoint,
+        target: &NearestPoint,
+        filter: &QueryFilter,
+    ) -> bool {
+        let generation = mesh.flags_generation();
+        let masks = (filter.include_flags, filter.exclude_flags);
+        let all = match self.admits_all {
+            Some((g, include, exclude, all)) if g == generation && (include, exclude) == masks => {
+                all
+            }
+            _ => {
+                let all = mesh.admits_all(|flags| filter.admits(flags));
+                self.admits_all = Some((generation, masks.0, masks.1, all));
+                all
+            }
+        };
+        if let Some(coarse) = all.then(|| mesh.coarse()).flatten() {
+            let on_coarse = |p: &NearestPoint| NearestPoint {
+                polygon: coarse.of_original[p.polygon as usize],
+                ..*p
+            };
+            return self
+                .optimal_coarse
+                .get_or_insert_with(|| Box::new(OptimalSearch::new(&coarse.mesh)))
+                .find(
+                    &coarse.mesh,
+                    &on_coarse(start),
+                    &on_coarse(target),
+                    &QueryFilter::default(),
+                    &mut self.path.corners,
+                );
+        }
+        self.optimal
+            .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
+            .find(mesh, start, target, filter, &mut self.path.corners)
     }
 
     /// Pulls `self.corridor` tight into `self.path` and sets `self.cost`.

@@ -1,0 +1,250 @@
+//! A coarser copy of a mesh for the optimal path mode: neighbouring polygons merged
+//! greedily while the union stays convex (the Hertel-Mehlhorn idea: remove a shared
+//! edge when both of its ends stay convex corners). The interval search of the optimal
+//! mode expands one node per polygon it crosses, so fewer, larger polygons mean fewer
+//! nodes; the exact shortest path does not depend on how the walkable region is cut.
+//!
+//! The copy has its own (default) flags and areas: it is used only for queries whose
+//! filter admits every polygon of the mesh, where neither matters. Built once per mesh,
+//! on the first such query, and shared by all threads.
+
+use std::sync::atomic::Ordering;
+
+use glam::DVec2;
+
+use super::build::{self, Extras, MeshOptions, PolygonSizes};
+use super::{MeshData, NO_NEIGHBOUR};
+
+/// Merged polygons get at most this many corners: an expansion visits every edge of its
+/// polygon, so huge polygons would trade node count for work per node.
+const MAX_CORNERS: usize = 12;
+
+/// The merged mesh and where each original polygon went.
+pub(crate) struct CoarseMesh {
+    pub mesh: MeshData,
+    /// Per original polygon: the merged polygon holding it.
+    pub of_original: Vec<u32>,
+}
+
+impl MeshData {
+    /// The merged copy of this mesh, made on the first call; `None` if merging left
+    /// nothing to gain or the copy could not be built (the optimal mode then searches
+    /// this mesh itself).
+    pub(crate) fn coarse(&self) -> Option<&CoarseMesh> {
+        self.coarse.get_or_init(|| build_coarse(self)).as_deref()
+    }
+
+    /// A number that changes whenever a polygon's flags change (read it before
+    /// scanning the flags, so that a change during the scan shows as a new number).
+    pub(crate) fn flags_generation(&self) -> u64 {
+        self.flags_generation.load(Ordering::Acquire)
+    }
+
+    /// Whether `admits` accepts the flags of every polygon.
+    pub(crate) fn admits_all(&self, admits: impl Fn(u32) -> bool) -> bool {
+        self.flags.iter().all(|f| admits(f.load(Ordering::Relaxed)))
+    }
+}
+
+fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
+    let (indices, sizes, of_original) = merge(mesh);
+    if sizes.len() == mesh.polygon_count() as usize {
+        return None;
+    }
+    let mut options = MeshOptions::with_up_axis(mesh.up);
+    options.weld_vertices = false;
+    options.allow_degenerate_connectors = true;
+    let coarse = build::build(
+        &mesh.vertices,
+        &indices,
+        PolygonSizes::Listed(&sizes),
+        &options,
+        &Extras::default(),
+    )
+    .ok()?;
+    Some(Box::new(CoarseMesh {
+        mesh: coarse,
+        of_original,
+    }))
+}
+
+/// Greedy merging: the corners and sizes of the merged polygons, and the merged polygon
+/// of each original one.
+fn merge(mesh: &MeshData) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let count = mesh.polygon_count() as usize;
+    let point = |v: u32| mesh.ground[v as usize].as_dvec2();
+    let mut cycles: Vec<Vec<u32>> = (0..count as u32)
+        .map(|p| mesh.corners[mesh.corner_range(p)].to_vec())
+        .collect();
+    // Polygons without area (degenerate connectors) stay as they are.
+    let solid: Vec<bool> = cycles
+        .iter()
+        .map(|c| {
+            let n = c.len();
+            (0..n)
+                .map(|i| point(c[i]).perp_dot(point(c[(i + 1) % n])))
+                .sum::<f64>()
+                > 0.0
+        })
+        .collect();
+    let mut group: Vec<u32> = (0..count as u32).collect();
+    let find = |group: &mut Vec<u32>, mut p: u32| {
+        while group[p as usize] != p {
+            let up = group[group[p as usize] as usize];
+            group[p as usize] = up;
+            p = up;
+        }
+        p
+    };
+    for p in 0..count as u32 {
+        for slot in mesh.corner_range(p) {
+            let q = mesh.neighbours[slot];
+            if q == NO_NEIGHBOUR || q < p || !solid[p as usize] || !solid[q as usize] {
+                continue;
+            }
+            let (gp, gq) = (find(&mut group, p), find(&mut group, q));
+            if gp == gq {
+                continue;
+            }
+            let a = mesh.corners[slot];
+            let range = mesh.corner_range(p);
+            let b = mesh.corners[if slot + 1 == range.end {
+                range.start
+            } else {
+                slot + 1
+            }];
+            if let Some(union) =
+                convex_union(&cycles[gp as usize], &cycles[gq as usize], a, b, &point)
+            {
+                cycles[gp as usize] = union;
+                cycles[gq as usize] = Vec::new();
+                group[gq as usize] = gp;
+            }
+        }
+    }
+    let mut merged_id = vec![u32::MAX; count];
+    let mut indices = Vec::with_capacity(mesh.corners.len());
+    let mut sizes = Vec::new();
+    for p in 0..count {
+        if find(&mut group, p as u32) == p as u32 {
+            merged_id[p] = sizes.len() as u32;
+            indices.extend_from_slice(&cycles[p]);
+            sizes.push(cycles[p].len() as u32);
+        }
+    }
+    let of_original = (0..count as u32)
+        .map(|p| merged_id[find(&mut group, p) as usize])
+        .collect();
+    (indices, sizes, of_original)
+}
+
+/// The union of counter-clockwise convex polygons `a_cycle` (with edge `a -> b`) and
+/// `b_cycle` (with edge `b -> a`), if they share only that edge, it stays convex at
+/// both ends, and it has at most [`MAX_CORNERS`] corners.
+fn convex_union(
+    a_cycle: &[u32],
+    b_cycle: &[u32],
+    a: u32,
+    b: u32,
+    point: &impl Fn(u32) -> DVec2,
+) -> Option<Vec<u32>> {
+    let (n, m) = (a_cycle.len(), b_cycle.len());
+    if n + m - 2 > MAX_CORNERS {
+        return None;
+    }
+    let i = (0..n).find(|&i| a_cycle[i] == a && a_cycle[(i + 1) % n] == b)?;
+    let j = (0..m).find(|&j| b_cycle[j] == b && b_cycle[(j + 1) % m] == a)?;
+    let shared = a_cycle.iter().filter(|v| b_cycle.contains(v)).count();
+    if shared != 2 {
+        return None;
+    }
+    let left_turn = |p: u32, v: u32, q: u32| {
+        let (p, v, q) = (point(p), point(v), point(q));
+        (v - p).perp_dot(q - v) >= 0.0
+    };
+    // At a: from a_cycle's corner before a to b_cycle's corner after a.
+    let before_a = a_cycle[(i + n - 1) % n];
+    let after_a = b_cycle[(j + 2) % m];
+    // At b: from b_cycle's corner before b to a_cycle's corner after b.
+    let before_b = b_cycle[(j + m - 1) % m];
+    let after_b = a_cycle[(i + 2) % n];
+    if !left_turn(before_a, a, after_a) || !left_turn(before_b, b, after_b) {
+        return None;
+    }
+    // a_cycle from b round to a, then b_cycle strictly between a and b.
+    let mut union = Vec::with_capacity(n + m - 2);
+    union.extend((0..n).map(|k| a_cycle[(i + 1 + k) % n]));
+    union.extend((0..m - 2).map(|k| b_cycle[(j + 2 + k) % m]));
+    Some(union)
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use crate::{MeshOptions, NavMesh};
+
+    /// A 4 x 3 grid of squares, each cut into two triangles.
+    fn triangulated_grid() -> NavMesh {
+        let (cols, rows) = (4u32, 3u32);
+        let vertices: Vec<Vec3> = (0..=rows)
+            .flat_map(|z| (0..=cols).map(move |x| Vec3::new(x as f32, 0.0, z as f32)))
+            .collect();
+        let at = |x: u32, z: u32| z * (cols + 1) + x;
+        let mut indices = Vec::new();
+        for z in 0..rows {
+            for x in 0..cols {
+                indices.extend([at(x, z), at(x + 1, z), at(x + 1, z + 1)]);
+                indices.extend([at(x, z), at(x + 1, z + 1), at(x, z + 1)]);
+            }
+        }
+        NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn merges_triangles_into_fewer_convex_polygons_covering_the_same_ground() {
+        let mesh = triangulated_grid();
+        let data = mesh.data();
+        let coarse = data.coarse().expect("a triangulated grid merges");
+        let merged = coarse.mesh.polygon_count();
+        assert!(merged < 24 / 2 + 1, "24 triangles became {merged} polygons");
+        // Same area, and each triangle's centre lies in its merged polygon.
+        let area = |m: &crate::mesh::MeshData, p: u32| {
+            let c = &m.corners[m.corner_range(p)];
+            let n = c.len();
+            (0..n)
+                .map(|i| m.ground[c[i] as usize].perp_dot(m.ground[c[(i + 1) % n] as usize]))
+                .sum::<f32>()
+                / 2.0
+        };
+        let total: f32 = (0..merged).map(|p| area(&coarse.mesh, p)).sum();
+        assert!((total - 12.0).abs() < 1e-4, "merged area {total}");
+        for p in 0..data.polygon_count() {
+            let centre = data.corners[data.corner_range(p)]
+                .iter()
+                .map(|&v| data.vertices[v as usize])
+                .sum::<Vec3>()
+                / 3.0;
+            let q = coarse.of_original[p as usize];
+            let closest = coarse.mesh.closest_point_on_polygon(q, centre);
+            assert!(closest.distance(centre) < 1e-5, "triangle {p} not in {q}");
+        }
+        // Merged polygons keep at most MAX_CORNERS corners and stay one island.
+        assert!((0..merged).all(|p| coarse.mesh.corner_range(p).len() <= super::MAX_CORNERS));
+        assert_eq!(coarse.mesh.island_count, 1);
+    }
+
+    #[test]
+    fn a_mesh_that_cannot_merge_has_no_copy() {
+        // Two triangles whose union is not convex (an arrow head).
+        let vertices = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(2.0, 0.0, 1.0),
+            Vec3::new(0.0, 0.0, 2.0),
+            Vec3::new(0.5, 0.0, 1.0),
+        ];
+        let mesh = NavMesh::from_triangles(&vertices, &[0, 1, 3, 3, 1, 2], &MeshOptions::default())
+            .unwrap();
+        assert!(mesh.data().coarse().is_none());
+    }
+}
