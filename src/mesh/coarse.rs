@@ -96,30 +96,44 @@ fn merge(mesh: &MeshData) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         }
         p
     };
+    // Longest shared edges first: removing them leaves the short ones as the borders
+    // of the merged polygons.
+    let mut shared: Vec<(f64, u32, usize)> = Vec::with_capacity(mesh.corners.len() / 2);
     for p in 0..count as u32 {
-        for slot in mesh.corner_range(p) {
+        let range = mesh.corner_range(p);
+        for slot in range.clone() {
             let q = mesh.neighbours[slot];
             if q == NO_NEIGHBOUR || q < p || !solid[p as usize] || !solid[q as usize] {
                 continue;
             }
-            let (gp, gq) = (find(&mut group, p), find(&mut group, q));
-            if gp == gq {
-                continue;
-            }
-            let a = mesh.corners[slot];
-            let range = mesh.corner_range(p);
-            let b = mesh.corners[if slot + 1 == range.end {
+            let next = if slot + 1 == range.end {
                 range.start
             } else {
                 slot + 1
-            }];
-            if let Some(union) =
-                convex_union(&cycles[gp as usize], &cycles[gq as usize], a, b, &point)
-            {
-                cycles[gp as usize] = union;
-                cycles[gq as usize] = Vec::new();
-                group[gq as usize] = gp;
-            }
+            };
+            let length = point(mesh.corners[slot]).distance_squared(point(mesh.corners[next]));
+            shared.push((length, p, slot));
+        }
+    }
+    shared.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    for &(_, p, slot) in &shared {
+        let q = mesh.neighbours[slot];
+        let (gp, gq) = (find(&mut group, p), find(&mut group, q));
+        if gp == gq {
+            continue;
+        }
+        let range = mesh.corner_range(p);
+        let a = mesh.corners[slot];
+        let b = mesh.corners[if slot + 1 == range.end {
+            range.start
+        } else {
+            slot + 1
+        }];
+        if let Some(union) = convex_union(&cycles[gp as usize], &cycles[gq as usize], a, b, &point)
+        {
+            cycles[gp as usize] = union;
+            cycles[gq as usize] = Vec::new();
+            group[gq as usize] = gp;
         }
     }
     let mut merged_id = vec![u32::MAX; count];

@@ -85,11 +85,15 @@ pub(crate) const SIDE_TOLERANCE: f64 = 1e-10;
 /// small tolerance).
 #[inline]
 pub(crate) fn cone_side(root: DVec2, left: DVec2, right: DVec2, p: DVec2) -> i32 {
+    // `cross < -tolerance * |d| * |dp|`, compared squared (no square roots).
+    const TOLERANCE2: f64 = SIDE_TOLERANCE * SIDE_TOLERANCE;
     let (dr, dl, dp) = (right - root, left - root, p - root);
-    let lp = dp.length();
-    if dr.perp_dot(dp) < -SIDE_TOLERANCE * dr.length() * lp {
-        -1
-    } else if dl.perp_dot(dp) > SIDE_TOLERANCE * dl.length() * lp {
+    let cr = dr.perp_dot(dp);
+    if cr < 0.0 && cr * cr > TOLERANCE2 * dr.length_squared() * dp.length_squared() {
+        return -1;
+    }
+    let cl = dl.perp_dot(dp);
+    if cl > 0.0 && cl * cl > TOLERANCE2 * dl.length_squared() * dp.length_squared() {
         1
     } else {
         0

@@ -92,6 +92,8 @@ pub(crate) struct OptimalSearch {
     /// The flag masks of the current query's filter.
     include_flags: u32,
     exclude_flags: u32,
+    /// The caller found that the filter admits every polygon: no flag checks.
+    admits_all: bool,
     /// Per polygon: whether it has at most one neighbour (a path entering it can only
     /// come back out the same way, so it matters only when it holds the target).
     pub(super) dead_end: Vec<bool>,
@@ -180,6 +182,7 @@ impl OptimalSearch {
             refused_stamp: vec![0; mesh.vertices.len()],
             include_flags: u32::MAX,
             exclude_flags: 0,
+            admits_all: false,
             root_g: vec![f64::INFINITY; mesh.vertices.len()],
             root_stamp: vec![0; mesh.vertices.len()],
             fan_root: vec![NONE; mesh.polygon_count() as usize],
@@ -197,21 +200,24 @@ impl OptimalSearch {
     }
 
     /// Writes the shortest path from `start` to `target` (both snapped onto polygons
-    /// `filter` admits, on one island) over the polygons `filter` admits into `out`.
-    /// Returns false, with `out` unspecified, when no such path exists (the filter cuts
-    /// the way, or only an off-mesh link leads there) or the search gave up (it never
-    /// should); the caller then falls back to the default mode.
+    /// `filter` admits, on one island) over the polygons `filter` admits into `out`
+    /// (`admits_all`: the caller knows it admits every polygon). Returns false, with
+    /// `out` unspecified, when no such path exists (the filter cuts the way, or only an
+    /// off-mesh link leads there) or the search gave up (it never should); the caller
+    /// then falls back to the default mode.
     pub fn find(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
         target: &NearestPoint,
         filter: &QueryFilter,
+        admits_all: bool,
         out: &mut Vec<Vec3>,
     ) -> bool {
         let up = mesh.up;
         self.include_flags = filter.include_flags;
         self.exclude_flags = filter.exclude_flags;
+        self.admits_all = admits_all;
         self.start = up.ground(start.point).as_dvec2();
         self.target = up.ground(target.point).as_dvec2();
         self.stamp = self.stamp.wrapping_add(1);
@@ -225,7 +231,7 @@ impl OptimalSearch {
         self.open.clear();
         self.fresh.clear();
         let (include, exclude) = (self.include_flags, self.exclude_flags);
-        let admitted = |p: u32| admits(mesh, include, exclude, p);
+        let admitted = |p: u32| admits_all || admits(mesh, include, exclude, p);
         polygons_at(
             mesh,
             &self.twin,
@@ -420,7 +426,7 @@ impl OptimalSearch {
     /// Whether the current filter admits `polygon`.
     #[inline]
     pub(super) fn admitted(&self, mesh: &MeshData, polygon: u32) -> bool {
-        admits(mesh, self.include_flags, self.exclude_flags, polygon)
+        self.admits_all || admits(mesh, self.include_flags, self.exclude_flags, polygon)
     }
 
     /// Whether a path may bend at vertex `v`, corner slot `slot` of an admitted
@@ -430,6 +436,9 @@ impl OptimalSearch {
         let i = v as usize;
         if self.corner[i] {
             return true;
+        }
+        if self.admits_all {
+            return false;
         }
         if self.refused_stamp[i] != self.stamp {
             self.refused_stamp[i] = self.stamp;

@@ -160,15 +160,6 @@ impl OptimalSearch {
         mut hi: f64,
         from: Projection,
     ) {
-        let neighbour = mesh.neighbours[slot];
-        let twin = self.twin[slot];
-        if neighbour == NO_NEIGHBOUR
-            || twin == NONE
-            || (self.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
-            || !self.admitted(mesh, neighbour)
-        {
-            return;
-        }
         if lo < SNAP {
             lo = 0.0;
         }
@@ -176,6 +167,15 @@ impl OptimalSearch {
             hi = 1.0;
         }
         if hi <= lo {
+            return;
+        }
+        let neighbour = mesh.neighbours[slot];
+        let twin = self.twin[slot];
+        if neighbour == NO_NEIGHBOUR
+            || twin == NONE
+            || (self.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
+            || !self.admitted(mesh, neighbour)
+        {
             return;
         }
         let mut from = from;
