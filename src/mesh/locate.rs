@@ -113,6 +113,10 @@ impl PolygonIndex {
                         if d <= best_sq && best.is_none_or(|(_, _, bd)| d < bd) {
                             best_sq = d;
                             best = Some((polygon, q, d));
+                            if d == 0.0 {
+                                // Nothing is nearer, and ties keep the first found.
+                                return best;
+                            }
                         }
                     }
                 }

@@ -183,6 +183,15 @@ impl Query {
         self.path.clear();
         self.corridor.clear();
         if options.mode == PathMode::Optimal {
+            // In sight of each other over admitted polygons: the segment is shortest.
+            if start.polygon == target.polygon
+                || in_direct_sight(mesh, &start, &target, |p| filter.admits(mesh.flags_of(p)))
+            {
+                let area = mesh.areas[start.polygon as usize];
+                self.path.straight(start.point, target.point, area);
+                self.cost = start.point.distance(target.point);
+                return Ok(status);
+            }
             let found = self.find_optimal(mesh, &start, &target, filter);
             if found {
                 self.path.flag_plain_corners(mesh, start.polygon);
