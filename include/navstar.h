@@ -41,8 +41,10 @@
 // `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
 #define NAVSTAR_PATH_FUNNEL 0
 
-// `NavstarPathOptions::mode`: the exact shortest path in the ground plane (any-angle
-// interval search; Euclidean lengths, `strategy` and `heuristic_weight` ignored).
+// `NavstarPathOptions::mode`: the exact shortest path in the ground plane over the
+// polygons the filter admits (any-angle interval search; Euclidean lengths: area costs,
+// off-mesh links, `strategy` and `heuristic_weight` ignored; when only a link leads to
+// the goal, the answer is `NAVSTAR_PATH_FUNNEL`'s).
 #define NAVSTAR_PATH_OPTIMAL 1
 
 // `NavstarCornerDetail::flags`: the first corner (the snapped start).

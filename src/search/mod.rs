@@ -65,7 +65,9 @@ pub enum PathMode {
     /// [`PathMode::Funnel`] one (a path through the link, or a partial path). Polygons
     /// touching only at a vertex are not connected. Corners are mesh vertices with their
     /// heights. `strategy` and `heuristic_weight` do not apply; [`Query::corridor`] is
-    /// left empty.
+    /// left empty. The first exact query on a mesh builds a merged copy of it
+    /// (neighbouring polygons joined while convex; about the memory of the mesh itself),
+    /// shared by all threads and searched whenever the filter admits every polygon.
     Optimal,
 }
 
