@@ -162,25 +162,27 @@ pub enum Expect<T> {
 }
 
 /// Classifies a caller's struct: `struct_size` must be the current size or that of an
-/// older published version (`older_sizes`, the first one first); fields not covered
-/// keep their defaults; fields after the first version's that differ from their
-/// defaults make the outcome unknown.
+/// older published version (`older_sizes`); fields not covered keep their defaults.
+/// `decode` makes the Rust options from the fields in the first `decoded` bytes (given
+/// `struct_size`); fields after those that differ from their defaults make the outcome
+/// unknown.
 fn classify<T: Copy, R>(
     c: &T,
     defaults: &T,
     older_sizes: &[usize],
-    decode: impl FnOnce() -> Option<R>,
+    decoded: usize,
+    decode: impl FnOnce(usize) -> Option<R>,
 ) -> Expect<R> {
     let bytes = bytes_of(c);
     let size = u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize;
     if size != size_of::<T>() && !older_sizes.contains(&size) {
         return Expect::Reject;
     }
-    let v1_size = older_sizes[0];
-    let Some(rust) = decode() else {
+    let Some(rust) = decode(size) else {
         return Expect::Reject;
     };
-    if bytes[v1_size..size] != bytes_of(defaults)[v1_size..size] {
+    let decoded = decoded.min(size);
+    if bytes[decoded..size] != bytes_of(defaults)[decoded..size] {
         Expect::Unknown(rust)
     } else {
         Expect::Accept(rust)
@@ -202,6 +204,8 @@ pub enum MeshOpts {
         weld_vertices: u32,
         /// `weld_distance`: finite and >= 0 is valid.
         weld_distance: Coord,
+        /// `allow_degenerate_connectors`: any non-zero value means yes.
+        allow_degenerate_connectors: bool,
     },
     /// Any bytes after a fuzzed `struct_size`.
     Raw {
@@ -223,10 +227,12 @@ impl MeshOpts {
                 up_axis,
                 weld_vertices,
                 weld_distance,
+                allow_degenerate_connectors,
             } => {
                 c.up_axis = up_axis.value();
                 c.weld_vertices = *weld_vertices;
                 c.weld_distance = weld_distance.value();
+                c.allow_degenerate_connectors = u32::from(*allow_degenerate_connectors);
             }
             MeshOpts::Raw { struct_size, bytes } => {
                 fill_after_size(&mut c, bytes);
@@ -246,7 +252,8 @@ impl MeshOpts {
             &c,
             &navstar_mesh_options_default(),
             MESH_OPTIONS_OLDER_SIZES,
-            || {
+            size_of::<NavstarMeshOptions>(),
+            |size| {
                 let up = match c.up_axis {
                     0 => UpAxis::Y,
                     1 => UpAxis::Z,
@@ -255,6 +262,9 @@ impl MeshOpts {
                 let mut options = MeshOptions::with_up_axis(up);
                 options.weld_vertices = c.weld_vertices != 0;
                 options.weld_distance = c.weld_distance;
+                // A struct of the first version's size has no such field.
+                options.allow_degenerate_connectors =
+                    size > MESH_OPTIONS_V1_SIZE && c.allow_degenerate_connectors != 0;
                 Some(options)
             },
         )
@@ -341,7 +351,8 @@ impl PathOpts {
             &c,
             &navstar_path_options_default(),
             PATH_OPTIONS_OLDER_SIZES,
-            || {
+            PATH_OPTIONS_V1_SIZE,
+            |_| {
                 let strategy = match c.strategy {
                     0 => SearchStrategy::AStar,
                     1 => SearchStrategy::Dijkstra,
