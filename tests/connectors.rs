@@ -14,6 +14,11 @@
 //!       x=0   x=1   x=2
 //! ```
 
+mod common;
+
+use std::collections::HashMap;
+
+use common::{Domain, Rng, check_path_on_mesh};
 use glam::Vec3;
 use navstar::{MeshError, MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
 
@@ -309,4 +314,113 @@ fn paths_run_along_a_chain_of_connectors() {
             assert!((length(path.corners) - want).abs() < 1e-5);
         }
     }
+}
+
+/// Vertices by position, so that polygons built from positions share their corners.
+#[derive(Default)]
+struct Builder {
+    vertices: Vec<Vec3>,
+    at: HashMap<(u32, u32), u32>,
+    indices: Vec<u32>,
+    sizes: Vec<u32>,
+}
+
+impl Builder {
+    /// A polygon from ground points given in half units (x2, z2).
+    fn polygon(&mut self, corners: &[(u32, u32)]) {
+        for &(x2, z2) in corners {
+            let next = self.vertices.len() as u32;
+            let index = *self.at.entry((x2, z2)).or_insert(next);
+            if index == next {
+                self.vertices.push(v(x2 as f32 / 2.0, z2 as f32 / 2.0));
+            }
+            self.indices.push(index);
+        }
+        self.sizes.push(corners.len() as u32);
+    }
+
+    fn build(&self) -> NavMesh {
+        NavMesh::from_polygons(&self.vertices, &self.indices, &self.sizes, &connectors()).unwrap()
+    }
+}
+
+/// A random grid of unit cells twice: whole (the reference), and with some cells split
+/// into a left and a right half, whose upper and lower edges then meet an unsplit
+/// neighbour's edge in a T-junction that a connector stitches. Both cover the same
+/// ground, so the exact shortest paths must have the same lengths, and the default
+/// mode's paths must stay on the mesh, reach the goal exactly when the reference's do,
+/// and be no shorter than the exact ones.
+#[test]
+fn stitched_t_junctions_walk_like_the_whole_grid() {
+    let mut rng = Rng(0xc0ec_u64);
+    let mut compared = 0usize;
+    let mut connector_count = 0usize;
+    for m in 0..300 {
+        let (cols, rows) = (2 + rng.below(5), 2 + rng.below(5));
+        let walkable: Vec<bool> = (0..cols * rows).map(|_| rng.below(100) >= 20).collect();
+        let split: Vec<bool> = (0..cols * rows).map(|_| rng.below(100) < 40).collect();
+        let cell = |x: u32, z: u32| (z * cols + x) as usize;
+        let (mut whole, mut stitched) = (Builder::default(), Builder::default());
+        for z in 0..rows {
+            for x in 0..cols {
+                if !walkable[cell(x, z)] {
+                    continue;
+                }
+                let (x2, z2) = (2 * x, 2 * z);
+                whole.polygon(&[(x2, z2), (x2 + 2, z2), (x2 + 2, z2 + 2), (x2, z2 + 2)]);
+                if split[cell(x, z)] {
+                    stitched.polygon(&[(x2, z2), (x2 + 1, z2), (x2 + 1, z2 + 2), (x2, z2 + 2)]);
+                    stitched.polygon(&[
+                        (x2 + 1, z2),
+                        (x2 + 2, z2),
+                        (x2 + 2, z2 + 2),
+                        (x2 + 1, z2 + 2),
+                    ]);
+                } else {
+                    stitched.polygon(&[(x2, z2), (x2 + 2, z2), (x2 + 2, z2 + 2), (x2, z2 + 2)]);
+                }
+                // A connector on the upper edge where exactly one of this cell and the one
+                // above is split.
+                if z + 1 < rows
+                    && walkable[cell(x, z + 1)]
+                    && split[cell(x, z)] != split[cell(x, z + 1)]
+                {
+                    stitched.polygon(&[(x2, z2 + 2), (x2 + 1, z2 + 2), (x2 + 2, z2 + 2)]);
+                    connector_count += 1;
+                }
+            }
+        }
+        if whole.sizes.is_empty() {
+            continue;
+        }
+        let (reference, mesh) = (whole.build(), stitched.build());
+        assert_eq!(reference.island_count(), mesh.island_count(), "mesh {m}");
+        // The checker's view of the stitched mesh (the funnel may bend at a split point,
+        // a corner of its corridor).
+        let domain = Domain::new(&mesh);
+        let (mut q_ref, mut q) = (Query::new(&reference), Query::new(&mesh));
+        for k in 0..6 {
+            let point = |rng: &mut Rng| v(rng.unit() * cols as f32, rng.unit() * rows as f32);
+            let (s, t) = (point(&mut rng), point(&mut rng));
+            let context = format!("mesh {m} query {k}: {s} -> {t}");
+            let want = q_ref.find_path(s, t, &optimal()).unwrap();
+            let (want_status, want_corners) = (want.status, want.corners.to_vec());
+            let got = q.find_path(s, t, &optimal()).unwrap();
+            assert_eq!(got.status, want_status, "{context}");
+            if want_status == PathStatus::Complete {
+                let (a, b) = (length(&want_corners), length(got.corners));
+                assert!(
+                    (a - b).abs() <= 1e-5 * a.max(1.0),
+                    "{context}: {b} (want {a})"
+                );
+                compared += 1;
+            }
+            let funnel = q.find_path(s, t, &PathOptions::default()).unwrap();
+            assert_eq!(funnel.status, want_status, "{context}");
+            check_path_on_mesh(&domain, funnel.corners)
+                .unwrap_or_else(|e| panic!("{context}: {e}"));
+        }
+    }
+    assert!(connector_count > 300, "only {connector_count} connectors");
+    assert!(compared > 800, "only {compared} comparisons");
 }
