@@ -111,6 +111,8 @@ pub(crate) struct OptimalSearch {
     open: BinaryHeap<Open>,
     /// Nodes made by the current expansion, not yet in `open`.
     fresh: Vec<u32>,
+    /// The smallest value of a target node made so far in this search.
+    best_final: f64,
     start_set: Vec<u32>,
     target_set: Vec<u32>,
     /// The ends of the current search, in the ground plane.
@@ -192,6 +194,7 @@ impl OptimalSearch {
             nodes: Vec::new(),
             open: BinaryHeap::new(),
             fresh: Vec::new(),
+            best_final: f64::INFINITY,
             start_set: Vec::new(),
             target_set: Vec::new(),
             start: DVec2::ZERO,
@@ -220,6 +223,7 @@ impl OptimalSearch {
         self.admits_all = admits_all;
         self.start = up.ground(start.point).as_dvec2();
         self.target = up.ground(target.point).as_dvec2();
+        self.best_final = f64::INFINITY;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.root_stamp.fill(0);
@@ -358,6 +362,12 @@ impl OptimalSearch {
     /// Stores a new node; it enters the open list at the next [`Self::flush_fresh`].
     #[inline]
     fn push(&mut self, node: SearchNode) {
+        if node.polygon == NONE {
+            self.best_final = self.best_final.min(node.f);
+        } else if node.f >= self.best_final {
+            // Never cheaper than a way to the target already found: never expanded.
+            return;
+        }
         self.fresh.push(self.nodes.len() as u32);
         self.nodes.push(node);
     }
