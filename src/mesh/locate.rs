@@ -17,6 +17,9 @@ const MAX_DEPTH: usize = 64;
 pub(crate) struct PolygonIndex {
     nodes: Vec<Node>,
     polygons: Vec<u32>,
+    /// The box of each entry of `polygons`, so that a leaf skips polygons farther than
+    /// the best found without computing their closest points.
+    polygon_bounds: Vec<Aabb>,
 }
 
 struct Node {
@@ -40,10 +43,16 @@ impl PolygonIndex {
         let mut index = PolygonIndex {
             nodes: try_vec_with_capacity(n.max(1), "polygon index")?,
             polygons: Vec::new(),
+            polygon_bounds: Vec::new(),
         };
         let mut items = try_collect(n, 0..n as u32, "polygon index")?;
         index.build_node(polygon_bounds, &mut items, 0);
         debug_assert!(index.nodes.len() <= n.max(1));
+        index.polygon_bounds = try_collect(
+            n,
+            items.iter().map(|&p| polygon_bounds[p as usize]),
+            "polygon index",
+        )?;
         index.polygons = items;
         Ok(index)
     }
@@ -107,7 +116,14 @@ impl PolygonIndex {
             }
             if node.count > 0 {
                 let first = node.right_or_first as usize;
-                for &polygon in &self.polygons[first..first + node.count as usize] {
+                let entries = first..first + node.count as usize;
+                for (&polygon, bounds) in self.polygons[entries.clone()]
+                    .iter()
+                    .zip(&self.polygon_bounds[entries])
+                {
+                    if bounds.distance_squared(p) > best_sq {
+                        continue;
+                    }
                     if let Some(q) = closest(polygon) {
                         let d = q.distance_squared(p);
                         if d <= best_sq && best.is_none_or(|(_, _, bd)| d < bd) {
