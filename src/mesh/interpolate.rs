@@ -47,16 +47,11 @@ impl NavMesh {
         if !point.is_finite() {
             return Err(QueryError::NonFinitePoint(Endpoint::Start));
         }
-        let at = self
-            .nearest_point_filtered(point, f32::INFINITY, filter)
-            .ok_or(QueryError::NotOnMesh {
-                endpoint: Endpoint::Start,
-                distance: f32::INFINITY,
-                max_distance: f32::INFINITY,
-            })?;
+        let at = self.place_anywhere(point, filter)?;
         let mesh = self.data();
         let corners = &mesh.corners[mesh.corner_range(at.polygon)];
         let ground = |i: usize| mesh.ground[corners[i] as usize].as_dvec2();
+        let p = mesh.up.ground(at.point).as_dvec2();
         let mut blended = [0.0f64; 16];
         let out = &mut out[..channels];
         out.fill(0.0);
@@ -64,7 +59,6 @@ impl NavMesh {
         for first in (0..channels).step_by(blended.len()) {
             let count = (channels - first).min(blended.len());
             blended[..count].fill(0.0);
-            let p = mesh.up.ground(at.point).as_dvec2();
             mean_value_weights(p, corners.len(), ground, |i, w| {
                 let base = corners[i] as usize * channels + first;
                 for (c, slot) in blended[..count].iter_mut().enumerate() {

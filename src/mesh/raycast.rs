@@ -39,6 +39,21 @@ impl NavMesh {
         mesh.nearest_point(point, max_distance, |p| filter.admits(mesh.flags_of(p)))
     }
 
+    /// `point` moved to the nearest point of a polygon `filter` admits, at any distance:
+    /// where [`NavMesh::raycast`] and [`NavMesh::interpolate`] start.
+    pub(super) fn place_anywhere(
+        &self,
+        point: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<super::NearestPoint, QueryError> {
+        self.nearest_point_filtered(point, f32::INFINITY, filter)
+            .ok_or(QueryError::NotOnMesh {
+                endpoint: Endpoint::Start,
+                distance: f32::INFINITY,
+                max_distance: f32::INFINITY,
+            })
+    }
+
     /// Walks straight from `start` towards `end` along the mesh surface, in the ground
     /// plane (Detour's `raycast`, Unity's `NavMesh.Raycast`), through polygons `filter`
     /// admits.
@@ -63,13 +78,7 @@ impl NavMesh {
         if !end.is_finite() {
             return Err(QueryError::NonFinitePoint(Endpoint::Goal));
         }
-        let from = self
-            .nearest_point_filtered(start, f32::INFINITY, filter)
-            .ok_or(QueryError::NotOnMesh {
-                endpoint: Endpoint::Start,
-                distance: f32::INFINITY,
-                max_distance: f32::INFINITY,
-            })?;
+        let from = self.place_anywhere(start, filter)?;
         let mesh = self.data();
         Ok(cast(mesh, from.polygon, from.point, end, |p| {
             filter.admits(mesh.flags_of(p))

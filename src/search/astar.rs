@@ -947,31 +947,32 @@ impl AStar {
     /// As [`AStar::write_corridor`], along the chain of samples that gave the arrival
     /// cost of sample `sample` of node `end` (see [`AStar::offer_sampled`]).
     fn write_sampled_corridor(&self, end: u32, sample: u8, corridor: &mut Vec<CorridorStep>) {
-        corridor.clear();
-        let (mut index, mut sample) = (end, sample);
-        let mut exit = LAST_STEP;
-        for _ in 0..self.nodes.len() {
-            let node = &self.nodes[index as usize];
-            corridor.push(CorridorStep {
-                polygon: node.polygon,
-                exit,
-            });
+        self.write_chain(end, sample, corridor, |index, sample| {
             let (parent, from) = self.samples[index as usize].via[sample as usize];
-            if node.parent == NONE || parent == NONE {
-                break;
-            }
-            exit = index;
-            (index, sample) = (parent, from);
-        }
-        corridor.reverse();
+            (parent != NONE).then_some((parent, from))
+        });
     }
 
     /// Follows parent links back from node `end` and writes the corridor in walking
     /// order. A node's index is how its polygon was entered: the corner slot of the
     /// parent's polygon, or a link hop.
     fn write_corridor(&self, end: u32, corridor: &mut Vec<CorridorStep>) {
+        self.write_chain(end, 0, corridor, |index, _| {
+            Some((self.nodes[index as usize].parent, 0))
+        });
+    }
+
+    /// Writes the corridor ending at node `end` (state `state`), stepping back with
+    /// `back` (the previous node and state, or `None`) until a node without a parent.
+    fn write_chain(
+        &self,
+        end: u32,
+        state: u8,
+        corridor: &mut Vec<CorridorStep>,
+        back: impl Fn(u32, u8) -> Option<(u32, u8)>,
+    ) {
         corridor.clear();
-        let mut index = end;
+        let (mut index, mut state) = (end, state);
         let mut exit = LAST_STEP;
         // Parent links cannot form a cycle (estimates never decrease along them), but the
         // walk is bounded anyway so that a bug cannot hang a game.
@@ -984,8 +985,11 @@ impl AStar {
             if node.parent == NONE {
                 break;
             }
+            let Some(previous) = back(index, state) else {
+                break;
+            };
             exit = index;
-            index = node.parent;
+            (index, state) = previous;
         }
         corridor.reverse();
     }

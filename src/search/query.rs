@@ -269,14 +269,19 @@ impl Query {
                     &coarse.mesh,
                     &on_coarse(start),
                     &on_coarse(target),
-                    &QueryFilter::default(),
-                    true,
+                    None,
                     &mut self.path.corners,
                 );
         }
         self.optimal
             .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
-            .find(mesh, start, target, filter, all, &mut self.path.corners)
+            .find(
+                mesh,
+                start,
+                target,
+                (!all).then_some(filter),
+                &mut self.path.corners,
+            )
     }
 
     /// Pulls `self.corridor` tight into `self.path` and sets `self.cost`.

@@ -89,10 +89,10 @@ pub(crate) struct OptimalSearch {
     /// it, valid when `refused_stamp` equals `stamp`.
     refused_round: Vec<bool>,
     refused_stamp: Vec<u32>,
-    /// The flag masks of the current query's filter.
+    /// The flag masks of the current query's filter (unused when `admits_all`).
     include_flags: u32,
     exclude_flags: u32,
-    /// The caller found that the filter admits every polygon: no flag checks.
+    /// The current search admits every polygon: no flag checks.
     admits_all: bool,
     /// Per polygon: whether it has at most one neighbour (a path entering it can only
     /// come back out the same way, so it matters only when it holds the target).
@@ -203,24 +203,26 @@ impl OptimalSearch {
     }
 
     /// Writes the shortest path from `start` to `target` (both snapped onto polygons
-    /// `filter` admits, on one island) over the polygons `filter` admits into `out`
-    /// (`admits_all`: the caller knows it admits every polygon). Returns false, with
-    /// `out` unspecified, when no such path exists (the filter cuts the way, or only an
-    /// off-mesh link leads there) or the search gave up (it never should); the caller
-    /// then falls back to the default mode.
+    /// `filter` admits, on one island) over the polygons `filter` admits into `out`;
+    /// `None` for every polygon (the caller knows the filter refuses none). Returns
+    /// false, with `out` unspecified, when no such path exists (the filter cuts the way,
+    /// or only an off-mesh link leads there) or the search gave up (it never should);
+    /// the caller then falls back to the default mode.
     pub fn find(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
         target: &NearestPoint,
-        filter: &QueryFilter,
-        admits_all: bool,
+        filter: Option<&QueryFilter>,
         out: &mut Vec<Vec3>,
     ) -> bool {
         let up = mesh.up;
-        self.include_flags = filter.include_flags;
-        self.exclude_flags = filter.exclude_flags;
-        self.admits_all = admits_all;
+        self.admits_all = filter.is_none();
+        if let Some(filter) = filter {
+            self.include_flags = filter.include_flags;
+            self.exclude_flags = filter.exclude_flags;
+        }
+        let admits_all = self.admits_all;
         self.start = up.ground(start.point).as_dvec2();
         self.target = up.ground(target.point).as_dvec2();
         self.best_final = f64::INFINITY;
