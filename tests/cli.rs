@@ -399,31 +399,44 @@ fn svg_draws_mesh_corridor_and_path() {
 fn usage_errors_exit_2_with_a_message() {
     let obj = temp_file("l.obj", L_SHAPE_OBJ);
     let cases: &[(&[&str], &str)] = &[
-        (&[], "no command given"),
-        (&["frobnicate"], "unknown command 'frobnicate'"),
-        (&["info"], "missing argument MESH"),
-        (&["info", ARENA_MESH, "--bogus"], "unknown option '--bogus'"),
-        (&["info", ARENA_MESH, "--up", "x"], "expected y or z"),
-        (&["info", "mesh.txt"], "cannot tell the format"),
-        (&["path", ARENA_MESH, "--from", "1,1"], "missing --to"),
+        // No command: the list of commands, on standard error.
+        (&[], "Usage: navstar <COMMAND>"),
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (&["info"], "required arguments were not provided:\n  <MESH>"),
+        (
+            &["info", ARENA_MESH, "--bogus"],
+            "unexpected argument '--bogus'",
+        ),
+        (
+            &["info", ARENA_MESH, "--up", "x"],
+            "invalid value 'x' for '--up <AXIS>'\n  [possible values: y, z]",
+        ),
+        (&["info", "mesh.txt"], "cannot tell the mesh format"),
+        (
+            &["path", ARENA_MESH, "--from", "1,1"],
+            "required arguments were not provided:\n  --to <X,Y[,Z]>",
+        ),
         (
             &["path", ARENA_MESH, "--from", "a,b", "--to", "1,1"],
-            "invalid point",
+            "invalid value 'a,b' for '--from <X,Y[,Z]>'",
         ),
         (
             &[
                 "path", ARENA_MESH, "--from", "2,2", "--to", "9,9", "--mode", "fastest",
             ],
-            "unknown mode (known: funnel, optimal)",
+            "[possible values: funnel, optimal]",
         ),
         (
             &[
                 "path", ARENA_MESH, "--from", "2,2", "--to", "9,9", "--weight", "-1",
             ],
-            "--weight",
+            "invalid value '-1' for '--weight <W>'",
         ),
         (&["path", &obj, "--from", "1,1", "--to", "1,1"], "Y-up"),
-        (&["scen", ARENA_MESH], "missing argument SCEN"),
+        (
+            &["scen", ARENA_MESH],
+            "required arguments were not provided:\n  <SCEN>",
+        ),
         (
             &[
                 "bench",
@@ -433,12 +446,23 @@ fn usage_errors_exit_2_with_a_message() {
                 "--queries",
                 ARENA_SCEN,
             ],
-            "not both",
+            "'--random <N>' cannot be used with '--queries <SCEN>'",
         ),
-        (&["svg", ARENA_MESH], "missing -o"),
+        (
+            &["bench", ARENA_MESH, "--queries", ARENA_SCEN, "--seed", "3"],
+            "cannot be used with '--seed <S>'",
+        ),
+        (
+            &["svg", ARENA_MESH],
+            "required arguments were not provided:\n  --output <OUT.svg>",
+        ),
         (
             &["svg", ARENA_MESH, "-o", "x.svg", "--from", "1,1"],
-            "both --from and --to",
+            "required arguments were not provided:\n  --to <X,Y[,Z]>",
+        ),
+        (
+            &["svg", ARENA_MESH, "-o", "x.svg", "--width", "8"],
+            "invalid value '8' for '--width <PX>'",
         ),
     ];
     for (args, expected) in cases {
@@ -461,6 +485,28 @@ fn help_is_printed_on_standard_output() {
     for command in ["info", "path", "scen", "bench", "svg"] {
         let output = navstar(&[command, "--help"]);
         assert_exit(&output, 0);
-        assert!(stdout(&output).contains(&format!("Usage: navstar {command} ")));
+        let text = stdout(&output);
+        assert!(
+            text.contains(&format!("Usage: navstar {command} ")),
+            "{text}"
+        );
+        assert!(text.contains("--up <AXIS>"), "{text}");
+        // The path-finding commands share their path options.
+        if command != "info" {
+            for option in [
+                "--mode <MODE>",
+                "--weight <W>",
+                "--snap <D>",
+                "--no-partial",
+            ] {
+                assert!(text.contains(option), "{command}: no {option} in\n{text}");
+            }
+        }
     }
+    let output = navstar(&["--version"]);
+    assert_exit(&output, 0);
+    assert_eq!(
+        stdout(&output).trim(),
+        concat!("navstar ", env!("CARGO_PKG_VERSION"))
+    );
 }

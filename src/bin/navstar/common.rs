@@ -6,11 +6,12 @@ use std::io::BufReader;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use clap::ValueEnum;
 use navstar::glam::{Vec2, Vec3};
 use navstar::io::{LoadError, MeshFormat, ScenarioProblem, load_mesh_file, parse_scenario};
-use navstar::{MeshOptions, NavMesh, UpAxis};
+use navstar::{MeshOptions, NavMesh, PathStatus, UpAxis};
 
-use crate::args::{Args, CliError};
+use crate::error::CliError;
 
 // ---------------------------------------------------------------------------------------
 // Meshes
@@ -26,32 +27,18 @@ pub struct LoadedMesh {
     pub load_time: Duration,
 }
 
-/// Parses `--up y|z` (default: the library default, Y).
+/// Loads the mesh file `path` (OBJ files with `up` as the up axis).
 ///
 /// # Errors
-/// A usage error for anything but `y` or `z`.
-pub fn up_axis(args: &Args) -> Result<UpAxis, CliError> {
-    match args.value("up") {
-        None => Ok(MeshOptions::default().up_axis),
-        Some(v) if v.eq_ignore_ascii_case("y") => Ok(UpAxis::Y),
-        Some(v) if v.eq_ignore_ascii_case("z") => Ok(UpAxis::Z),
-        Some(v) => Err(args.usage(format!("invalid value '{v}' for --up: expected y or z"))),
-    }
-}
-
-/// Loads the mesh file `path` with the `--up` option of `args`.
-///
-/// # Errors
-/// A usage error for an unknown extension or a bad `--up`; a failure naming the file
-/// (and the line or polygon, when the loader gives one) if it cannot be loaded.
-pub fn load_mesh(args: &Args, path: &str) -> Result<LoadedMesh, CliError> {
-    let up = up_axis(args)?;
+/// A usage error for an unknown extension; a failure naming the file (and the line or
+/// polygon, when the loader gives one) if it cannot be loaded.
+pub fn load_mesh(path: &str, up: UpAxis) -> Result<LoadedMesh, CliError> {
     let file = Path::new(path);
     let Some(format) = MeshFormat::from_path(file) else {
-        return Err(args.usage(format!(
-            "cannot tell the format of '{path}' from its extension (known: {})",
-            known_extensions()
-        )));
+        let unknown = LoadError::UnknownFormat {
+            path: file.to_path_buf(),
+        };
+        return Err(CliError::usage(unknown.to_string()));
     };
     let started = Instant::now();
     let mesh = load_mesh_file(file, &MeshOptions::with_up_axis(up))
@@ -70,16 +57,6 @@ pub fn load_error_message(path: &str, error: &LoadError) -> String {
         LoadError::Io { path: Some(_), .. } | LoadError::UnknownFormat { .. } => error.to_string(),
         _ => format!("{path}: {error}"),
     }
-}
-
-/// The known mesh extensions, for messages: `.obj, .mesh, .map`.
-pub fn known_extensions() -> String {
-    let all: Vec<String> = MeshFormat::ALL
-        .iter()
-        .flat_map(|f| f.extensions())
-        .map(|e| format!(".{e}"))
-        .collect();
-    all.join(", ")
 }
 
 /// A human name of `format`.
@@ -109,39 +86,12 @@ pub fn axis_name(up: UpAxis) -> &'static str {
 // Points
 // ---------------------------------------------------------------------------------------
 
-/// Parses `X,Y[,Z]` for option `--{name}`: two numbers are the ground point (x, y, 0) of
-/// a Z-up mesh; a Y-up mesh needs all three.
-///
-/// # Errors
-/// A usage error explaining the expected form.
-pub fn parse_point(args: &Args, name: &str, raw: &str, up: UpAxis) -> Result<Vec3, CliError> {
-    let numbers: Result<Vec<f32>, _> = raw.split(',').map(|s| s.trim().parse::<f32>()).collect();
-    let bad = |why: &str| args.usage(format!("invalid point '{raw}' for --{name}: {why}"));
-    let numbers = numbers.map_err(|_| bad("expected numbers X,Y or X,Y,Z"))?;
-    if numbers.iter().any(|v| !v.is_finite()) {
-        return Err(bad("coordinates must be finite"));
+/// How a path's status is printed: `complete` or `partial`.
+pub fn status_name(status: PathStatus) -> &'static str {
+    match status {
+        PathStatus::Complete => "complete",
+        PathStatus::Partial => "partial",
     }
-    match (numbers.as_slice(), up) {
-        (&[x, y, z], _) => Ok(Vec3::new(x, y, z)),
-        (&[x, y], UpAxis::Z) => Ok(Vec3::new(x, y, 0.0)),
-        (&[_, _], UpAxis::Y) => Err(bad(
-            "this mesh is Y-up (the OBJ default), so a point needs three coordinates X,Y,Z \
-             with Y the height; two coordinates X,Y are accepted for Z-up meshes only \
-             (2D formats, or an OBJ loaded with --up z)",
-        )),
-        _ => Err(bad("expected two or three comma-separated numbers")),
-    }
-}
-
-/// The required option `--{name}` as a point (see [`parse_point`]).
-///
-/// # Errors
-/// A usage error when missing or malformed.
-pub fn required_point(args: &Args, name: &str, up: UpAxis) -> Result<Vec3, CliError> {
-    let raw = args
-        .value(name)
-        .ok_or_else(|| args.usage(format!("missing --{name} X,Y[,Z]")))?;
-    parse_point(args, name, raw, up)
 }
 
 /// `p` with up to 4 decimals and no trailing zeros, as `x y z`.
@@ -174,32 +124,26 @@ pub fn format_number(value: f32, decimals: usize) -> String {
 // ---------------------------------------------------------------------------------------
 
 /// How scenario coordinates become points (`--points`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PointRule {
-    /// `(x + 0.5, y + 0.5)`: the centre of grid cell `(x, y)` (Moving AI grid maps).
+    /// (x + 0.5, y + 0.5): the centre of grid cell (x, y), as in grid scenarios
+    #[value(alias = "center")]
     Centre,
-    /// `(x, y)` as written (Polyanya meshes).
+    /// (x, y) as written, as in Polyanya mesh scenarios
     Exact,
 }
 
-/// `--points centre|exact`, defaulting to cell centres for grid maps and exact points
-/// for meshes.
-///
-/// # Errors
-/// A usage error for another value.
-pub fn point_rule(args: &Args, format: MeshFormat) -> Result<PointRule, CliError> {
-    match args.value("points") {
-        None if is_grid(format) => Ok(PointRule::Centre),
-        None => Ok(PointRule::Exact),
-        Some("centre" | "center") => Ok(PointRule::Centre),
-        Some("exact") => Ok(PointRule::Exact),
-        Some(other) => Err(args.usage(format!(
-            "invalid value '{other}' for --points: expected centre or exact"
-        ))),
-    }
-}
-
 impl PointRule {
+    /// The rule `given` on the command line, or by default the one of `format`: cell
+    /// centres for grid maps, the points as written for meshes.
+    pub fn or_default(given: Option<PointRule>, format: MeshFormat) -> PointRule {
+        given.unwrap_or(if is_grid(format) {
+            PointRule::Centre
+        } else {
+            PointRule::Exact
+        })
+    }
+
     /// The start and goal of `problem` under this rule (z = 0).
     pub fn endpoints(self, problem: &ScenarioProblem) -> (Vec3, Vec3) {
         match self {
@@ -232,9 +176,9 @@ pub fn load_scenario(path: &str) -> Result<Vec<ScenarioProblem>, CliError> {
 ///
 /// # Errors
 /// A usage error for a Y-up mesh.
-pub fn require_z_up(args: &Args, mesh: &NavMesh, what: &str) -> Result<(), CliError> {
+pub fn require_z_up(mesh: &NavMesh, what: &str) -> Result<(), CliError> {
     if mesh.up_axis() == UpAxis::Y {
-        return Err(args.usage(format!(
+        return Err(CliError::usage(format!(
             "{what} has 2D points (x, y, 0) but the mesh is Y-up; load an OBJ with --up z"
         )));
     }

@@ -10,41 +10,39 @@ use std::fmt::Write as _;
 
 use navstar::{NO_NEIGHBOUR, NavMesh};
 
-use crate::args::{Args, CliError, Spec};
+use clap::Args;
+
 use crate::common::{self, LoadedMesh, format_number, format_point};
+use crate::error::CliError;
+use crate::options::MeshArgs;
 use crate::stats;
 
-/// Options of `navstar info`.
-pub const SPEC: Spec = Spec {
-    values: &["up"],
-    flags: &[],
-    positionals: &["MESH"],
-};
-
-/// Help of `navstar info`.
-pub const HELP: &str = "\
-navstar info: describe and validate a mesh file
-
-Usage: navstar info MESH [--up y|z]
-
-Prints the format, vertex/polygon/island counts, the bounding box, a histogram of
-polygon sizes, island sizes and a validation report. Loading validates the mesh; a
-rejected mesh is reported with the line or polygon at fault and exit code 1.
-
-Options:
-  --up y|z   up axis of an OBJ file (default y); 2D formats are always Z-up
-  -h, --help show this help
-";
-
-/// Runs `navstar info`.
+/// Describe and validate a mesh file: format, counts, bounds, polygon and island
+/// statistics
 ///
-/// # Errors
-/// A failure if the file cannot be loaded (the message names it).
-pub fn run(args: &Args) -> Result<(), CliError> {
-    let path = args.positional(0);
-    let loaded = common::load_mesh(args, path)?;
-    print!("{}", report(path, &loaded));
-    Ok(())
+/// Prints the format, vertex/polygon/island counts, the bounding box, a histogram of
+/// polygon sizes, island sizes and a validation report. Loading validates the mesh; a
+/// rejected mesh is reported with the line or polygon at fault and exit code 1.
+#[derive(Debug, Args)]
+pub struct InfoCommand {
+    /// The mesh file
+    #[arg(value_name = "MESH")]
+    mesh: String,
+    #[command(flatten)]
+    load: MeshArgs,
+}
+
+impl InfoCommand {
+    /// Runs `navstar info`.
+    ///
+    /// # Errors
+    /// A usage error for an unknown extension; a failure if the file cannot be loaded
+    /// (the message names it).
+    pub fn run(&self) -> Result<(), CliError> {
+        let loaded = common::load_mesh(&self.mesh, self.load.up_axis())?;
+        print!("{}", report(&self.mesh, &loaded));
+        Ok(())
+    }
 }
 
 /// The full report on a loaded mesh.

@@ -2,16 +2,18 @@
 //! pictures from the command line.
 //!
 //! Built only with the `cli` feature (`cargo run --features cli -- help`), so the library
-//! itself gains no dependencies. Arguments are parsed by hand ([`args`]).
+//! itself gains no dependencies. The command line is declared once with `clap`'s derive:
+//! each option's doc comment is its help, and the path options the commands share live in
+//! one flattened struct ([`options::PathArgs`]).
 //!
 //! Exit codes: 0 success, 1 failure (a file cannot be read, a mesh is rejected, a path or
 //! scenario problem fails), 2 usage error (unknown command or option, bad value).
 
-mod args;
 mod bench;
 mod common;
+mod error;
 mod info;
-mod modes;
+mod options;
 mod path;
 mod scen;
 mod stats;
@@ -19,126 +21,79 @@ mod svg;
 
 use std::process::ExitCode;
 
-use args::{Args, CliError, Spec};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use navstar::io::MeshFormat;
 
-/// One subcommand: its name, a one-line summary, its full help and how to run it.
-struct Command {
-    name: &'static str,
-    summary: &'static str,
-    help: &'static str,
-    spec: Spec,
-    run: fn(&Args) -> Result<(), CliError>,
+use error::CliError;
+
+/// navstar: navigation-mesh pathfinding (A* over convex polygons + funnel)
+#[derive(Debug, Parser)]
+#[command(name = "navstar", version, subcommand_required = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-/// Every subcommand, in the order `--help` lists them.
-const COMMANDS: &[Command] = &[
-    Command {
-        name: "info",
-        summary: "format, counts, bounds, polygon and island statistics, validation",
-        help: info::HELP,
-        spec: info::SPEC,
-        run: info::run,
-    },
-    Command {
-        name: "path",
-        summary: "find one path and print its corners and length",
-        help: path::HELP,
-        spec: path::SPEC,
-        run: path::run,
-    },
-    Command {
-        name: "scen",
-        summary: "run every problem of a Moving AI scenario file",
-        help: scen::HELP,
-        spec: scen::SPEC,
-        run: scen::run,
-    },
-    Command {
-        name: "bench",
-        summary: "time path queries (random pairs or a scenario file)",
-        help: bench::HELP,
-        spec: bench::SPEC,
-        run: bench::run,
-    },
-    Command {
-        name: "svg",
-        summary: "draw the mesh (and a path) top-down as an SVG picture",
-        help: svg::HELP,
-        spec: svg::SPEC,
-        run: svg::run,
-    },
-];
+/// The subcommands, in the order `--help` lists them.
+#[derive(Debug, Subcommand)]
+enum Command {
+    Info(info::InfoCommand),
+    Path(path::PathCommand),
+    Scen(scen::ScenCommand),
+    Bench(bench::BenchCommand),
+    Svg(svg::SvgCommand),
+}
+
+impl Command {
+    /// The command's name, for error messages.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Info(_) => "info",
+            Command::Path(_) => "path",
+            Command::Scen(_) => "scen",
+            Command::Bench(_) => "bench",
+            Command::Svg(_) => "svg",
+        }
+    }
+
+    fn run(&self) -> Result<(), CliError> {
+        match self {
+            Command::Info(command) => command.run(),
+            Command::Path(command) => command.run(),
+            Command::Scen(command) => command.run(),
+            Command::Bench(command) => command.run(),
+            Command::Svg(command) => command.run(),
+        }
+    }
+}
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    match dispatch(&argv) {
+    // The list of mesh formats comes from the library, so it is added at run time.
+    let matches = Cli::command().after_help(formats_help()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("{error}");
-            ExitCode::from(error.exit_code())
+        // Reported as clap reports its own usage errors: message, usage line, exit code 2.
+        Err(CliError::Usage(message)) => {
+            let mut command = Cli::command();
+            command.build();
+            let error = match command.find_subcommand_mut(cli.command.name()) {
+                Some(subcommand) => subcommand.error(ErrorKind::ValueValidation, message),
+                None => command.error(ErrorKind::ValueValidation, message),
+            };
+            error.exit()
+        }
+        Err(CliError::Failure(message)) => {
+            eprintln!("navstar: error: {message}");
+            ExitCode::FAILURE
         }
     }
 }
 
-/// Picks the command named by the first argument and runs it with the rest.
-fn dispatch(argv: &[String]) -> Result<(), CliError> {
-    let Some(first) = argv.first() else {
-        return Err(CliError::usage(
-            None,
-            format!("no command given\n\n{}", overview()),
-        ));
-    };
-    match first.as_str() {
-        "-h" | "--help" | "help" => {
-            match argv.get(1) {
-                Some(name) => print!("{}", find_command(name)?.help),
-                None => print!("{}", overview()),
-            }
-            return Ok(());
-        }
-        "-V" | "--version" => {
-            println!("navstar {}", env!("CARGO_PKG_VERSION"));
-            return Ok(());
-        }
-        _ => {}
-    }
-    let command = find_command(first)?;
-    let rest = &argv[1..];
-    if args::wants_help(rest) {
-        print!("{}", command.help);
-        return Ok(());
-    }
-    let args = Args::parse(command.name, &command.spec, rest)?;
-    (command.run)(&args)
-}
-
-fn find_command(name: &str) -> Result<&'static Command, CliError> {
-    COMMANDS.iter().find(|c| c.name == name).ok_or_else(|| {
-        CliError::usage(
-            None,
-            format!(
-                "unknown command '{name}' (commands: {}; see 'navstar --help')",
-                COMMANDS
-                    .iter()
-                    .map(|c| c.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )
-    })
-}
-
-/// The top-level help: usage and the list of commands.
-fn overview() -> String {
-    let mut text = String::from(
-        "navstar: navigation-mesh pathfinding (A* over convex polygons + funnel)\n\n\
-         Usage: navstar COMMAND [ARGS...]\n       navstar COMMAND --help\n\nCommands:\n",
-    );
-    for command in COMMANDS {
-        text.push_str(&format!("  {:<6} {}\n", command.name, command.summary));
-    }
-    text.push_str("\nMesh files (by extension):\n");
+/// The end of the top-level help: the mesh formats by extension, and the exit codes.
+fn formats_help() -> String {
+    let mut text = String::from("Mesh files (by extension):\n");
     for &format in MeshFormat::ALL {
         let extensions: Vec<String> = format
             .extensions()
@@ -153,7 +108,18 @@ fn overview() -> String {
     }
     text.push_str(
         "OBJ files are 3D and Y-up unless loaded with --up z; the other formats are 2D,\n\
-         built Z-up in the plane z = 0.\n\nExit codes: 0 success, 1 failure, 2 usage error.\n",
+         built Z-up in the plane z = 0.\n\nExit codes: 0 success, 1 failure, 2 usage error.",
     );
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_is_consistent() {
+        // clap's own checks: no clashing names, defaults that parse, and so on.
+        Cli::command().debug_assert();
+    }
 }

@@ -8,50 +8,48 @@ use std::time::{Duration, Instant};
 
 use navstar::glam::Vec3;
 use navstar::io::ScenarioProblem;
-use navstar::{PathOptions, PathStatus, Query, QueryError};
+use navstar::{PathOptions, Query, QueryError};
 
-use crate::args::{Args, CliError, Spec};
+use clap::Args;
+
 use crate::common::{self, PointRule, format_number};
-use crate::{modes, stats};
+use crate::error::CliError;
+use crate::options::{PathArgs, ScenarioArgs};
+use crate::stats;
 
-/// Options of `navstar scen`.
-pub const SPEC: Spec = Spec {
-    values: &["mode", "weight", "snap", "csv", "points", "up"],
-    flags: &["no-partial", "quiet"],
-    positionals: &["MAP_OR_MESH", "SCEN"],
-};
-
-/// Help of `navstar scen`.
-pub const HELP: &str = "\
-navstar scen: run every problem of a Moving AI scenario file
-
-Usage: navstar scen MAP_OR_MESH SCEN [options]
-
-Finds the path of every problem and prints a summary: problems solved and failed
-(a failure is a partial path or an error), length / reference length (mean and
-max, skipping references <= 0) and the time per query (mean and median). Exit
-code 1 if any problem failed.
-
-On a grid map (.map) a problem's (x, y) is a cell, and the query uses its centre
-(x+0.5, y+0.5); on a mesh the point is used as written. The reference of a grid
-scenario is the 8-connected grid distance, an upper bound of the any-angle length
-between the same points, so the ratio is at most 1 there.
-
-Options:
-  --csv OUT         write one CSV row per problem to OUT ('-' for standard output):
-                    id,sx,sy,gx,gy,reference,length,status,micros
-                    (the points queried; status complete, partial or an error name)
-  --points centre|exact
-                    override how scenario coordinates become points (for example
-                    'centre' for a mesh made from the scenario's grid map)
-  --mode MODE       funnel: A* corridor + funnel (default); optimal: exact shortest path
-  --weight W        A* heuristic weight (default 1)
-  --snap D          maximum distance from a point to the mesh (default: no limit)
-  --no-partial      report unreachable goals as errors rather than partial paths
-  --quiet           no progress messages on standard error
-  --up y|z          up axis of an OBJ file (default y; scenarios need z)
-  -h, --help        show this help
-";
+/// Run every problem of a Moving AI scenario file
+///
+/// Finds the path of every problem and prints a summary: problems solved and failed (a
+/// failure is a partial path or an error), length / reference length (mean and max,
+/// skipping references <= 0) and the time per query (mean and median). Exit code 1 if any
+/// problem failed.
+///
+/// On a grid map (.map) a problem's (x, y) is a cell, and the query uses its centre
+/// (x+0.5, y+0.5); on a mesh the point is used as written (see --points). The reference
+/// of a grid scenario is the 8-connected grid distance, an upper bound of the any-angle
+/// length between the same points, so the ratio is at most 1 there. Scenario points are
+/// 2D: an OBJ mesh must be loaded with --up z.
+#[derive(Debug, Args)]
+pub struct ScenCommand {
+    /// The grid map or mesh file
+    #[arg(value_name = "MAP_OR_MESH")]
+    mesh: String,
+    /// The scenario file (.scen)
+    #[arg(value_name = "SCEN")]
+    scen: String,
+    /// Write one CSV row per problem to OUT ('-' for standard output):
+    /// id,sx,sy,gx,gy,reference,length,status,micros (the points queried; status
+    /// complete, partial or an error name)
+    #[arg(long, value_name = "OUT")]
+    csv: Option<String>,
+    /// No progress messages on standard error
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    #[command(flatten)]
+    path: PathArgs,
+}
 
 /// The outcome of one problem.
 struct Outcome {
@@ -71,50 +69,59 @@ impl Outcome {
     }
 }
 
-/// Runs `navstar scen`.
-///
-/// # Errors
-/// Usage errors for bad arguments; failures for unreadable files, and when any
-/// problem failed (after the summary is printed).
-pub fn run(args: &Args) -> Result<(), CliError> {
-    let (mode, options) = modes::path_options(args)?;
-    let (mesh_path, scen_path) = (args.positional(0), args.positional(1));
-    let loaded = common::load_mesh(args, mesh_path)?;
-    let rule = common::point_rule(args, loaded.format)?;
-    let problems = common::load_scenario(scen_path)?;
-    common::require_z_up(args, &loaded.mesh, "a scenario file")?;
-    warn_if_other_map(mesh_path, &problems);
-    let csv_target = args.value("csv");
-    let mut csv = open_csv(csv_target)?;
-    let mut query = Query::new(&loaded.mesh);
-    let mut progress = Progress::new(problems.len(), args.flag("quiet"));
-    let mut outcomes = Vec::with_capacity(problems.len());
-    for (id, problem) in problems.iter().enumerate() {
-        let outcome = solve(&mut query, problem, rule, &options);
-        if let Some(csv) = csv.as_mut() {
-            write_row(csv, id, &outcome).map_err(|e| csv_error(csv_target, &e))?;
+impl ScenCommand {
+    /// Runs `navstar scen`.
+    ///
+    /// # Errors
+    /// Usage errors for files that do not fit; failures for unreadable files, and when
+    /// any problem failed (after the summary is printed).
+    pub fn run(&self) -> Result<(), CliError> {
+        let options = self.path.options();
+        let (mesh_path, scen_path) = (self.mesh.as_str(), self.scen.as_str());
+        let loaded = common::load_mesh(mesh_path, self.path.mesh.up_axis())?;
+        let rule = PointRule::or_default(self.scenario.points, loaded.format);
+        let problems = common::load_scenario(scen_path)?;
+        common::require_z_up(&loaded.mesh, "a scenario file")?;
+        warn_if_other_map(mesh_path, &problems);
+        let csv_target = self.csv.as_deref();
+        let mut csv = open_csv(csv_target)?;
+        let mut query = Query::new(&loaded.mesh);
+        let mut progress = Progress::new(problems.len(), self.quiet);
+        let mut outcomes = Vec::with_capacity(problems.len());
+        for (id, problem) in problems.iter().enumerate() {
+            let outcome = solve(&mut query, problem, rule, &options);
+            if let Some(csv) = csv.as_mut() {
+                write_row(csv, id, &outcome).map_err(|e| csv_error(csv_target, &e))?;
+            }
+            outcomes.push(outcome);
+            progress.tick(id + 1);
         }
-        outcomes.push(outcome);
-        progress.tick(id + 1);
+        if let Some(mut csv) = csv {
+            csv.flush().map_err(|e| csv_error(csv_target, &e))?;
+        }
+        let summary = summary(
+            mesh_path,
+            scen_path,
+            &loaded,
+            rule,
+            &self.path.mode.name(),
+            &outcomes,
+        );
+        // Keep standard output pure CSV when the rows go there.
+        if csv_target == Some("-") {
+            eprint!("{summary}");
+        } else {
+            print!("{summary}");
+        }
+        let failed = outcomes.iter().filter(|o| !o.solved()).count();
+        if failed > 0 {
+            return Err(CliError::failure(format!(
+                "{failed} of {} problems failed",
+                outcomes.len()
+            )));
+        }
+        Ok(())
     }
-    if let Some(mut csv) = csv {
-        csv.flush().map_err(|e| csv_error(csv_target, &e))?;
-    }
-    let summary = summary(mesh_path, scen_path, &loaded, rule, mode.name(), &outcomes);
-    // Keep standard output pure CSV when the rows go there.
-    if csv_target == Some("-") {
-        eprint!("{summary}");
-    } else {
-        print!("{summary}");
-    }
-    let failed = outcomes.iter().filter(|o| !o.solved()).count();
-    if failed > 0 {
-        return Err(CliError::failure(format!(
-            "{failed} of {} problems failed",
-            outcomes.len()
-        )));
-    }
-    Ok(())
 }
 
 /// Runs one problem.
@@ -129,13 +136,7 @@ fn solve(
     let result = query.find_path(start, goal, options);
     let time = started.elapsed();
     let (length, status) = match result {
-        Ok(path) => (
-            Some(path.length()),
-            match path.status {
-                PathStatus::Complete => "complete",
-                PathStatus::Partial => "partial",
-            },
-        ),
+        Ok(path) => (Some(path.length()), common::status_name(path.status)),
         Err(error) => (None, error_name(&error)),
     };
     Outcome {

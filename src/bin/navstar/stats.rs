@@ -1,5 +1,4 @@
-//! Small statistics helpers (median, quantiles, means, microseconds) and a
-//! deterministic random generator for the benchmark.
+//! Small statistics helpers: median, quantiles, means, microseconds.
 
 use std::time::Duration;
 
@@ -35,31 +34,6 @@ pub fn micros(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1e6
 }
 
-/// A small deterministic random generator (SplitMix64): the same seed gives the same
-/// numbers on every platform.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform number in `[0, 1)`.
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,15 +47,5 @@ mod tests {
         assert_eq!(quantile(&v, 0.5), 2.0);
         assert_eq!(quantile(&[], 0.5), 0.0);
         assert_eq!(mean(&v), 2.5);
-    }
-
-    #[test]
-    fn rng_is_deterministic_and_in_range() {
-        let (mut a, mut b) = (Rng::new(7), Rng::new(7));
-        for _ in 0..1000 {
-            let x = a.unit();
-            assert_eq!(x, b.unit());
-            assert!((0.0..1.0).contains(&x));
-        }
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use clap::ValueEnum;
 use navstar::glam::{Vec2, Vec3};
 use navstar::{NO_NEIGHBOUR, NavMesh};
 
@@ -26,15 +27,15 @@ const GOAL_FILL: &str = "#1d5fd1";
 /// narrower than this many pixels: they would only cover the picture.
 const MIN_POLYGON_PX: f64 = 3.0;
 
-/// Which shared (interior) polygon edges to draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which shared (interior) polygon edges to draw (`--edges`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EdgeDetail {
-    /// All of them and the portals, unless the polygons are too small to see
-    /// ([`MIN_POLYGON_PX`]).
+    /// All of them and the corridor's portals, unless the median polygon is narrower than
+    /// 3 pixels
     Auto,
-    /// All of them, and the portals.
+    /// All of them, and the corridor's portals
     All,
-    /// None (walls and the corridor's portals are still drawn).
+    /// None (walls and the corridor's portals are still drawn)
     None,
 }
 
