@@ -42,9 +42,10 @@
 #define NAVSTAR_PATH_FUNNEL 0
 
 // `NavstarPathOptions::mode`: the exact shortest path in the ground plane over the
-// polygons the filter admits (any-angle interval search; Euclidean lengths: area costs,
-// off-mesh links, `strategy` and `heuristic_weight` ignored; when only a link leads to
-// the goal, the answer is `NAVSTAR_PATH_FUNNEL`'s).
+// polygons the filter admits (any-angle interval search; chosen by Euclidean length:
+// area costs, off-mesh links, `strategy` and `heuristic_weight` ignored, though the
+// reported cost is under the filter's area costs; when only a link leads to the goal,
+// the answer is `NAVSTAR_PATH_FUNNEL`'s).
 #define NAVSTAR_PATH_OPTIMAL 1
 
 // `NavstarCornerDetail::flags`: the first corner (the snapped start).
@@ -385,6 +386,17 @@ void navstar_mesh_free(struct NavstarMesh *mesh);
 // `mesh` must be NULL or a live mesh.
 uint32_t navstar_mesh_polygon_count(const struct NavstarMesh *mesh);
 
+// The number of vertices of a mesh (0 for NULL): the `vertex_count` it was created
+// with, in the caller's numbering. Welding merges vertices at one position but keeps
+// this numbering: welded and unused input vertices still count. For a mesh made by
+// `navstar_mesh_create_from_grid`, the corners of the rectangles the grid was merged
+// into. `navstar_mesh_interpolate` takes one set of values per vertex in this
+// numbering.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh.
+uint32_t navstar_mesh_vertex_count(const struct NavstarMesh *mesh);
+
 // Creates a query (per-thread scratch memory) for `mesh`.
 //
 // * `mesh` (in): the mesh to search; the query keeps its own reference to it.
@@ -409,7 +421,10 @@ void navstar_query_free(struct NavstarQuery *query);
 // * `query` (in/out): the query; used by one thread at a time.
 // * `start`, `goal` (in): 3 floats each, world coordinates. Points off the mesh are
 //   moved to the nearest point of the mesh (3D distance) within
-//   `options->max_snap_distance`.
+//   `options->max_snap_distance`, among the polygons the filter admits. A goal the
+//   filter moves (it lies in, above or below a polygon the filter refuses, nearer than
+//   any admitted one) is not reached: the path to its moved point is
+//   `NAVSTAR_PARTIAL_PATH` (`NAVSTAR_ERROR_NO_PATH` when partial paths are off).
 // * `options` (in, optional): NULL for defaults (A*, weight 1, partial paths allowed).
 // * `out_points` (out): room for `capacity` points (3 floats each). May be NULL only
 //   when `capacity` is 0, which asks for the count alone.
@@ -550,7 +565,8 @@ NavstarStatus navstar_query_path_corridor(const struct NavstarQuery *query,
 // with one search.
 //
 // * `goals` (in): `3 * goal_count` floats. Goals farther than the snap distance from
-//   the mesh, or unreachable, are skipped; a non-finite one is an error.
+//   the mesh, moved by the filter (see `navstar_find_path`) or unreachable are
+//   skipped; a non-finite one is an error.
 // * `out_goal` (out): the index of the chosen goal.
 // * The other arguments and the path output are as for `navstar_find_path`; the path
 //   details are then available as after `navstar_find_path`.
@@ -632,8 +648,9 @@ NavstarStatus navstar_mesh_raycast(const struct NavstarMesh *mesh,
 // nearest admitted polygon, whose corner values are blended with mean value
 // coordinates (barycentric on triangles). The mesh keeps nothing.
 //
-// * `values` (in): `value_count` floats, `channels` per vertex, vertex after vertex;
-//   `value_count` must be `vertex_count * channels` of the mesh.
+// * `values` (in): `value_count` floats, `channels` per vertex, vertex after vertex
+//   in the numbering of the mesh's input (welded and unused vertices included);
+//   `value_count` must be `navstar_mesh_vertex_count(mesh) * channels`.
 // * `channels` (in): >= 1.
 // * `out_values` (out): `channels` floats.
 // * `out_polygon` (out, optional): the polygon used.

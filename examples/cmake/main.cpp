@@ -484,13 +484,14 @@ void test_filters_links_and_queries() {
     expect_status(query.path_info(info), Status::ok, "info after the costly area");
     check(std::fabs(info.cost - 2.5f) < 1e-4f, "cost 0.5 + 4 * 0.5 = 2.5");
 
-    // Close the third square: its goal snaps out of it; reopen it.
+    // Close the third square: its goal snaps out of it, and is not reached; reopen it.
     std::uint32_t previous = 0, flags = 9, area = 9;
     expect_status(mesh.set_polygon_flags(2, 0, &previous), Status::ok, "close polygon 2");
     check(previous == 1, "previous flags 1");
     expect_status(mesh.polygon_info(2, flags, area), Status::ok, "polygon info");
     check(flags == 0 && area == 3, "flags 0, area 3");
-    expect_status(query.find_path({0.5f, 0, 0.5f}, {1.5f, 0, 0.5f}, path), Status::ok, "around the closed square");
+    expect_status(query.find_path({0.5f, 0, 0.5f}, {1.5f, 0, 0.5f}, path), Status::partial_path,
+                  "goal in the closed square");
     expect_path(path, {{0.5f, 0, 0.5f}, {1, 0, 0.5f}}, "goal snapped out of the closed square");
     expect_status(mesh.set_polygon_flags(2, 1), Status::ok, "reopen polygon 2");
     expect_error(mesh.set_polygon_flags(7, 0), Status::error_invalid_argument, "polygon 7", "polygon out of range");
@@ -543,6 +544,8 @@ void test_filters_links_and_queries() {
     for (const Vec3 &v : vertices) {
         xs.push_back(v.x);
     }
+    check(mesh.vertex_count() == vertices.size(), "one value per input vertex");
+    check(navstar::Mesh().vertex_count() == 0, "an empty Mesh has no vertices");
     float x = 0;
     expect_status(mesh.interpolate({1.25f, 0, 0.75f}, xs, navstar::Span<float>(&x, 1)), Status::ok, "interpolate");
     check(std::fabs(x - 1.25f) < 1e-5f, "interpolated x is 1.25");

@@ -289,6 +289,21 @@ pub unsafe extern "C" fn navstar_mesh_polygon_count(mesh: *const NavstarMesh) ->
     unsafe { mesh.as_ref() }.map_or(0, |m| m.mesh.polygon_count())
 }
 
+/// The number of vertices of a mesh (0 for NULL): the `vertex_count` it was created
+/// with, in the caller's numbering. Welding merges vertices at one position but keeps
+/// this numbering: welded and unused input vertices still count. For a mesh made by
+/// `navstar_mesh_create_from_grid`, the corners of the rectangles the grid was merged
+/// into. `navstar_mesh_interpolate` takes one set of values per vertex in this
+/// numbering.
+///
+/// # Safety
+/// `mesh` must be NULL or a live mesh.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_mesh_vertex_count(mesh: *const NavstarMesh) -> u32 {
+    // SAFETY: NULL or a live mesh (caller contract).
+    unsafe { mesh.as_ref() }.map_or(0, |m| m.mesh.vertex_count())
+}
+
 /// Creates a query (per-thread scratch memory) for `mesh`.
 ///
 /// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
@@ -341,7 +356,10 @@ pub unsafe extern "C" fn navstar_query_free(query: *mut NavstarQuery) {
 /// * `query` (in/out): the query; used by one thread at a time.
 /// * `start`, `goal` (in): 3 floats each, world coordinates. Points off the mesh are
 ///   moved to the nearest point of the mesh (3D distance) within
-///   `options->max_snap_distance`.
+///   `options->max_snap_distance`, among the polygons the filter admits. A goal the
+///   filter moves (it lies in, above or below a polygon the filter refuses, nearer than
+///   any admitted one) is not reached: the path to its moved point is
+///   `NAVSTAR_PARTIAL_PATH` (`NAVSTAR_ERROR_NO_PATH` when partial paths are off).
 /// * `options` (in, optional): NULL for defaults (A*, weight 1, partial paths allowed).
 /// * `out_points` (out): room for `capacity` points (3 floats each). May be NULL only
 ///   when `capacity` is 0, which asks for the count alone.

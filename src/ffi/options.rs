@@ -27,9 +27,10 @@ pub const NAVSTAR_SEARCH_DEPTH_FIRST: u32 = 4;
 /// `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
 pub const NAVSTAR_PATH_FUNNEL: u32 = 0;
 /// `NavstarPathOptions::mode`: the exact shortest path in the ground plane over the
-/// polygons the filter admits (any-angle interval search; Euclidean lengths: area costs,
-/// off-mesh links, `strategy` and `heuristic_weight` ignored; when only a link leads to
-/// the goal, the answer is `NAVSTAR_PATH_FUNNEL`'s).
+/// polygons the filter admits (any-angle interval search; chosen by Euclidean length:
+/// area costs, off-mesh links, `strategy` and `heuristic_weight` ignored, though the
+/// reported cost is under the filter's area costs; when only a link leads to the goal,
+/// the answer is `NAVSTAR_PATH_FUNNEL`'s).
 pub const NAVSTAR_PATH_OPTIMAL: u32 = 1;
 
 /// Options for `navstar_mesh_create`. Get defaults from `navstar_mesh_options_default()`

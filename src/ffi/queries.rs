@@ -211,7 +211,8 @@ pub unsafe extern "C" fn navstar_query_path_corridor(
 /// with one search.
 ///
 /// * `goals` (in): `3 * goal_count` floats. Goals farther than the snap distance from
-///   the mesh, or unreachable, are skipped; a non-finite one is an error.
+///   the mesh, moved by the filter (see `navstar_find_path`) or unreachable are
+///   skipped; a non-finite one is an error.
 /// * `out_goal` (out): the index of the chosen goal.
 /// * The other arguments and the path output are as for `navstar_find_path`; the path
 ///   details are then available as after `navstar_find_path`.

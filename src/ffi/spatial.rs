@@ -143,8 +143,9 @@ pub unsafe extern "C" fn navstar_mesh_raycast(
 /// nearest admitted polygon, whose corner values are blended with mean value
 /// coordinates (barycentric on triangles). The mesh keeps nothing.
 ///
-/// * `values` (in): `value_count` floats, `channels` per vertex, vertex after vertex;
-///   `value_count` must be `vertex_count * channels` of the mesh.
+/// * `values` (in): `value_count` floats, `channels` per vertex, vertex after vertex
+///   in the numbering of the mesh's input (welded and unused vertices included);
+///   `value_count` must be `navstar_mesh_vertex_count(mesh) * channels`.
 /// * `channels` (in): >= 1.
 /// * `out_values` (out): `channels` floats.
 /// * `out_polygon` (out, optional): the polygon used.

@@ -234,7 +234,10 @@ impl NavMesh {
         self.data.polygon_count()
     }
 
-    /// Number of vertices, including any that welding made unused.
+    /// Number of vertices, in the numbering of the input the mesh was built from:
+    /// welding merges vertices at one position but renumbers nothing, so welded and
+    /// unused vertices still count (for a mesh from a tile grid: the corners of its
+    /// merged rectangles). [`NavMesh::interpolate`] takes values in this numbering.
     pub fn vertex_count(&self) -> u32 {
         self.data.vertices.len() as u32
     }

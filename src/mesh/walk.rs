@@ -49,6 +49,20 @@ impl MeshData {
         to: Vec2,
         passable: impl Fn(u32) -> bool,
     ) -> WalkEnd {
+        self.walk_straight_through(start, from, to, passable, |_, _| {})
+    }
+
+    /// As [`MeshData::walk_straight`], calling `left(polygon, t)` each time the walk
+    /// leaves a polygon for the next one, at parameter `t` (0..1, never decreasing) of
+    /// the segment.
+    pub fn walk_straight_through(
+        &self,
+        start: u32,
+        from: Vec2,
+        to: Vec2,
+        passable: impl Fn(u32) -> bool,
+        mut left: impl FnMut(u32, f64),
+    ) -> WalkEnd {
         let (from, to) = (from.as_dvec2(), to.as_dvec2());
         let d = to - from;
         // How far back (as a parameter of the segment) an exit may lie before the entry:
@@ -116,6 +130,7 @@ impl MeshData {
                     wall_slot: exit_slot,
                 };
             }
+            left(polygon, t_exit.max(t_enter).clamp(0.0, 1.0));
             t_enter = t_exit;
             previous = polygon;
             polygon = neighbour;

@@ -50,7 +50,7 @@ use super::corridor::{
 };
 use super::wedge::{NO_NODE, Side, Step, TaggedPortal, Wedge};
 use crate::filter::QueryFilter;
-use crate::geometry::{closest_point_on_segment, gap_between_segments_2d};
+use crate::geometry::gap_between_segments_2d;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
 
 /// Marks "no parent" / "no slot".
@@ -170,8 +170,8 @@ pub(crate) struct SearchRequest<'a> {
 pub(crate) enum SearchOutcome {
     /// `targets[target]` was reached, at this cost.
     Reached { target: usize, cost: f32 },
-    /// No target is reachable; the corridor leads to the explored polygon whose entry
-    /// came closest to the first target.
+    /// No target is reachable; the corridor leads to an explored polygon that comes
+    /// closest to the first target.
     Closest(u32),
 }
 
@@ -871,24 +871,23 @@ impl AStar {
         [hop.to; 3]
     }
 
-    /// After a failed search: the reached node whose entry comes closest to `target`
-    /// (the root if none is closer). Scans the node array once, which only the rare
-    /// failure pays for.
+    /// After a failed search: a reached node whose polygon comes closest to `target`
+    /// (the root when none is closer). Ranking by the polygon's own closest point, not
+    /// by the entry portal, finds the reachable point closest to the target even when
+    /// it lies on a polygon's far side (flags can close the way beyond any edge). Scans
+    /// the node array once, which only the rare failure pays for.
     fn closest_reached(&self, mesh: &MeshData, target: Vec3) -> u32 {
         let root = self.root();
-        let mut best = (root, self.nodes[root as usize].wedge.apex.distance(target));
+        let distance = |node: &Node| {
+            mesh.closest_point_on_polygon(node.polygon, target)
+                .distance(target)
+        };
+        let mut best = (root, distance(&self.nodes[root as usize]));
         for (index, node) in self.nodes.iter().enumerate() {
             if node.stamp != self.generation || node.parent == NONE {
                 continue;
             }
-            let distance = if (index as u32) < self.corner_count {
-                let parent_polygon = self.nodes[node.parent as usize].polygon;
-                let (left, right) = mesh.portal_vertices(parent_polygon, index);
-                let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
-                closest_point_on_segment(target, left, right).distance(target)
-            } else {
-                node.wedge.apex.distance(target)
-            };
+            let distance = distance(node);
             if distance < best.1 {
                 best = (index as u32, distance);
             }

@@ -8,10 +8,10 @@
 
 use glam::Vec3;
 
-use super::path::{CornerDetail, CornerFlags, NO_LINK};
+use super::path::{CornerDetail, CornerFlags, NO_LINK, path_length};
 use crate::filter::QueryFilter;
 use crate::geometry::UpAxis;
-use crate::mesh::MeshData;
+use crate::mesh::{MeshData, WalkEnd};
 use crate::path::funnel::{Portal, string_pull};
 
 /// One step of a corridor: a polygon and how it is left.
@@ -96,7 +96,75 @@ impl PathBuffer {
                 link: NO_LINK,
             });
         }
+        self.merge_repeated_corners();
     }
+
+    /// Merges each run of equal consecutive corners (a start exactly on an off-mesh
+    /// link's start, a goal exactly on its end, one link ending where the next starts)
+    /// into one corner with all their flags, the area of the last (the one walked
+    /// through after it) and the link of the last that names one (the link taken from
+    /// there when there is one). A path from a point to itself keeps its two corners.
+    fn merge_repeated_corners(&mut self) {
+        let mut kept = 0;
+        for i in 1..self.corners.len() {
+            let remaining = self.corners.len() - i;
+            if self.corners[i] == self.corners[kept] && kept + remaining >= 2 {
+                let (earlier, later) = (self.details[kept], self.details[i]);
+                self.details[kept] = CornerDetail {
+                    flags: earlier.flags | later.flags,
+                    area: later.area,
+                    link: if later.link == NO_LINK {
+                        earlier.link
+                    } else {
+                        later.link
+                    },
+                };
+            } else {
+                kept += 1;
+                self.corners[kept] = self.corners[i];
+                self.details[kept] = self.details[i];
+            }
+        }
+        self.corners.truncate(kept + 1);
+        self.details.truncate(kept + 1);
+    }
+}
+
+/// The cost under `filter` of walking straight from corner to corner of a path that
+/// stays on polygons the filter admits (the exact mode's): each piece of a segment
+/// costs its 3D length times the cost of the area of the polygon it crosses. With one
+/// cost for every area that is the length times it. Otherwise each segment is walked
+/// across the mesh both ways from its middle (its ends are often vertices that several
+/// polygons share; its middle lies in the one it crosses); a walk that rounding stops
+/// early charges the rest of its half at the cost of the polygon it stopped in.
+pub(crate) fn walked_cost(mesh: &MeshData, corners: &[Vec3], filter: &QueryFilter) -> f32 {
+    if filter.is_uniform() {
+        return filter.cost(0) * path_length(corners);
+    }
+    let admitted = |p: u32| filter.admits(mesh.flags_of(p));
+    let cost_of = |p: u32| f64::from(filter.cost(mesh.areas[p as usize]));
+    let mut total = 0.0f64;
+    for pair in corners.windows(2) {
+        let middle = pair[0].lerp(pair[1], 0.5);
+        let Some(at) = mesh.nearest_point(middle, f32::INFINITY, admitted) else {
+            continue;
+        };
+        let half = f64::from(pair[0].distance(pair[1])) * 0.5;
+        for end in pair {
+            let (mut cost, mut walked) = (0.0f64, 0.0f64);
+            let (from, to) = (mesh.up.ground(middle), mesh.up.ground(*end));
+            let stop = mesh.walk_straight_through(at.polygon, from, to, admitted, |p, t| {
+                cost += (t - walked) * cost_of(p);
+                walked = t;
+            });
+            let last = match stop {
+                WalkEnd::Reached(p) | WalkEnd::Blocked { polygon: p, .. } => p,
+            };
+            cost += (1.0 - walked) * cost_of(last);
+            total += cost * half;
+        }
+    }
+    total as f32
 }
 
 /// What to produce besides the cost.
@@ -160,6 +228,7 @@ pub(crate) fn pull_corridor(
     }
     let last = out.details.len() - 1;
     out.details[last].flags |= CornerFlags::END;
+    out.merge_repeated_corners();
     cost
 }
 

@@ -57,10 +57,11 @@ pub enum PathMode {
     /// The exact shortest path in the ground plane among all paths on the mesh: an
     /// any-angle search over intervals of polygon edges (after Polyanya, Cui, Harabor and
     /// Grastien 2017). Polygons the filter refuses are removed (edges into them are
-    /// walls, and the path may bend round their corners). Area costs are ignored
-    /// (lengths are plain Euclidean ground-plane lengths: shortest paths under area
-    /// costs are the weighted-region problem, a different and much harder one), and so
-    /// are off-mesh links; when the goal cannot be reached over the admitted polygons
+    /// walls, and the path may bend round their corners). Area costs do not shape the
+    /// path (lengths are plain Euclidean ground-plane lengths: shortest paths under area
+    /// costs are the weighted-region problem, a different and much harder one), though
+    /// [`Path::cost`] reports what the path costs under them. Off-mesh links are
+    /// ignored too; when the goal cannot be reached over the admitted polygons
     /// alone (only a link leads there, or the filter cuts the way), the answer is the
     /// [`PathMode::Funnel`] one (a path through the link, or a partial path). Polygons
     /// touching only at a vertex are not connected. Corners are mesh vertices with their

@@ -3,6 +3,7 @@
 use glam::Vec3;
 
 use super::astar::{SearchOutcome, Target};
+use super::path::path_length;
 use super::query::search_request;
 use super::{Path, PathMode, PathOptions, PathStatus, Query};
 use crate::error::{Endpoint, QueryError};
@@ -22,8 +23,9 @@ impl Query {
     /// nearest goal.
     ///
     /// Each goal is snapped like the goal of [`Query::find_path`]; goals that are not
-    /// finite are an error, goals farther than `options.max_snap_distance` from the mesh
-    /// or unreachable are skipped. Ties go to the lower index. In the exact mode
+    /// finite are an error, goals farther than `options.max_snap_distance` from the mesh,
+    /// moved by the filter (in a refused polygon: a path there would be partial) or
+    /// unreachable are skipped. Ties go to the lower index. In the exact mode
     /// ([`PathMode::Optimal`]) each reachable goal is searched in turn and the shortest
     /// path wins. Partial paths are not returned.
     ///
@@ -51,7 +53,9 @@ impl Query {
             let Ok(snapped) = self.snap(goal, Endpoint::Goal, options) else {
                 continue;
             };
-            if mesh.island[snapped.polygon as usize] == island {
+            if mesh.island[snapped.polygon as usize] == island
+                && !self.moved_by_filter(goal, &snapped, &options.filter)
+            {
                 self.targets.push(Target {
                     polygon: snapped.polygon,
                     point: snapped.point,
@@ -92,7 +96,9 @@ impl Query {
             allow_partial: false,
             ..options.clone()
         };
-        let mut best: Option<(f32, usize)> = None;
+        // (length, target, cost): the shortest path wins, as the exact mode ignores
+        // area costs in choosing paths.
+        let mut best: Option<(f32, usize, f32)> = None;
         for i in 0..self.targets.len() {
             let Target { polygon, point } = self.targets[i];
             let goal = crate::mesh::NearestPoint {
@@ -103,12 +109,13 @@ impl Query {
             if self.route(start, &goal, &exact).is_err() {
                 continue;
             }
-            if best.is_none_or(|(cost, _)| self.cost < cost) {
-                best = Some((self.cost, i));
+            let length = path_length(&self.path.corners);
+            if best.is_none_or(|(shortest, _, _)| length < shortest) {
+                best = Some((length, i, self.cost));
                 std::mem::swap(&mut self.path, &mut self.best_path);
             }
         }
-        let (cost, winner) = best.ok_or(QueryError::NoPath)?;
+        let (_, winner, cost) = best.ok_or(QueryError::NoPath)?;
         std::mem::swap(&mut self.path, &mut self.best_path);
         self.cost = cost;
         self.corridor.clear();

@@ -74,6 +74,8 @@ pub enum PathStatus {
     /// The path ends at the (snapped) goal.
     Complete,
     /// The goal is unreachable; the path ends at the reachable point closest to it.
+    /// Also when the filter moved the goal: it lies in (or above or below) a polygon the
+    /// filter refuses, and the path ends at the nearest point the filter admits.
     Partial,
 }
 
@@ -91,8 +93,9 @@ pub struct Path<'a> {
     pub status: PathStatus,
     /// The cost of the path under the query's filter: each piece's length times its
     /// area's cost, plus each off-mesh link's cost times its area's cost. With the
-    /// default filter and no links it equals [`Path::length`] up to rounding. The exact
-    /// mode ([`crate::PathMode::Optimal`]) ignores costs: there it is the length.
+    /// default filter and no links it equals [`Path::length`] up to rounding. The same
+    /// in both modes: the exact mode ([`crate::PathMode::Optimal`]) chooses its path
+    /// by length alone, and reports what that path costs under the filter.
     pub cost: f32,
 }
 
@@ -101,6 +104,11 @@ impl Path<'_> {
     /// consecutive corners (an off-mesh link counts as the straight segment between its
     /// ends).
     pub fn length(&self) -> f32 {
-        self.corners.windows(2).map(|w| w[0].distance(w[1])).sum()
+        path_length(self.corners)
     }
+}
+
+/// The sum of the 3D distances between consecutive corners.
+pub(crate) fn path_length(corners: &[Vec3]) -> f32 {
+    corners.windows(2).map(|w| w[0].distance(w[1])).sum()
 }

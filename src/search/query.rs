@@ -3,7 +3,9 @@
 use glam::Vec3;
 
 use super::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
-use super::corridor::{CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor};
+use super::corridor::{
+    CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor, walked_cost,
+};
 use super::{Path, PathMode, PathOptions, PathStatus};
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
@@ -27,7 +29,7 @@ pub struct Query {
     /// goals of a nearest-target query in the exact mode.
     pub(super) best_path: PathBuffer,
     pub(super) best_corridor: Vec<CorridorStep>,
-    /// The targets of the current search.
+    /// The goals of the current nearest-target query.
     pub(super) targets: Vec<Target>,
     /// Which goal each target stands for (nearest-target queries).
     pub(super) target_goals: Vec<usize>,
@@ -118,7 +120,12 @@ impl Query {
     /// Finds a path from `start` to `goal` (world coordinates).
     ///
     /// Both points are first moved to the nearest point of a polygon the filter admits
-    /// (3D distance), within `options.max_snap_distance`. The corridor is found by the
+    /// (3D distance), within `options.max_snap_distance`. A goal that the filter moves
+    /// (a polygon it refuses is nearer to the goal than any it admits: the goal lies in,
+    /// above or below a refused polygon) cannot be reached: the path to its snapped
+    /// point is [`PathStatus::Partial`], or [`QueryError::NoPath`] when partial paths are
+    /// not allowed. A start is moved the same way without that effect. The corridor is
+    /// found by the
     /// chosen strategy (A* by default) over the polygons and off-mesh links the filter
     /// admits, at the filter's area costs, and pulled tight with the funnel algorithm in
     /// the ground plane; corners are mesh vertices with their heights. Start and goal in
@@ -132,8 +139,8 @@ impl Query {
     /// # Errors
     /// [`QueryError::NonFinitePoint`], [`QueryError::InvalidOption`],
     /// [`QueryError::InvalidAreaCost`], [`QueryError::NotOnMesh`], or
-    /// [`QueryError::NoPath`] when the goal is unreachable and `options.allow_partial`
-    /// is false.
+    /// [`QueryError::NoPath`] when the goal is unreachable (or moved by the filter) and
+    /// `options.allow_partial` is false.
     pub fn find_path(
         &mut self,
         start: Vec3,
@@ -142,8 +149,14 @@ impl Query {
     ) -> Result<Path<'_>, QueryError> {
         options.validate()?;
         let start = self.snap(start, Endpoint::Start, options)?;
+        let asked = goal;
         let goal = self.snap(goal, Endpoint::Goal, options)?;
-        let mesh = self.mesh.data();
+        let moved = self.moved_by_filter(asked, &goal, &options.filter);
+        if moved && !options.allow_partial {
+            return Err(QueryError::NoPath);
+        }
+        let handle = self.mesh.clone();
+        let mesh = handle.data();
         let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
         let starts = mesh.fans_at(start.polygon, start.point, admitted);
         let goals = mesh.fans_at(goal.polygon, goal.point, admitted);
@@ -152,7 +165,44 @@ impl Query {
         } else {
             self.route_best(&start, &starts, &goal, &goals, options)?
         };
-        Ok(self.last_path(status))
+        Ok(self.last_path(if moved { PathStatus::Partial } else { status }))
+    }
+
+    /// Whether the filter moved the goal `asked` (snapped to `snapped`) away from the
+    /// mesh's nearest point to it: a polygon the filter refuses lies nearer than any it
+    /// admits (the goal is inside a refused polygon, or above or below one). An agent
+    /// cannot get where it asked to go, so a path there is partial.
+    pub(super) fn moved_by_filter(
+        &mut self,
+        asked: Vec3,
+        snapped: &NearestPoint,
+        filter: &QueryFilter,
+    ) -> bool {
+        let tolerance = asked.abs().max_element().max(1.0) * f32::EPSILON * 8.0;
+        if snapped.distance <= tolerance || self.admits_every_polygon(filter) {
+            return false;
+        }
+        let mesh = self.mesh.data();
+        mesh.nearest_point(asked, snapped.distance - tolerance, |_| true)
+            .is_some()
+    }
+
+    /// Whether `filter` admits every polygon of the mesh, remembered until the flags or
+    /// the filter's masks change.
+    fn admits_every_polygon(&mut self, filter: &QueryFilter) -> bool {
+        let mesh = self.mesh.data();
+        let generation = mesh.flags_generation();
+        let masks = (filter.include_flags, filter.exclude_flags);
+        match self.admits_all {
+            Some((g, include, exclude, all)) if g == generation && (include, exclude) == masks => {
+                all
+            }
+            _ => {
+                let all = mesh.admits_all(|flags| filter.admits(flags));
+                self.admits_all = Some((generation, masks.0, masks.1, all));
+                all
+            }
+        }
     }
 
     /// Finds the path between two snapped points into `self.path` and `self.corridor`.
@@ -189,18 +239,13 @@ impl Query {
             {
                 let area = mesh.areas[start.polygon as usize];
                 self.path.straight(start.point, target.point, area);
-                self.cost = start.point.distance(target.point);
+                self.cost = walked_cost(mesh, &self.path.corners, filter);
                 return Ok(status);
             }
             let found = self.find_optimal(mesh, &start, &target, filter);
             if found {
                 self.path.flag_plain_corners(mesh, start.polygon);
-                self.cost = self
-                    .path
-                    .corners
-                    .windows(2)
-                    .map(|w| w[0].distance(w[1]))
-                    .sum();
+                self.cost = walked_cost(mesh, &self.path.corners, filter);
                 return Ok(status);
             }
         }
@@ -210,12 +255,13 @@ impl Query {
             self.cost = cost;
             return Ok(status);
         }
-        self.targets.clear();
-        self.targets.push(Target {
+        // One target, not kept in `self.targets`: a nearest-target query routes its
+        // goals one by one from there.
+        let targets = [Target {
             polygon: target.polygon,
             point: target.point,
-        });
-        let request = search_request(&start, &self.targets, options);
+        }];
+        let request = search_request(&start, &targets, options);
         if let SearchOutcome::Closest(end) = self.search.search(mesh, &request, &mut self.corridor)
         {
             // Unreachable although on the same island (the filter refuses the way):
@@ -245,18 +291,7 @@ impl Query {
         target: &NearestPoint,
         filter: &QueryFilter,
     ) -> bool {
-        let generation = mesh.flags_generation();
-        let masks = (filter.include_flags, filter.exclude_flags);
-        let all = match self.admits_all {
-            Some((g, include, exclude, all)) if g == generation && (include, exclude) == masks => {
-                all
-            }
-            _ => {
-                let all = mesh.admits_all(|flags| filter.admits(flags));
-                self.admits_all = Some((generation, masks.0, masks.1, all));
-                all
-            }
-        };
+        let all = self.admits_every_polygon(filter);
         if let Some(coarse) = all.then(|| mesh.coarse()).flatten() {
             let on_coarse = |p: &NearestPoint| NearestPoint {
                 polygon: coarse.of_original[p.polygon as usize],

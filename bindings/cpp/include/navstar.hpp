@@ -463,7 +463,7 @@ class Mesh {
         const float b[3] = {end.x, end.y, end.z};
         return Result::from_c(navstar_mesh_raycast(raw_, a, b, filter ? &filter->raw() : nullptr, &hit));
     }
-    // Per-vertex data (values.size() == vertex count * out.size()) at a point.
+    // Per-vertex data (values.size() == vertex_count() * out.size()) at a point.
     Result interpolate(const Vec3 &point, Span<const float> values, Span<float> out,
                        std::uint32_t *polygon = nullptr, const QueryFilter *filter = nullptr) const {
         if (values.size() > detail::max_u32 || out.size() > detail::max_u32) {
@@ -478,6 +478,9 @@ class Mesh {
     explicit operator bool() const noexcept { return raw_ != nullptr; }
     // 0 for an empty Mesh.
     std::uint32_t polygon_count() const noexcept { return navstar_mesh_polygon_count(raw_); }
+    // The input vertex count, welded and unused vertices included: what interpolate()
+    // takes values for. 0 for an empty Mesh.
+    std::uint32_t vertex_count() const noexcept { return navstar_mesh_vertex_count(raw_); }
 
     NavstarMesh *get() const noexcept { return raw_; }
     NavstarMesh *release() noexcept {

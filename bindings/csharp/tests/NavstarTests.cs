@@ -825,6 +825,7 @@ internal static unsafe class NavstarTests
             {
                 values[i] = vertices[i].X + 10 * vertices[i].Z;
             }
+            Check(mesh.VertexCount == vertices.Length, "one value per input vertex (got " + mesh.VertexCount + ")");
             var output = new float[1];
             ExpectStatus(mesh.Interpolate(V(0.5f, 0, 2.25f), values, 1, output, out polygon), Status.Ok, "interpolate");
             Check(Math.Abs(output[0] - 23) < 1e-4f && polygon == 5, "x + 10 z at (0.5, 2.25) is 23 (got " + output[0] + ")");

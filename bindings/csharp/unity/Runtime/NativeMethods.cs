@@ -52,6 +52,9 @@ namespace Navstar
         internal static extern uint navstar_mesh_polygon_count(NavstarMesh mesh);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_mesh_vertex_count(NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_query_create(NavstarMesh mesh, out NavstarQuery query);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -38,6 +38,16 @@ namespace Navstar
             get { return (int)NativeMethods.navstar_mesh_polygon_count(this); }
         }
 
+        /// <summary>
+        /// The number of vertices in the numbering of the input: welding merges vertices
+        /// at one position but renumbers nothing, so welded and unused vertices count.
+        /// Interpolate takes channels floats per vertex of this count.
+        /// </summary>
+        public int VertexCount
+        {
+            get { return (int)NativeMethods.navstar_mesh_vertex_count(this); }
+        }
+
         protected override bool ReleaseHandle()
         {
             NativeMethods.navstar_mesh_free(handle);

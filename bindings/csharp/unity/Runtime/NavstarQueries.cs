@@ -498,7 +498,8 @@ namespace Navstar
 
         /// <summary>
         /// Interpolates per-vertex data at <paramref name="point"/>: <paramref name="values"/>
-        /// holds <paramref name="channels"/> floats per vertex (vertex after vertex),
+        /// holds <paramref name="channels"/> floats per vertex (vertex after vertex, for
+        /// <see cref="VertexCount"/> vertices),
         /// <paramref name="output"/> receives <paramref name="channels"/> floats. The point is
         /// moved to the nearest admitted polygon; barycentric on triangles, mean value
         /// coordinates on larger polygons. The mesh keeps nothing.
