@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod error;
+#[cfg(feature = "capi")]
 pub mod ffi;
 pub mod filter;
 pub mod geometry;
