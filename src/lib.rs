@@ -31,6 +31,8 @@
 
 #![deny(missing_docs)]
 
+mod alloc;
+mod corridor;
 pub mod error;
 #[cfg(feature = "capi")]
 pub mod ffi;
@@ -38,9 +40,10 @@ pub mod filter;
 pub mod geometry;
 pub mod io;
 mod mesh;
-mod path;
+mod query;
 mod search;
 
+pub use corridor::{CornerDetail, CornerFlags, NO_LINK};
 pub use error::{Endpoint, MeshError, QueryError};
 pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::UpAxis;
@@ -48,7 +51,5 @@ pub use glam;
 pub use mesh::{
     MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, OffMeshLink, RaycastHit, TileGrid,
 };
-pub use search::{
-    CornerDetail, CornerFlags, NO_LINK, NearestTarget, Path, PathMode, PathOptions, PathStatus,
-    Query, ReachedPolygon, SearchStrategy,
-};
+pub use query::{NearestTarget, Path, PathMode, PathOptions, PathStatus, Query};
+pub use search::{ReachedPolygon, SearchStrategy};

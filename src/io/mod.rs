@@ -1,5 +1,6 @@
 //! File loaders: Wavefront OBJ, Polyanya `.mesh` (versions 2 and 3), Moving AI grid maps
-//! (`.map`) and Moving AI scenarios (`.scen`).
+//! (`.map`) and Moving AI scenarios (`.scen`). Loaders build meshes with the mesh's own
+//! builder; this module may use `mesh`, `geometry` and `error`, and nothing that searches.
 //!
 //! Loading a polygon format has two steps. A parser turns text into a [`PolygonSoup`]:
 //! vertex positions and polygon corner lists exactly as the file gives them, with syntax

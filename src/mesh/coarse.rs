@@ -1,14 +1,12 @@
-//! A coarser copy of a mesh for the optimal path mode: neighbouring polygons merged
+//! A coarser copy of a mesh for the exact mode: neighbouring polygons merged
 //! greedily while the union stays convex (the Hertel-Mehlhorn idea: remove a shared
-//! edge when both of its ends stay convex corners). The interval search of the optimal
+//! edge when both of its ends stay convex corners). The interval search of the exact
 //! mode expands one node per polygon it crosses, so fewer, larger polygons mean fewer
 //! nodes; the exact shortest path does not depend on how the walkable region is cut.
 //!
 //! The copy has its own (default) flags and areas: it is used only for queries whose
 //! filter admits every polygon of the mesh, where neither matters. Built once per mesh,
 //! on the first such query, and shared by all threads.
-
-use std::sync::atomic::Ordering;
 
 use glam::DVec2;
 
@@ -28,21 +26,10 @@ pub(crate) struct CoarseMesh {
 
 impl MeshData {
     /// The merged copy of this mesh, made on the first call; `None` if merging left
-    /// nothing to gain or the copy could not be built (the optimal mode then searches
+    /// nothing to gain or the copy could not be built (the exact mode then searches
     /// this mesh itself).
     pub(crate) fn coarse(&self) -> Option<&CoarseMesh> {
         self.coarse.get_or_init(|| build_coarse(self)).as_deref()
-    }
-
-    /// A number that changes whenever a polygon's flags change (read it before
-    /// scanning the flags, so that a change during the scan shows as a new number).
-    pub(crate) fn flags_generation(&self) -> u64 {
-        self.flags_generation.load(Ordering::Acquire)
-    }
-
-    /// Whether `admits` accepts the flags of every polygon.
-    pub(crate) fn admits_all(&self, admits: impl Fn(u32) -> bool) -> bool {
-        self.flags.iter().all(|f| admits(f.load(Ordering::Relaxed)))
     }
 }
 
@@ -106,12 +93,8 @@ fn merge(mesh: &MeshData) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
             if q == NO_NEIGHBOUR || q < p || !solid[p as usize] || !solid[q as usize] {
                 continue;
             }
-            let next = if slot + 1 == range.end {
-                range.start
-            } else {
-                slot + 1
-            };
-            let length = point(mesh.corners[slot]).distance_squared(point(mesh.corners[next]));
+            let (a, b) = mesh.edge(p, slot);
+            let length = point(a).distance_squared(point(b));
             shared.push((length, p, slot));
         }
     }
@@ -122,13 +105,7 @@ fn merge(mesh: &MeshData) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         if gp == gq {
             continue;
         }
-        let range = mesh.corner_range(p);
-        let a = mesh.corners[slot];
-        let b = mesh.corners[if slot + 1 == range.end {
-            range.start
-        } else {
-            slot + 1
-        }];
+        let (a, b) = mesh.edge(p, slot);
         if let Some(union) = convex_union(&cycles[gp as usize], &cycles[gq as usize], a, b, &point)
         {
             cycles[gp as usize] = union;

@@ -10,7 +10,8 @@
 use glam::Vec3;
 
 use super::NavMesh;
-use super::build::{MeshOptions, try_vec_with_capacity};
+use super::build::MeshOptions;
+use crate::alloc::{try_filled, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::geometry::UpAxis;
 
@@ -67,8 +68,9 @@ impl NavMesh {
             return Err(MeshError::TooLarge("the grid has more than 2^32 corners"));
         }
         let (blocks, owner) = merge_cells(grid)?;
-        let mut corner_vertex = filled(
+        let mut corner_vertex = try_filled(
             (grid.width as usize + 1) * (grid.height as usize + 1),
+            NONE,
             "grid corners",
         )?;
         let oom = |_| MeshError::OutOfMemory("grid polygons");
@@ -110,7 +112,7 @@ fn world_position(grid: &TileGrid<'_>, up: UpAxis, x: u32, y: u32) -> Vec3 {
 /// blocks and, per cell, its block (or `NONE`).
 fn merge_cells(grid: &TileGrid<'_>) -> Result<(Vec<Block>, Vec<u32>), MeshError> {
     let (w, h) = (grid.width as usize, grid.height as usize);
-    let mut owner = filled(w * h, "grid cells")?;
+    let mut owner = try_filled(w * h, NONE, "grid cells")?;
     let mut blocks = Vec::new();
     let free =
         |owner: &[u32], x: usize, y: usize| grid.walkable[y * w + x] && owner[y * w + x] == NONE;
@@ -143,15 +145,6 @@ fn merge_cells(grid: &TileGrid<'_>) -> Result<(Vec<Block>, Vec<u32>), MeshError>
         }
     }
     Ok((blocks, owner))
-}
-
-/// `n` copies of `NONE`, or `OutOfMemory` instead of an abort for huge grids.
-fn filled(n: usize, what: &'static str) -> Result<Vec<u32>, MeshError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| MeshError::OutOfMemory(what))?;
-    v.resize(n, NONE);
-    Ok(v)
 }
 
 /// The corners of a block, counter-clockwise (x right, y up), including a corner at

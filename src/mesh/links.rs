@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use glam::Vec3;
 
 use super::MeshData;
-use super::build::{try_collect, try_vec_with_capacity};
+use crate::alloc::{try_collect, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
 

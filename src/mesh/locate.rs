@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::build::{try_collect, try_vec_with_capacity};
+use crate::alloc::{try_collect, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::geometry::Aabb;
 

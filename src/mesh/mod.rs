@@ -1,4 +1,9 @@
-//! The navigation mesh: immutable geometry and connectivity, shared across threads.
+//! The navigation mesh: its data, how it is built ([`build`], [`grid`], [`links`]), and
+//! everything derived from the mesh alone: neighbours, portals, islands, the edge tables
+//! of the exact search, the spatial index ([`locate`]), the fans round a vertex, the
+//! merged copy ([`coarse`]), and the queries that need no search (nearest point,
+//! straight walks and raycasts, interpolation). May use `alloc`, `error`, `filter`,
+//! `geometry`; never a search or a query.
 //!
 //! A [`NavMesh`] is a cheap handle (an `Arc`) to [`MeshData`]. Cloning it shares the
 //! geometry; nothing in it changes after [`NavMesh::from_polygons`] returns, so it is
@@ -14,6 +19,7 @@ mod locate;
 mod raycast;
 mod walk;
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -34,6 +40,9 @@ use crate::geometry::{Aabb, UpAxis, closest_point_on_triangle};
 
 /// Marks a polygon edge that has no neighbour (a wall).
 pub const NO_NEIGHBOUR: u32 = u32::MAX;
+
+/// [`MeshData::twin`] of an edge without a neighbour.
+pub(crate) const NO_TWIN: u32 = u32::MAX;
 
 /// A navigation mesh: convex polygons that cover the walkable ground.
 ///
@@ -66,6 +75,16 @@ pub(crate) struct MeshData {
     pub index: PolygonIndex,
     /// Per corner slot: the `[left, right]` vertices of the portal it belongs to.
     pub portals: Vec<[u32; 2]>,
+    /// Per corner slot: the slot of the same edge in the neighbouring polygon (walked
+    /// the other way), or [`NO_TWIN`] for a wall.
+    pub twin: Vec<u32>,
+    /// Per vertex: whether a wall (an edge without a neighbour) ends there. Over the
+    /// whole mesh, a shortest path can bend only at such a vertex.
+    pub wall_vertex: Vec<bool>,
+    /// Per polygon: whether it has at most one neighbouring polygon (a path entering
+    /// it can only come back out the same way, so it matters only when it holds the
+    /// goal).
+    pub dead_end: Vec<bool>,
     /// Area id of each polygon (below [`crate::MAX_AREAS`]).
     pub areas: Vec<u8>,
     /// Run-time flags of each polygon: the only mutable state of a mesh. Queries read
@@ -76,7 +95,7 @@ pub(crate) struct MeshData {
     pub flags_generation: AtomicU64,
     /// Off-mesh links.
     pub links: Links,
-    /// The merged copy for the optimal mode, made on first use (see [`coarse`]).
+    /// The merged copy for the exact mode, made on first use (see [`coarse`]).
     pub coarse: OnceLock<Option<Box<CoarseMesh>>>,
 }
 
@@ -375,7 +394,20 @@ impl NavMesh {
     }
 }
 
+/// The slot after `slot` among a polygon's corner slots `range`, wrapping round from
+/// the last to the first ([`MeshData::next_slot`] when the range is at hand).
+#[inline]
+pub(crate) fn next_in(range: Range<usize>, slot: usize) -> usize {
+    debug_assert!(range.contains(&slot));
+    if slot + 1 == range.end {
+        range.start
+    } else {
+        slot + 1
+    }
+}
+
 impl MeshData {
+    /// The number of polygons.
     #[inline]
     pub fn polygon_count(&self) -> u32 {
         (self.poly_start.len() - 1) as u32
@@ -387,10 +419,40 @@ impl MeshData {
         self.flags[polygon as usize].load(Ordering::Relaxed)
     }
 
+    /// A number that changes whenever a polygon's flags change (read it before
+    /// scanning the flags, so that a change during the scan shows as a new number).
+    pub fn flags_generation(&self) -> u64 {
+        self.flags_generation.load(Ordering::Acquire)
+    }
+
+    /// Whether `admits` accepts the flags of every polygon.
+    pub fn admits_all(&self, admits: impl Fn(u32) -> bool) -> bool {
+        self.flags.iter().all(|f| admits(f.load(Ordering::Relaxed)))
+    }
+
+    /// The corner slots of `polygon`.
     #[inline]
-    pub fn corner_range(&self, polygon: u32) -> std::ops::Range<usize> {
+    pub fn corner_range(&self, polygon: u32) -> Range<usize> {
         let p = polygon as usize;
         self.poly_start[p] as usize..self.poly_start[p + 1] as usize
+    }
+
+    /// The corner slot after `slot` in `polygon` (which owns it), wrapping round from
+    /// the last corner to the first.
+    #[inline]
+    pub fn next_slot(&self, polygon: u32, slot: usize) -> usize {
+        next_in(self.corner_range(polygon), slot)
+    }
+
+    /// The edge of corner slot `slot` of `polygon` (which owns it): its corner and the
+    /// next one, as vertex indices, counter-clockwise. Its neighbour is
+    /// `neighbours[slot]`.
+    #[inline]
+    pub fn edge(&self, polygon: u32, slot: usize) -> (u32, u32) {
+        (
+            self.corners[slot],
+            self.corners[self.next_slot(polygon, slot)],
+        )
     }
 
     /// The surface of a polygon is the fan of triangles from its first corner; for a
@@ -451,7 +513,7 @@ impl MeshData {
 
     /// The portal from corner slot `slot` of a polygon, as `(left, right)` vertex indices
     /// seen when walking out of the polygon through it (precomputed at build; see
-    /// [`build::portal_of_slot`]). `polygon` must own `slot`.
+    /// `build::topology::portal_of_slot`). `polygon` must own `slot`.
     #[inline]
     pub fn portal_vertices(&self, polygon: u32, slot: usize) -> (u32, u32) {
         debug_assert!(self.corner_range(polygon).contains(&slot));

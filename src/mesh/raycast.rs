@@ -122,16 +122,8 @@ fn cast(
                     polygon,
                 };
             }
-            let range = mesh.corner_range(polygon);
-            let next = if wall_slot + 1 == range.end {
-                range.start
-            } else {
-                wall_slot + 1
-            };
-            let (a, b) = (
-                mesh.corners[wall_slot] as usize,
-                mesh.corners[next] as usize,
-            );
+            let (a, b) = mesh.edge(polygon, wall_slot);
+            let (a, b) = (a as usize, b as usize);
             let (ga, gb) = (mesh.ground[a], mesh.ground[b]);
             let edge = gb - ga;
             // Corners run counter-clockwise: the inside is left of a -> b.

@@ -2,7 +2,7 @@
 
 use glam::{DVec2, Vec2};
 
-use super::{MeshData, NO_NEIGHBOUR};
+use super::{MeshData, NO_NEIGHBOUR, next_in};
 
 /// How far (as a fraction of the edge) an exit point may lie beyond an edge's ends and
 /// still count as on the edge.
@@ -76,11 +76,7 @@ impl MeshData {
         for _ in 0..=self.polygon_count() {
             let range = self.corner_range(polygon);
             let edge_at = |slot: usize| {
-                let next = if slot + 1 == range.end {
-                    range.start
-                } else {
-                    slot + 1
-                };
+                let next = next_in(range.clone(), slot);
                 (
                     self.ground[self.corners[slot] as usize].as_dvec2(),
                     self.ground[self.corners[next] as usize].as_dvec2(),

@@ -2,11 +2,10 @@
 
 use glam::Vec3;
 
-use super::astar::{SearchOutcome, Target};
-use super::path::path_length;
-use super::query::search_request;
-use super::{Path, PathMode, PathOptions, PathStatus, Query};
+use super::{Path, PathMode, PathOptions, PathStatus, Query, search_request};
+use crate::corridor::path_length;
 use crate::error::{Endpoint, QueryError};
+use crate::search::astar::{SearchOutcome, Target};
 
 /// The answer of [`Query::find_nearest_target`]: which goal is nearest, and the path.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,16 +1,30 @@
-//! [`Query`]: the per-thread scratch memory, and path finding from A to B.
+//! The queries a user asks: [`Query`] holds the per-thread scratch memory of both
+//! searches and answers path queries from A to B (here), to the nearest of several goals
+//! ([`nearest_target`]) and the polygons within a cost ([`reachable`]); snapping the
+//! ends onto the mesh, choosing between the searches, and writing the corners with the
+//! corridor layer. [`options`] holds what a query is asked with and [`path`] what it
+//! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
+
+mod nearest_target;
+mod options;
+mod path;
+mod reachable;
 
 use glam::Vec3;
 
-use super::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
-use super::corridor::{
+#[cfg(feature = "capi")]
+use crate::corridor::CornerDetail;
+use crate::corridor::{
     CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor, walked_cost,
 };
-use super::{Path, PathMode, PathOptions, PathStatus};
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
 use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint, WalkEnd};
-use crate::path::optimal::OptimalSearch;
+use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
+use crate::search::exact::ExactSearch;
+pub use nearest_target::NearestTarget;
+pub use options::{PathMode, PathOptions};
+pub use path::{Path, PathStatus};
 
 /// Per-thread query state over one mesh.
 ///
@@ -36,9 +50,9 @@ pub struct Query {
     /// The answer of the last [`Query::reachable_polygons`].
     pub(super) reached: Vec<ReachedPolygon>,
     /// Scratch memory of [`PathMode::Optimal`] on the mesh itself, made on its first use.
-    pub(super) optimal: Option<Box<OptimalSearch>>,
+    pub(super) exact: Option<Box<ExactSearch>>,
     /// The same on the mesh's merged copy (used when the filter admits every polygon).
-    pub(super) optimal_coarse: Option<Box<OptimalSearch>>,
+    pub(super) exact_coarse: Option<Box<ExactSearch>>,
     /// Whether a filter with these `(include, exclude)` masks admitted every polygon
     /// when the flags had this generation: `(generation, include, exclude, answer)`.
     pub(super) admits_all: Option<(u64, u32, u32, bool)>,
@@ -83,8 +97,8 @@ impl Query {
             targets: Vec::new(),
             target_goals: Vec::new(),
             reached: Vec::new(),
-            optimal: None,
-            optimal_coarse: None,
+            exact: None,
+            exact_coarse: None,
             admits_all: None,
         })
     }
@@ -102,8 +116,10 @@ impl Query {
     }
 
     /// The corners, corner details and cost of the last path found (empty before the
-    /// first one; after a failed query, whatever the last successful one left).
-    pub(crate) fn last_corners(&self) -> (&[Vec3], &[super::CornerDetail], f32) {
+    /// first one; after a failed query, whatever the last successful one left). For the
+    /// C ABI's read-back functions.
+    #[cfg(feature = "capi")]
+    pub(crate) fn last_corners(&self) -> (&[Vec3], &[CornerDetail], f32) {
         (&self.path.corners, &self.path.details, self.cost)
     }
 
@@ -242,7 +258,7 @@ impl Query {
                 self.cost = walked_cost(mesh, &self.path.corners, filter);
                 return Ok(status);
             }
-            let found = self.find_optimal(mesh, &start, &target, filter);
+            let found = self.find_exact(mesh, &start, &target, filter);
             if found {
                 self.path.flag_plain_corners(mesh, start.polygon);
                 self.cost = walked_cost(mesh, &self.path.corners, filter);
@@ -283,8 +299,8 @@ impl Query {
     /// The exact shortest path into `self.path.corners`: on the mesh's merged copy when
     /// the filter admits every polygon (fewer, larger polygons: fewer search nodes),
     /// else on the mesh itself. False when the search found no way (see
-    /// [`OptimalSearch::find`]).
-    fn find_optimal(
+    /// [`ExactSearch::find`]).
+    fn find_exact(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
@@ -298,8 +314,8 @@ impl Query {
                 ..*p
             };
             return self
-                .optimal_coarse
-                .get_or_insert_with(|| Box::new(OptimalSearch::new(&coarse.mesh)))
+                .exact_coarse
+                .get_or_insert_with(|| Box::new(ExactSearch::new(&coarse.mesh)))
                 .find(
                     &coarse.mesh,
                     &on_coarse(start),
@@ -308,8 +324,8 @@ impl Query {
                     &mut self.path.corners,
                 );
         }
-        self.optimal
-            .get_or_insert_with(|| Box::new(OptimalSearch::new(mesh)))
+        self.exact
+            .get_or_insert_with(|| Box::new(ExactSearch::new(mesh)))
             .find(
                 mesh,
                 start,

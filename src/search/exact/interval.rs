@@ -1,4 +1,4 @@
-//! Search nodes of the optimal mode and the plane geometry they need, in `f64`.
+//! Search nodes of the exact search and the plane geometry they need, in `f64`.
 //!
 //! A node is a *root* (the start or a mesh vertex, the last corner of the path so far)
 //! and an *interval*: a piece of one polygon edge, all of whose points the root sees in

@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 
-use super::astar::ReachedPolygon;
 use super::{PathOptions, Query};
 use crate::error::{Endpoint, QueryError};
+use crate::search::astar::ReachedPolygon;
 
 impl Query {
     /// The polygons reachable from `start` at a path cost of at most `max_cost` (what

@@ -2,11 +2,11 @@
 
 use glam::DVec2;
 
-use super::OptimalSearch;
+use super::ExactSearch;
 use super::interval::{
     NONE, SNAP, START, SearchNode, clip, cone_side, heuristic, orient, within_collinear,
 };
-use crate::mesh::{MeshData, NO_NEIGHBOUR};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
 
 /// What the root of a node being expanded sees of its polygon.
 #[derive(Clone, Copy)]
@@ -40,7 +40,7 @@ fn collinear_turn(
     })
 }
 
-impl OptimalSearch {
+impl ExactSearch {
     /// Generates the successors of node `index` (and the target node if its polygon
     /// holds the target).
     pub(super) fn expand(&mut self, mesh: &MeshData, index: u32) {
@@ -117,7 +117,7 @@ impl OptimalSearch {
             let slot = slot_at(i);
             let neighbour = mesh.neighbours[slot];
             if neighbour == NO_NEIGHBOUR
-                || self.twin[slot] == NONE
+                || mesh.twin[slot] == NO_TWIN
                 || !self.admitted(mesh, neighbour)
             {
                 continue;
@@ -170,10 +170,10 @@ impl OptimalSearch {
             return;
         }
         let neighbour = mesh.neighbours[slot];
-        let twin = self.twin[slot];
+        let twin = mesh.twin[slot];
         if neighbour == NO_NEIGHBOUR
-            || twin == NONE
-            || (self.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
+            || twin == NO_TWIN
+            || (mesh.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
             || !self.admitted(mesh, neighbour)
         {
             return;

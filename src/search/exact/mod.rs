@@ -1,6 +1,8 @@
-//! The optimal path mode: exact Euclidean shortest paths in the ground plane, by an
-//! any-angle search over intervals of polygon edges (after the idea of Polyanya, Cui,
-//! Harabor and Grastien, IJCAI 2017).
+//! The exact search, for the exact mode ([`crate::PathMode::Optimal`]): exact Euclidean
+//! shortest paths in the ground plane, by an any-angle search over intervals of polygon
+//! edges (after the idea of Polyanya, Cui, Harabor and Grastien, IJCAI 2017). It reads
+//! the mesh and the edge tables the mesh derives once (`MeshData::twin`, `wall_vertex`,
+//! `dead_end`) and keeps only per-query scratch. May use `mesh`, `filter`, `geometry`.
 //!
 //! A search node is a root (the start, or a mesh vertex where the path bends) and an
 //! interval of an edge that the root sees in a straight line (see [`interval`]). Its
@@ -21,10 +23,10 @@
 //! [`crate::PathMode::Optimal`]). Corners get the heights of their mesh vertices, the
 //! ends the heights of the snapped start and goal.
 //!
-//! A path can bend only at a vertex where a wall ends. Vertices on the mesh's own walls
-//! are found once per mesh; a vertex inside the mesh becomes such a corner when the
-//! filter refuses one of the polygons round it, which is looked up (and remembered for
-//! the query) the first time an interval ends there.
+//! A path can bend only at a vertex where a wall ends. Vertices on the mesh's own walls are
+//! found once per mesh, at build (`MeshData::wall_vertex`); a vertex inside the mesh
+//! becomes such a corner when the filter refuses one of the polygons round it, which is
+//! looked up (and remembered for the query) the first time an interval ends there.
 //!
 //! The per-vertex best length to each root ("root-level pruning") keeps the number of
 //! nodes small; all memory is kept between queries.
@@ -39,7 +41,7 @@ use glam::{DVec2, Vec3};
 
 use crate::filter::QueryFilter;
 use crate::geometry::point_near_segment as near_segment;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NearestPoint};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, NearestPoint};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::Projection;
 
@@ -78,13 +80,8 @@ impl Ord for Open {
     }
 }
 
-/// The scratch memory of optimal searches on one mesh.
-pub(crate) struct OptimalSearch {
-    /// Per corner slot: the slot of the same edge in the neighbouring polygon, or NONE.
-    twin: Vec<u32>,
-    /// Per vertex: whether a wall of the mesh ends there (only there, or where a
-    /// refused polygon touches, can a shortest path bend).
-    corner: Vec<bool>,
+/// The scratch memory of exact searches on one mesh.
+pub(crate) struct ExactSearch {
     /// Per vertex inside the mesh: whether the current filter refuses a polygon round
     /// it, valid when `refused_stamp` equals `stamp`.
     refused_round: Vec<bool>,
@@ -94,9 +91,6 @@ pub(crate) struct OptimalSearch {
     exclude_flags: u32,
     /// The current search admits every polygon: no flag checks.
     admits_all: bool,
-    /// Per polygon: whether it has at most one neighbour (a path entering it can only
-    /// come back out the same way, so it matters only when it holds the target).
-    pub(super) dead_end: Vec<bool>,
     /// Per vertex: the best length from the start found so far, valid when
     /// `root_stamp` equals `stamp`.
     root_g: Vec<f64>,
@@ -120,66 +114,16 @@ pub(crate) struct OptimalSearch {
     target: DVec2,
 }
 
-impl std::fmt::Debug for OptimalSearch {
+impl std::fmt::Debug for ExactSearch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OptimalSearch").finish_non_exhaustive()
+        f.debug_struct("ExactSearch").finish_non_exhaustive()
     }
 }
 
-impl OptimalSearch {
-    /// Scratch memory sized to `mesh`, with its edge twins and wall vertices.
-    pub fn new(mesh: &MeshData) -> OptimalSearch {
-        let mut twin = vec![NONE; mesh.corners.len()];
-        let mut corner = vec![false; mesh.vertices.len()];
-        for polygon in 0..mesh.polygon_count() {
-            let range = mesh.corner_range(polygon);
-            for slot in range.clone() {
-                let next = if slot + 1 == range.end {
-                    range.start
-                } else {
-                    slot + 1
-                };
-                let (a, b) = (mesh.corners[slot], mesh.corners[next]);
-                let neighbour = mesh.neighbours[slot];
-                if neighbour != NO_NEIGHBOUR {
-                    let other = mesh.corner_range(neighbour);
-                    for j in other.clone() {
-                        let after = if j + 1 == other.end {
-                            other.start
-                        } else {
-                            j + 1
-                        };
-                        if mesh.corners[j] == b && mesh.corners[after] == a {
-                            twin[slot] = j as u32;
-                            break;
-                        }
-                    }
-                }
-                if twin[slot] == NONE {
-                    corner[a as usize] = true;
-                    corner[b as usize] = true;
-                }
-            }
-        }
-        let dead_end = (0..mesh.polygon_count())
-            .map(|p| {
-                mesh.corner_range(p)
-                    .filter(|&slot| twin[slot] != NONE)
-                    .map(|slot| mesh.neighbours[slot])
-                    .fold((NONE, true), |(first, single), n| {
-                        if first == NONE {
-                            (n, single)
-                        } else {
-                            (first, single && n == first)
-                        }
-                    })
-                    .1
-            })
-            .collect();
-        OptimalSearch {
-            dead_end,
-            twin,
-            corner,
+impl ExactSearch {
+    /// Scratch memory sized to `mesh`.
+    pub fn new(mesh: &MeshData) -> ExactSearch {
+        ExactSearch {
             refused_round: vec![false; mesh.vertices.len()],
             refused_stamp: vec![0; mesh.vertices.len()],
             include_flags: u32::MAX,
@@ -240,7 +184,6 @@ impl OptimalSearch {
         let admitted = |p: u32| admits_all || admits(mesh, include, exclude, p);
         polygons_at(
             mesh,
-            &self.twin,
             &admitted,
             start.polygon,
             self.start,
@@ -248,7 +191,6 @@ impl OptimalSearch {
         );
         polygons_at(
             mesh,
-            &self.twin,
             &admitted,
             target.polygon,
             self.target,
@@ -277,7 +219,7 @@ impl OptimalSearch {
             let mut index = entry.node;
             loop {
                 if self.nodes.len() > limit {
-                    debug_assert!(false, "optimal search gave up: {} nodes", self.nodes.len());
+                    debug_assert!(false, "exact search gave up: {} nodes", self.nodes.len());
                     return false;
                 }
                 self.expand(mesh, index);
@@ -330,20 +272,16 @@ impl OptimalSearch {
         let s = self.start;
         for i in 0..self.start_set.len() {
             let polygon = self.start_set[i];
-            let range = mesh.corner_range(polygon);
-            for slot in range.clone() {
+            for slot in mesh.corner_range(polygon) {
                 let neighbour = mesh.neighbours[slot];
-                let twin = self.twin[slot];
-                if neighbour == NO_NEIGHBOUR || twin == NONE || self.start_set.contains(&neighbour)
+                let twin = mesh.twin[slot];
+                if neighbour == NO_NEIGHBOUR
+                    || twin == NO_TWIN
+                    || self.start_set.contains(&neighbour)
                 {
                     continue;
                 }
-                let next = if slot + 1 == range.end {
-                    range.start
-                } else {
-                    slot + 1
-                };
-                let (a, b) = (mesh.corners[slot], mesh.corners[next]);
+                let (a, b) = mesh.edge(polygon, slot);
                 let (pa, pb) = (
                     mesh.ground[a as usize].as_dvec2(),
                     mesh.ground[b as usize].as_dvec2(),
@@ -446,7 +384,7 @@ impl OptimalSearch {
     #[inline]
     pub(super) fn is_corner(&mut self, mesh: &MeshData, v: u32, slot: usize) -> bool {
         let i = v as usize;
-        if self.corner[i] {
+        if mesh.wall_vertex[i] {
             return true;
         }
         if self.admits_all {
@@ -466,19 +404,14 @@ impl OptimalSearch {
         for _ in 0..MAX_FAN {
             // The edge of `slot` leaves the vertex; its twin arrives at it in the
             // neighbour, whose next slot leaves it again.
-            let (neighbour, twin) = (mesh.neighbours[slot], self.twin[slot]);
-            if neighbour == NO_NEIGHBOUR || twin == NONE {
+            let (neighbour, twin) = (mesh.neighbours[slot], mesh.twin[slot]);
+            if neighbour == NO_NEIGHBOUR || twin == NO_TWIN {
                 return true;
             }
             if !self.admitted(mesh, neighbour) {
                 return true;
             }
-            let range = mesh.corner_range(neighbour);
-            slot = if twin as usize + 1 == range.end {
-                range.start
-            } else {
-                twin as usize + 1
-            };
+            slot = mesh.next_slot(neighbour, twin as usize);
             if slot == first {
                 return false;
             }
@@ -521,7 +454,6 @@ fn admits(mesh: &MeshData, include: u32, exclude: u32, polygon: u32) -> bool {
 /// `polygon` and, across edges through `p`, its neighbours (all round a vertex).
 fn polygons_at(
     mesh: &MeshData,
-    twin: &[u32],
     admitted: &impl Fn(u32) -> bool,
     polygon: u32,
     p: DVec2,
@@ -531,23 +463,21 @@ fn polygons_at(
     set.push(polygon);
     let mut i = 0;
     while i < set.len() && set.len() < MAX_POINT_POLYGONS {
-        let range = mesh.corner_range(set[i]);
-        for slot in range.clone() {
+        let polygon = set[i];
+        for slot in mesh.corner_range(polygon) {
             let neighbour = mesh.neighbours[slot];
             if neighbour == NO_NEIGHBOUR
-                || twin[slot] == NONE
+                || mesh.twin[slot] == NO_TWIN
                 || set.contains(&neighbour)
                 || !admitted(neighbour)
             {
                 continue;
             }
-            let next = if slot + 1 == range.end {
-                range.start
-            } else {
-                slot + 1
-            };
-            let a = mesh.ground[mesh.corners[slot] as usize].as_dvec2();
-            let b = mesh.ground[mesh.corners[next] as usize].as_dvec2();
+            let (a, b) = mesh.edge(polygon, slot);
+            let (a, b) = (
+                mesh.ground[a as usize].as_dvec2(),
+                mesh.ground[b as usize].as_dvec2(),
+            );
             if near_segment(p, a, b) || (orient(a, b, p) == 0.0 && within_collinear(p, a, b)) {
                 set.push(neighbour);
             }

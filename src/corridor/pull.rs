@@ -8,11 +8,11 @@
 
 use glam::Vec3;
 
-use super::path::{CornerDetail, CornerFlags, NO_LINK, path_length};
+use super::corners::{CornerDetail, CornerFlags, NO_LINK, path_length};
+use super::funnel::{Portal, string_pull};
 use crate::filter::QueryFilter;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, WalkEnd};
-use crate::path::funnel::{Portal, string_pull};
 
 /// One step of a corridor: a polygon and how it is left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

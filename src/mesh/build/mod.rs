@@ -1,0 +1,256 @@
+//! Mesh construction, stage by stage: the sizes and coordinates are checked and the
+//! vertices welded ([`validate`], [`weld`]), each polygon is checked and wound
+//! counter-clockwise (degenerate connectors get the winding their neighbours need:
+//! [`connectors`]), then neighbours, portals, islands and the tables the searches read
+//! are derived from shared edges ([`topology`]), and the spatial index is built. Every
+//! rejection names its culprit. Uses the mesh's own types (`super`), `links`, `locate`,
+//! and the lower layers (`alloc`, `error`, `filter`, `geometry`).
+
+mod connectors;
+mod topology;
+mod validate;
+mod weld;
+
+use glam::Vec3;
+
+use super::links::{self, Links, OffMeshLink};
+use super::{MeshData, PolygonIndex};
+use crate::alloc::{try_collect, try_filled, try_vec_with_capacity};
+use crate::error::MeshError;
+use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
+use crate::geometry::{Aabb, UpAxis};
+use connectors::{check_connector, is_collinear_triangle, orient_connectors};
+use topology::{find_islands, join_islands_by_links, link_neighbours, portal_of_slot, wall_tables};
+use validate::{check_vertices_finite, normalise_polygon, polygon_offsets};
+use weld::weld_map;
+
+/// Options for building a [`super::NavMesh`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MeshOptions {
+    /// Which axis is up (default [`UpAxis::Y`]).
+    pub up_axis: UpAxis,
+    /// Merge vertices that are within `weld_distance` of each other before finding
+    /// neighbours (default `true`). Meshes exported with one vertex per face corner need it.
+    pub weld_vertices: bool,
+    /// Largest distance, in world units, at which two vertices are merged (default 0:
+    /// only vertices at exactly the same position). Must be finite and >= 0.
+    pub weld_distance: f32,
+    /// Accept degenerate connectors (default `false`: they are
+    /// [`MeshError::DegeneratePolygon`]). A connector is a triangle of zero area in the
+    /// ground plane, its three corners distinct vertices on one line (two of them may
+    /// share a position): a walkable line that joins the polygons along its edges, as
+    /// adventure games join walk areas. Paths cross it or run along it. See the README's
+    /// "Degenerate connectors" for the cases and the limits.
+    pub allow_degenerate_connectors: bool,
+}
+
+impl Default for MeshOptions {
+    fn default() -> Self {
+        MeshOptions {
+            up_axis: UpAxis::Y,
+            weld_vertices: true,
+            weld_distance: 0.0,
+            allow_degenerate_connectors: false,
+        }
+    }
+}
+
+impl MeshOptions {
+    /// Default options with the given up axis.
+    pub fn with_up_axis(up_axis: UpAxis) -> Self {
+        MeshOptions {
+            up_axis,
+            ..Default::default()
+        }
+    }
+}
+
+/// How the index array is divided into polygons.
+pub(super) enum PolygonSizes<'a> {
+    /// Three indices per polygon.
+    Triangles,
+    /// The size of each polygon.
+    Listed(&'a [u32]),
+}
+
+/// Per-polygon attributes and links, besides the geometry.
+#[derive(Default)]
+pub(super) struct Extras<'a> {
+    /// Area id per polygon (default [`DEFAULT_AREA`]).
+    pub areas: Option<&'a [u8]>,
+    /// Initial flags per polygon (default [`DEFAULT_FLAGS`]).
+    pub flags: Option<&'a [u32]>,
+    pub links: &'a [OffMeshLink],
+}
+
+pub(super) fn build(
+    vertices: &[Vec3],
+    indices: &[u32],
+    sizes: PolygonSizes<'_>,
+    options: &MeshOptions,
+    extras: &Extras<'_>,
+) -> Result<MeshData, MeshError> {
+    if !(options.weld_distance.is_finite() && options.weld_distance >= 0.0) {
+        return Err(MeshError::InvalidOption(
+            "weld_distance must be finite and >= 0",
+        ));
+    }
+    if u32::try_from(vertices.len()).is_err() || vertices.len() == u32::MAX as usize {
+        return Err(MeshError::TooLarge("more than 2^32 - 1 vertices"));
+    }
+    let poly_start = polygon_offsets(indices.len(), &sizes)?;
+    let polygon_count = poly_start.len() - 1;
+    if polygon_count == 0 {
+        return Err(MeshError::NoPolygons);
+    }
+    check_vertices_finite(vertices)?;
+    let weld = if options.weld_vertices {
+        weld_map(vertices, options.weld_distance)?
+    } else {
+        Vec::new()
+    };
+    let canonical = |v: u32| if weld.is_empty() { v } else { weld[v as usize] };
+
+    let up = options.up_axis;
+    let ground = try_collect(
+        vertices.len(),
+        vertices.iter().map(|&v| up.ground(v)),
+        "ground positions",
+    )?;
+    let mut corners = try_vec_with_capacity(indices.len(), "polygon corners")?;
+    let mut connectors = Vec::new();
+    for p in 0..polygon_count {
+        let range = poly_start[p] as usize..poly_start[p + 1] as usize;
+        let first = corners.len();
+        for (corner, &index) in indices[range].iter().enumerate() {
+            if index as usize >= vertices.len() {
+                return Err(MeshError::IndexOutOfRange {
+                    polygon: p as u32,
+                    corner: corner as u32,
+                    index,
+                    vertex_count: vertices.len() as u32,
+                });
+            }
+            corners.push(canonical(index));
+        }
+        if options.allow_degenerate_connectors && is_collinear_triangle(&corners[first..], &ground)
+        {
+            let range = poly_start[p] as usize..poly_start[p + 1] as usize;
+            check_connector(p as u32, &corners[first..], &indices[range], &ground)?;
+            connectors
+                .try_reserve(1)
+                .map_err(|_| MeshError::OutOfMemory("connectors"))?;
+            connectors.push(p as u32);
+        } else {
+            normalise_polygon(p as u32, &mut corners[first..], &ground)?;
+        }
+    }
+    if !connectors.is_empty() {
+        orient_connectors(&poly_start, &mut corners, &connectors)?;
+    }
+    let adjacency = link_neighbours(&poly_start, &corners)?;
+    let walls = wall_tables(&poly_start, &corners, &adjacency, vertices.len())?;
+    let neighbours = adjacency.neighbours;
+    let portals = try_collect(
+        corners.len(),
+        (0..polygon_count)
+            .flat_map(|p| {
+                let range = poly_start[p] as usize..poly_start[p + 1] as usize;
+                range.clone().map(move |slot| (range.clone(), slot))
+            })
+            .map(|(range, slot)| {
+                portal_of_slot(
+                    &corners[range.clone()],
+                    &neighbours[range.clone()],
+                    slot - range.start,
+                )
+            }),
+        "portals",
+    )?;
+    let areas = polygon_areas(polygon_count, extras.areas)?;
+    let flags = polygon_flags(polygon_count, extras.flags)?;
+    let (island, island_count) = find_islands(&poly_start, &neighbours)?;
+    let polygon_bounds = try_collect(
+        polygon_count,
+        (0..polygon_count).map(|p| {
+            Aabb::from_points(
+                corners[poly_start[p] as usize..poly_start[p + 1] as usize]
+                    .iter()
+                    .map(|&v| vertices[v as usize]),
+            )
+        }),
+        "polygon bounds",
+    )?;
+    let bounds = polygon_bounds.iter().fold(Aabb::EMPTY, |a, &b| a.union(b));
+    let index = PolygonIndex::build(&polygon_bounds)?;
+    let mut mesh = MeshData {
+        up,
+        vertices: try_collect(vertices.len(), vertices.iter().copied(), "vertices")?,
+        ground,
+        poly_start,
+        corners,
+        neighbours,
+        island,
+        island_count,
+        bounds,
+        index,
+        portals,
+        twin: adjacency.twin,
+        wall_vertex: walls.wall_vertex,
+        dead_end: walls.dead_end,
+        areas,
+        flags,
+        flags_generation: std::sync::atomic::AtomicU64::new(0),
+        links: Links::default(),
+        coarse: std::sync::OnceLock::new(),
+    };
+    if !extras.links.is_empty() {
+        mesh.links = links::attach(&mesh, extras.links)?;
+        join_islands_by_links(&mut mesh)?;
+    }
+    Ok(mesh)
+}
+
+fn polygon_areas(polygon_count: usize, areas: Option<&[u8]>) -> Result<Vec<u8>, MeshError> {
+    let Some(areas) = areas else {
+        return try_filled(polygon_count, DEFAULT_AREA, "areas");
+    };
+    if areas.len() != polygon_count {
+        return Err(MeshError::PolygonAttributeCount {
+            what: "areas",
+            expected: polygon_count as u64,
+            given: areas.len() as u64,
+        });
+    }
+    if let Some(polygon) = areas.iter().position(|&a| usize::from(a) >= MAX_AREAS) {
+        return Err(MeshError::AreaOutOfRange {
+            polygon: polygon as u32,
+            area: u32::from(areas[polygon]),
+        });
+    }
+    try_collect(polygon_count, areas.iter().copied(), "areas")
+}
+
+fn polygon_flags(
+    polygon_count: usize,
+    flags: Option<&[u32]>,
+) -> Result<Box<[std::sync::atomic::AtomicU32]>, MeshError> {
+    use std::sync::atomic::AtomicU32;
+    if let Some(flags) = flags
+        && flags.len() != polygon_count
+    {
+        return Err(MeshError::PolygonAttributeCount {
+            what: "flags",
+            expected: polygon_count as u64,
+            given: flags.len() as u64,
+        });
+    }
+    let initial = |p: usize| flags.map_or(DEFAULT_FLAGS, |f| f[p]);
+    Ok(try_collect(
+        polygon_count,
+        (0..polygon_count).map(|p| AtomicU32::new(initial(p))),
+        "flags",
+    )?
+    .into_boxed_slice())
+}

@@ -1,0 +1,93 @@
+//! The options of a path query: [`PathOptions`] and the [`PathMode`] it asks for.
+
+use crate::error::QueryError;
+use crate::filter::QueryFilter;
+use crate::search::SearchStrategy;
+
+/// What kind of path a query returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PathMode {
+    /// A* over the polygons, then the funnel algorithm along the corridor: fast, and
+    /// usually but not always the shortest path (A* may pick a corridor whose pulled
+    /// path is longer than another's). Honours area costs, flags and off-mesh links.
+    #[default]
+    Funnel,
+    /// The exact mode (in prose `Optimal` is always "the exact mode"): the exact
+    /// shortest path in the ground plane among all paths on the mesh, by an any-angle
+    /// search over intervals of polygon edges (after Polyanya, Cui, Harabor and Grastien
+    /// 2017). Polygons the filter refuses are removed (edges into them are walls, and the
+    /// path may bend round their corners). Area costs do not shape the path (lengths are
+    /// plain Euclidean ground-plane lengths: shortest paths under area costs are the
+    /// weighted-region problem, a different and much harder one), though
+    /// [`Path::cost`](super::Path::cost) reports what the path costs under them. Off-mesh
+    /// links are ignored too; when the goal cannot be reached over the admitted polygons
+    /// alone (only a link leads there, or the filter cuts the way), the answer is the
+    /// [`PathMode::Funnel`] one (a path through the link, or a partial path). Polygons
+    /// touching only at a vertex are not connected. Corners are mesh vertices with their
+    /// heights. `strategy` and `heuristic_weight` do not apply;
+    /// [`Query::corridor`](super::Query::corridor) is left empty. The first exact query on
+    /// a mesh builds a merged copy of it (neighbouring polygons joined while convex; about
+    /// the memory of the mesh itself), shared by all threads and searched whenever the
+    /// filter admits every polygon.
+    Optimal,
+}
+
+/// Options of one path query. `PathOptions::default()` gives A* with weight 1,
+/// unlimited snapping and partial paths allowed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PathOptions {
+    /// The corridor search.
+    pub strategy: SearchStrategy,
+    /// Multiplies the A* heuristic; must be finite and >= 0. Values above 1 search fewer
+    /// polygons and may return longer corridors.
+    pub heuristic_weight: f32,
+    /// How far (3D distance, world units) the start and goal may be from the mesh before
+    /// the query fails with [`QueryError::NotOnMesh`]. Must be >= 0; infinity (the
+    /// default) snaps from any distance.
+    pub max_snap_distance: f32,
+    /// When the goal is unreachable, return a path to the reachable point closest to it
+    /// ([`PathStatus::Partial`](super::PathStatus::Partial)) instead of failing with
+    /// [`QueryError::NoPath`].
+    pub allow_partial: bool,
+    /// Approximate ([`PathMode::Funnel`], the default) or exact
+    /// ([`PathMode::Optimal`]) shortest paths.
+    pub mode: PathMode,
+    /// Which polygons and links may be used, and what each area costs.
+    pub filter: QueryFilter,
+    /// Add a corner wherever the path passes into a polygon of another area, flagged
+    /// [`CornerFlags::AREA_CHANGE`](crate::CornerFlags::AREA_CHANGE) (default `false`), so
+    /// an agent can change its gait there. The path's shape does not change.
+    pub split_at_area_changes: bool,
+}
+
+impl Default for PathOptions {
+    fn default() -> Self {
+        PathOptions {
+            strategy: SearchStrategy::AStar,
+            heuristic_weight: 1.0,
+            max_snap_distance: f32::INFINITY,
+            allow_partial: true,
+            mode: PathMode::Funnel,
+            filter: QueryFilter::default(),
+            split_at_area_changes: false,
+        }
+    }
+}
+
+impl PathOptions {
+    pub(crate) fn validate(&self) -> Result<(), QueryError> {
+        if !(self.heuristic_weight.is_finite() && self.heuristic_weight >= 0.0) {
+            return Err(QueryError::InvalidOption(
+                "heuristic_weight must be finite and >= 0",
+            ));
+        }
+        if self.max_snap_distance.is_nan() || self.max_snap_distance < 0.0 {
+            return Err(QueryError::InvalidOption(
+                "max_snap_distance must be >= 0 (infinity allowed)",
+            ));
+        }
+        self.filter.validate()
+    }
+}
