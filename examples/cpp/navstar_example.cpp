@@ -12,7 +12,7 @@
 // Build (after `cargo build`):
 //   g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -Iinclude examples/cpp/navstar_example.cpp
 //       -Ltarget/debug -lnavstar -Wl,-rpath,"$PWD/target/debug" -o navstar_example_cpp
-// (one command line; tests/c_programs.rs runs it in every configuration)
+// (one command line; tests/native/c_programs.rs runs it in every configuration)
 //
 // The mesh (seen from above, Y up, all at y = 0) is a U of unit quads with an island:
 //

@@ -131,6 +131,23 @@ impl Soup {
     }
 }
 
+/// A 6 x 6 room round a 2 x 2 pillar (ground x, z in 0..6, the pillar in 2..4) as eight
+/// triangles.
+pub fn pillar_room_triangles() -> Soup {
+    let mut s = Soup::new();
+    let (o0, o1, o2, o3) = (p(0., 0.), p(6., 0.), p(6., 6.), p(0., 6.));
+    let (i0, i1, i2, i3) = (p(2., 2.), p(4., 2.), p(4., 4.), p(2., 4.));
+    for (a, b, c, d) in [
+        (o0, o1, i1, i0),
+        (o1, o2, i2, i1),
+        (o2, o3, i3, i2),
+        (o3, o0, i0, i3),
+    ] {
+        s.polygon_at(&[a, b, c]).polygon_at(&[a, c, d]);
+    }
+    s
+}
+
 pub fn y_to_z(v: Vec3) -> Vec3 {
     Vec3::new(v.x, v.z, v.y)
 }

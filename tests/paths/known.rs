@@ -1,11 +1,11 @@
 //! Hand-made meshes whose shortest paths are known exactly. Every expected corner list
 //! below was worked out by hand; the comments give the reasoning.
 
-mod common;
-
-use common::{Domain, Soup, check_path_on_mesh, p, y_to_z};
 use glam::Vec3;
 use navstar::{Endpoint, MeshOptions, NavMesh, PathOptions, PathStatus, Query, QueryError, UpAxis};
+
+use crate::common::{Domain, Soup, check_path_on_mesh, p, pillar_room_triangles, y_to_z};
+use crate::length;
 
 fn find(mesh: &NavMesh, start: Vec3, goal: Vec3) -> (Vec<Vec3>, PathStatus) {
     Query::new(mesh)
@@ -66,10 +66,6 @@ fn level(mesh: &NavMesh, y: f32) -> Domain {
             .iter()
             .all(|&v| mesh.vertices()[v as usize].y == y)
     })
-}
-
-fn length(corners: &[Vec3]) -> f32 {
-    corners.windows(2).map(|w| w[0].distance(w[1])).sum()
 }
 
 fn no_partial() -> PathOptions {
@@ -168,22 +164,6 @@ fn pillar_room_trapezoids() -> Soup {
         .polygon_at(&[o1, o2, i2, i1])
         .polygon_at(&[o2, o3, i3, i2])
         .polygon_at(&[o3, o0, i0, i3]);
-    s
-}
-
-/// The same room as eight triangles.
-fn pillar_room_triangles() -> Soup {
-    let mut s = Soup::new();
-    let (o0, o1, o2, o3) = (p(0., 0.), p(6., 0.), p(6., 6.), p(0., 6.));
-    let (i0, i1, i2, i3) = (p(2., 2.), p(4., 2.), p(4., 4.), p(2., 4.));
-    for (a, b, c, d) in [
-        (o0, o1, i1, i0),
-        (o1, o2, i2, i1),
-        (o2, o3, i3, i2),
-        (o3, o0, i0, i3),
-    ] {
-        s.polygon_at(&[a, b, c]).polygon_at(&[a, c, d]);
-    }
     s
 }
 

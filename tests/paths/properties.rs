@@ -7,16 +7,15 @@
 //! its corridor, is straight when the goal is in clear sight, and (a separate property)
 //! is no longer than the best polyline through portal midpoints of any corridor.
 
-mod common;
-
-use common::{
-    Cell, Domain, check_adjacency, check_path_on_mesh, ground_length, random_grid,
-    random_grid_sized,
-};
 use glam::{DVec2, Vec3};
 use navstar::{NavMesh, PathOptions, PathStatus, Query};
 use proptest::prelude::*;
 use proptest::sample::Index;
+
+use crate::common::{
+    Cell, Domain, check_adjacency, check_path_on_mesh, ground_length, random_grid,
+    random_grid_sized,
+};
 
 /// How a test point is placed.
 #[derive(Clone)]
@@ -132,7 +131,7 @@ fn place(mesh: &NavMesh, spec: &PointSpec) -> Vec3 {
     let v = |i: usize| mesh.vertices()[corners[i % corners.len()] as usize];
     let pick = (spec.s * corners.len() as f32) as usize;
     match spec.kind {
-        0..=5 => common::point_in_polygon(mesh, polygon, spec.s, spec.t, spec.u),
+        0..=5 => crate::common::point_in_polygon(mesh, polygon, spec.s, spec.t, spec.u),
         6 => v(pick),
         7 => v(pick).lerp(v(pick + 1), spec.t),
         8 => v(pick).lerp(v(pick + 1), 0.5),

@@ -9,29 +9,23 @@
 //!   lengths of grid maps (an upper bound of the any-angle length).
 //! * Every path lies on the mesh and is never longer than the default mode's.
 
-mod common;
-
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-use common::{
-    Cell, Domain, Rng, Soup, check_path_on_mesh, ground_length, p, point_in_polygon, random_grid,
-    random_grid_sized, seeded_grid,
-};
 use glam::{DVec2, Vec3};
 use navstar::io::scenario::ScenarioProblem;
 use navstar::io::{parse_movingai_map, parse_polyanya_mesh, parse_scenario};
-use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
+use navstar::{MeshOptions, NavMesh, PathOptions, PathStatus, Query};
+
+use crate::common::{
+    Cell, Domain, Rng, Soup, check_path_on_mesh, ground_length, p, point_in_polygon, random_grid,
+    random_grid_sized, seeded_grid,
+};
+use crate::optimal;
 
 const MESH_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
 const GRID_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/grid");
-
-fn optimal() -> PathOptions {
-    let mut o = PathOptions::default();
-    o.mode = PathMode::Optimal;
-    o
-}
 
 /// A random small mesh of one of several families.
 fn random_mesh(rng: &mut Rng) -> NavMesh {

@@ -1,10 +1,6 @@
-//! Issue 6 queries through the Rust API: area costs, run-time flags, off-mesh links,
+//! Queries beyond the plain path, through the Rust API: area costs, run-time flags, off-mesh links,
 //! search strategies, path details, the nearest of several goals, and the bounded
 //! flood. Known answers on hand-made meshes, and properties on random meshes.
-
-mod common;
-
-use common::{Domain, Rng, Soup, check_path_on_mesh, p, point_in_polygon, seeded_grid};
 
 /// Every segment on the mesh (with area costs, corners may lie on portals, not only at
 /// vertices: the cheapest path bends where costs change).
@@ -20,6 +16,8 @@ use navstar::{
     CornerFlags, MeshInput, MeshOptions, NO_LINK, NavMesh, OffMeshLink, PathOptions, PathStatus,
     Query, QueryError, QueryFilter, SearchStrategy,
 };
+
+use crate::common::{Domain, Rng, Soup, check_path_on_mesh, p, point_in_polygon, seeded_grid};
 
 /// A 3 x 3 floor of unit squares (x and z in 0..3), polygons numbered row by row; the
 /// centre square is polygon 4.

@@ -13,10 +13,9 @@ use std::sync::Barrier;
 use navstar::ffi::{
     NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z,
     NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
-    navstar_find_path, navstar_last_error_message, navstar_mesh_create, navstar_mesh_free,
-    navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
-    navstar_query_create, navstar_query_filter_default, navstar_query_free, navstar_status_name,
-    navstar_version,
+    navstar_find_path, navstar_mesh_create, navstar_mesh_free, navstar_mesh_options_default,
+    navstar_mesh_polygon_count, navstar_path_options_default, navstar_query_create,
+    navstar_query_filter_default, navstar_query_free, navstar_status_name, navstar_version,
 };
 
 use NavstarStatus::{
@@ -26,6 +25,8 @@ use NavstarStatus::{
     NavstarOk as OK, NavstarPartialPath as PARTIAL_PATH,
 };
 
+use crate::{assert_status, last_error};
+
 const TOLERANCE: f32 = 1e-4;
 /// Written into output buffers beyond `capacity` to prove nothing is written there.
 const SENTINEL: f32 = -777.0;
@@ -33,27 +34,14 @@ const SENTINEL: f32 = -777.0;
 // ---------------------------------------------------------------------------------
 // Helpers that keep the C contract.
 
-/// The thread's last error message, copied.
-fn last_error() -> String {
-    // SAFETY: navstar_last_error_message never returns NULL; the text is NUL-terminated
-    // and valid until the next navstar call on this thread. It is copied at once.
-    unsafe { CStr::from_ptr(navstar_last_error_message()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
 /// Asserts an error status and that the message is non-empty and contains every culprit.
 #[track_caller]
 fn assert_error(status: NavstarStatus, want: NavstarStatus, culprits: &[&str]) {
-    let message = last_error();
-    assert_eq!(status, want, "wrong status; message: {message:?}");
-    assert!(!message.is_empty(), "an error ({want:?}) left no message");
-    for culprit in culprits {
-        assert!(
-            message.contains(culprit),
-            "message {message:?} does not name {culprit:?}"
-        );
-    }
+    assert_status(status, want, culprits);
+    assert!(
+        !last_error().is_empty(),
+        "an error ({want:?}) left no message"
+    );
 }
 
 #[track_caller]
@@ -1771,7 +1759,7 @@ fn header_names_only_navstar_items() {
     }
 }
 
-/// The T-junction of tests/connectors.rs: an upper room over A-B, two lower rooms
+/// The T-junction of tests/paths/connectors.rs: an upper room over A-B, two lower rooms
 /// under A-M and M-B, and the connector A, M, B (polygon 3).
 fn t_junction() -> MeshInput {
     MeshInput {

@@ -1,22 +1,23 @@
-//! The file loaders, through the public API: real Polyanya meshes and OBJ levels from the
-//! shared data set, hand-made OBJ files, error cases with their line numbers, and
-//! never-panic properties of the byte parsers.
+//! Polyanya meshes: every version 2 mesh of the shared data set loads with the counts,
+//! corners and neighbours its file gives (checked against a naive reader), other versions
+//! load or are cleanly refused, the version 3 (Shortest Path Lab) Iron Harvest mesh and its
+//! scenario, and parse errors with their line numbers.
 
 use std::collections::BTreeMap;
-use std::fs;
+use std::fs::{self, File};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use navstar::glam::Vec3;
 use navstar::io::{
-    LoadError, MeshFormat, PolygonSoup, load_mesh, load_mesh_file, parse_obj, parse_obj_bytes,
-    parse_polyanya_mesh, parse_polyanya_mesh_bytes,
+    LoadError, MeshFormat, load_mesh, load_mesh_file, parse_polyanya_mesh,
+    parse_polyanya_mesh_bytes,
 };
 use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, NavMesh, UpAxis};
-use proptest::prelude::*;
 
-const MESH_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
-const OBJ_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/obj");
+use crate::movingai::read_scenario;
+use crate::{MESH_DIR, assert_parse_error};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -120,22 +121,6 @@ fn mesh_edges(mesh: &NavMesh, polygon: u32) -> BTreeMap<(u32, u32), u32> {
         .collect()
 }
 
-fn parse_error(result: Result<PolygonSoup, LoadError>) -> (u64, String) {
-    match result {
-        Err(LoadError::Parse { line, message }) => (line, message),
-        other => panic!("expected a parse error, got {other:?}"),
-    }
-}
-
-fn assert_parse_error(result: Result<PolygonSoup, LoadError>, line: u64, needle: &str) {
-    let (got_line, message) = parse_error(result);
-    assert_eq!(got_line, line, "wrong line for: {message}");
-    assert!(
-        message.contains(needle),
-        "message {message:?} lacks {needle:?}"
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // Polyanya meshes from the shared data set
 // ---------------------------------------------------------------------------------------
@@ -230,213 +215,8 @@ fn arena_is_one_island_of_120_triangles() {
 }
 
 // ---------------------------------------------------------------------------------------
-// OBJ
-// ---------------------------------------------------------------------------------------
-
-/// Two quads and a triangle on the y = 0 floor, in every corner form, with negative
-/// indices, CRLF lines, comments and records that are skipped.
-const FLOOR_OBJ: &str = "# a floor\r\n\
-mtllib floor.mtl\n\
-o floor\n\
-v 0 0 0\n\
-v 1 0 0 1.0\n\
-v 1 0 1\r\n\
-v 0 0 1\n\
-vt 0 0\n\
-vn 0 1 0\n\
-g left\n\
-usemtl stone\n\
-s off\n\
-f 1/1 2/1 3/1 4/1 # quad, v/vt\n\
-\n\
-v 2 0 0\n\
-v 2 0 1\n\
-f -5//1 -2//1 -1//1 -4//1\r\n\
-v 3 0 0.5\n\
-f 5/1/1 7/1/1 6/1/1\n\
-l 1 2\n";
-
-#[test]
-fn obj_quads_slashes_and_negative_indices() {
-    let soup = parse_obj(FLOOR_OBJ.as_bytes()).unwrap();
-    assert_eq!(soup.vertices.len(), 7);
-    assert_eq!(soup.vertices[1], Vec3::new(1.0, 0.0, 0.0));
-    assert_eq!(soup.polygon_sizes, [4, 4, 3]);
-    assert_eq!(soup.indices, [0, 1, 2, 3, 1, 4, 5, 2, 4, 6, 5]);
-    assert_eq!(soup.up_axis, None);
-
-    let mesh = soup.into_mesh(&MeshOptions::default()).unwrap();
-    assert_eq!(mesh.polygon_count(), 3);
-    assert_eq!(mesh.island_count(), 1);
-    let across = |p: u32| -> Vec<u32> {
-        let mut n: Vec<u32> = mesh
-            .polygon_neighbours(p)
-            .iter()
-            .copied()
-            .filter(|&n| n != NO_NEIGHBOUR)
-            .collect();
-        n.sort_unstable();
-        n
-    };
-    assert_eq!(across(0), [1]);
-    assert_eq!(across(1), [0, 2]);
-    assert_eq!(across(2), [1]);
-}
-
-#[test]
-fn obj_bytes_and_reader_agree() {
-    assert_eq!(
-        parse_obj_bytes(FLOOR_OBJ.as_bytes()).unwrap(),
-        parse_obj(BufReader::with_capacity(3, FLOOR_OBJ.as_bytes())).unwrap()
-    );
-}
-
-#[test]
-fn obj_z_up_uses_the_options() {
-    let obj = "v 0 0 5\nv 1 0 5\nv 0 1 5\nf 1 2 3\n";
-    let mesh = load_mesh(
-        obj.as_bytes(),
-        MeshFormat::Obj,
-        &MeshOptions::with_up_axis(UpAxis::Z),
-    )
-    .unwrap();
-    assert_eq!(mesh.up_axis(), UpAxis::Z);
-    // With Y up the same triangle is a vertical wall.
-    let err = load_mesh(obj.as_bytes(), MeshFormat::Obj, &MeshOptions::default()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            LoadError::Mesh(MeshError::DegeneratePolygon { polygon: 0 })
-        ),
-        "{err}"
-    );
-}
-
-#[test]
-fn shared_obj_levels_parse_with_the_documented_counts() {
-    for (file, vertices, faces) in [
-        ("dungeon.obj", 5101, 10133), // CRLF line endings
-        ("nav_test.obj", 884, 792),   // quads and n-gons, v/vt/vn corners
-        ("undulating.obj", 2800, 5202),
-        ("godot_navigation_level_mesh.obj", 141, 138),
-        ("bridge.obj", 29, 54),
-    ] {
-        let path = Path::new(OBJ_DIR).join(file);
-        let soup = parse_obj(BufReader::new(fs::File::open(&path).unwrap()))
-            .unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert_eq!(soup.vertices.len(), vertices, "{file}");
-        assert_eq!(soup.polygon_sizes.len(), faces, "{file}");
-        assert_eq!(
-            soup.polygon_sizes
-                .iter()
-                .map(|&s| s as usize)
-                .sum::<usize>(),
-            soup.indices.len()
-        );
-    }
-    let soup = parse_obj(
-        fs::read(Path::new(OBJ_DIR).join("nav_test.obj"))
-            .unwrap()
-            .as_slice(),
-    )
-    .unwrap();
-    assert_eq!(soup.polygon_sizes.iter().max(), Some(&12));
-}
-
-#[test]
-fn non_convex_obj_face_is_rejected_by_the_builder() {
-    // An arrow head in the x-z plane: the corner at (2, 1) turns the wrong way.
-    let obj = "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 2 0 1\nv 0 0 4\nf 1 2 3 4 5\n";
-    let err = load_mesh(obj.as_bytes(), MeshFormat::Obj, &MeshOptions::default()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            LoadError::Mesh(MeshError::NonConvexPolygon {
-                polygon: 0,
-                corner: 3,
-                vertex: 3
-            })
-        ),
-        "{err}"
-    );
-    assert!(
-        err.to_string()
-            .starts_with("invalid mesh: polygon 0 is not convex")
-    );
-}
-
-#[test]
-fn obj_non_finite_coordinates_reach_the_builder() {
-    let obj = "v 0 0 0\nv 1 0 0\nv nan 0 1\nf 1 2 3\n";
-    let soup = parse_obj_bytes(obj.as_bytes()).unwrap();
-    assert!(soup.vertices[2].x.is_nan());
-    let err = soup.into_mesh(&MeshOptions::default()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            LoadError::Mesh(MeshError::NonFiniteVertex { vertex: 2, .. })
-        ),
-        "{err}"
-    );
-}
-
-// ---------------------------------------------------------------------------------------
 // Error cases and their line numbers
 // ---------------------------------------------------------------------------------------
-
-const TRIANGLE_VERTICES: &str = "v 0 0 0\nv 1 0 0\nv 0 0 1\n";
-
-#[test]
-fn obj_errors_name_the_line() {
-    let obj = |tail: &str| format!("{TRIANGLE_VERTICES}{tail}");
-    assert_parse_error(
-        parse_obj_bytes(b"v 0 0 0\nv 1 x 0\n"),
-        2,
-        "bad y coordinate \"x\"",
-    );
-    assert_parse_error(parse_obj_bytes(b"v 0 0\n"), 1, "z coordinate is missing");
-    assert_parse_error(
-        parse_obj_bytes(obj("f 0 1 2\n").as_bytes()),
-        4,
-        "0 is invalid",
-    );
-    assert_parse_error(
-        parse_obj_bytes(obj("# c\r\nf 1 2 4\n").as_bytes()),
-        5,
-        "vertex index 4 refers to a vertex that is not defined (3 vertices so far)",
-    );
-    assert_parse_error(
-        parse_obj_bytes(obj("f 1 2 -4\n").as_bytes()),
-        4,
-        "vertex index -4",
-    );
-    // A face may only refer to vertices defined before it.
-    assert_parse_error(
-        parse_obj_bytes(format!("f 1 2 3\n{TRIANGLE_VERTICES}").as_bytes()),
-        1,
-        "not defined (0 vertices so far)",
-    );
-    assert_parse_error(
-        parse_obj_bytes(obj("f 1 2\n").as_bytes()),
-        4,
-        "face has 2 corners",
-    );
-    assert_parse_error(
-        parse_obj_bytes(obj("f\n").as_bytes()),
-        4,
-        "face has 0 corners",
-    );
-    assert_parse_error(
-        parse_obj_bytes(obj("f 1 2/ 3/x\n").as_bytes()),
-        4,
-        "bad texture index",
-    );
-    assert_parse_error(
-        parse_obj_bytes(obj("\n\nf 1 2 99999999999999999999\n").as_bytes()),
-        6,
-        "out of range",
-    );
-}
 
 #[test]
 fn polyanya_truncated_file() {
@@ -557,119 +337,111 @@ fn file_errors_name_the_path() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The byte parsers never panic
+// Polyanya version 3 (Shortest Path Lab): the Iron Harvest mesh
 // ---------------------------------------------------------------------------------------
 
-/// Tokens that exercise the grammars: keywords, numbers at the edges, separators.
-const VOCABULARY: &[&str] = &[
-    "v",
-    "f",
-    "vt",
-    "mesh",
-    "2",
-    "3",
-    "0",
-    "1",
-    "-1",
-    "-2",
-    "4",
-    "1/2",
-    "1//3",
-    "-1/-1/-1",
-    "/",
-    "//",
-    "#",
-    "nan",
-    "inf",
-    "-0",
-    "1e39",
-    "0.5",
-    "4294967295",
-    "4294967296",
-    "-9223372036854775808",
-    "99999999999999999999",
-    " ",
-    "\t",
-    "\n",
-    "\r\n",
-    "\r",
-    "\u{e9}",
-];
+#[test]
+fn iron_harvest_mesh_loads_and_its_scenario_is_on_it() {
+    let path = Path::new(MESH_DIR).join("scene_mp_2p_01.mesh");
+    let started = Instant::now();
+    let soup = parse_polyanya_mesh(BufReader::new(File::open(&path).unwrap())).unwrap();
+    assert_eq!(soup.vertices.len(), 4150);
+    assert_eq!(soup.polygon_sizes.len(), 3860, "traversable faces");
+    assert_eq!(soup.source_polygons.len(), 3860);
+    assert!(soup.source_polygons.windows(2).all(|w| w[0] < w[1]));
+    assert!(soup.source_polygons.iter().all(|&f| f < 8294));
+    assert_eq!(
+        soup.source_polygon(3859),
+        soup.source_polygons.last().copied()
+    );
+    let mesh = load_mesh_file(&path, &MeshOptions::default()).unwrap();
+    let loaded = started.elapsed();
+    assert_eq!(mesh.polygon_count(), 3860);
+    assert_eq!(mesh.up_axis(), UpAxis::Z);
 
-fn vocabulary_text() -> impl Strategy<Value = Vec<u8>> {
-    proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..80)
-        .prop_map(|words| words.join(" ").into_bytes())
+    let problems = read_scenario(&Path::new(MESH_DIR).join("scene_mp_2p_01.mesh.scen"));
+    assert_eq!(problems.len(), 2000);
+    for (i, problem) in problems.iter().enumerate() {
+        assert_eq!(problem.map, "scene_mp_2p_01.mesh");
+        let mut ends = [0; 2];
+        for (end, point) in ends
+            .iter_mut()
+            .zip([problem.mesh_start(), problem.mesh_goal()])
+        {
+            let nearest = mesh
+                .nearest_point(point, 1.0)
+                .unwrap_or_else(|| panic!("#{i}: {point} is off the mesh"));
+            assert_eq!(nearest.distance, 0.0, "#{i}: {point} is off the mesh");
+            *end = nearest.polygon;
+        }
+        assert_eq!(
+            mesh.island(ends[0]),
+            mesh.island(ends[1]),
+            "#{i}: start and goal on different islands"
+        );
+        // The cost is an any-angle length: never shorter than the straight line.
+        let straight = problem.start.distance(problem.goal);
+        assert!(problem.optimal_length >= straight - 1e-6, "#{i}");
+    }
+    println!(
+        "scene_mp_2p_01: {} polygons, {} islands, loaded in {:.1} ms, all checks {:.1} ms",
+        mesh.polygon_count(),
+        mesh.island_count(),
+        loaded.as_secs_f64() * 1e3,
+        started.elapsed().as_secs_f64() * 1e3
+    );
 }
 
-/// Replaces, inserts or deletes bytes of `seed` and maybe truncates it. Half of the new
-/// bytes are digits or separators, so that many mutants still parse and reach the builder.
-fn mutated(seed: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
-    let byte = prop_oneof![
-        any::<u8>(),
-        proptest::sample::select(&b"0123456789 -.\n"[..]),
-    ];
-    let edit = (any::<usize>(), byte, 0..3u8);
-    (
-        proptest::collection::vec(edit, 0..6),
-        any::<usize>(),
-        any::<bool>(),
-    )
-        .prop_map(move |(edits, cut, truncate)| {
-            let mut bytes = seed.to_vec();
-            for (at, byte, kind) in edits {
-                let at = at % (bytes.len() + 1);
-                match kind {
-                    0 if at < bytes.len() => bytes[at] = byte,
-                    1 => bytes.insert(at, byte),
-                    _ if at < bytes.len() => {
-                        bytes.remove(at);
-                    }
-                    _ => {}
-                }
-            }
-            if truncate {
-                bytes.truncate(cut % (bytes.len() + 1));
-            }
-            bytes
-        })
-}
-
-const ARENA: &[u8] = include_bytes!("../../shared/data/mesh/arena-merged.mesh");
-const COLLINEAR: &[u8] = include_bytes!("../../shared/data/mesh/tests/bad-collinear.mesh");
-
-/// Parses, and builds whatever parses: neither step may panic.
-fn exercise(parse: fn(&[u8]) -> Result<PolygonSoup, LoadError>, bytes: &[u8]) {
-    if let Ok(soup) = parse(bytes) {
-        let _ = soup.clone().into_mesh(&MeshOptions::default());
-        let mut welding = MeshOptions::default();
-        welding.weld_distance = 0.5;
-        let _ = soup.into_mesh(&welding);
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
-
-    #[test]
-    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
-        exercise(parse_obj_bytes, &bytes);
-        exercise(parse_polyanya_mesh_bytes, &bytes);
-    }
-
-    #[test]
-    fn token_soup_never_panics(bytes in vocabulary_text()) {
-        exercise(parse_obj_bytes, &bytes);
-        exercise(parse_polyanya_mesh_bytes, &bytes);
-    }
-
-    #[test]
-    fn mutated_polyanya_files_never_panic(arena in mutated(ARENA), collinear in mutated(COLLINEAR)) {
-        exercise(parse_polyanya_mesh_bytes, &arena);
-        exercise(parse_polyanya_mesh_bytes, &collinear);
-    }
-
-    #[test]
-    fn mutated_obj_files_never_panic(bytes in mutated(FLOOR_OBJ.as_bytes())) {
-        exercise(parse_obj_bytes, &bytes);
-    }
+#[test]
+fn version_3_errors_have_line_numbers() {
+    let good = "mesh\n3\n5 4\n0 0\n0 10\n10 10\n10 0\n5 5\n\
+                0 3 4 1 5 -4 0 -2\n1 3 1 2 5 -1 0 3\n1 3 2 3 5 2 0 4\n1 3 3 4 5 3 0 -1\n";
+    let soup = parse_polyanya_mesh_bytes(good.as_bytes()).unwrap();
+    assert_eq!(soup.source_polygons, [1, 2, 3]);
+    let mesh = load_mesh(
+        good.as_bytes(),
+        MeshFormat::PolyanyaMesh,
+        &MeshOptions::default(),
+    );
+    assert_eq!(mesh.unwrap().polygon_count(), 3);
+    assert_parse_error(
+        parse_polyanya_mesh_bytes(good.replace("1 3 2 3 5", "7 3 2 3 5").as_bytes()),
+        11,
+        "face 3: the traversable flag is 7",
+    );
+    assert_parse_error(
+        parse_polyanya_mesh_bytes(good.replace("1 3 2 3 5", "1 3 2 3 0").as_bytes()),
+        11,
+        "face 3: corner vertex 0 does not exist (vertex ids run from 1 to 5)",
+    );
+    assert_parse_error(
+        parse_polyanya_mesh_bytes(good.replace("3 0 -1\n", "3 0 -9\n").as_bytes()),
+        12,
+        "face 4: neighbour entry -9 is not a face",
+    );
+    assert_parse_error(
+        parse_polyanya_mesh_bytes(good.replace("-1 0 3", "-1 0 -3").as_bytes()),
+        10,
+        "face 2: the edge to face 3 is marked blocked, but both faces are traversable",
+    );
+    assert_parse_error(
+        parse_polyanya_mesh_bytes(format!("{good}1\n").as_bytes()),
+        13,
+        "after the last polygon",
+    );
+    assert_parse_error(
+        parse_polyanya_mesh_bytes(b"mesh\n4\n"),
+        2,
+        "only versions 2 and 3 can be read",
+    );
+    // Only obstacle faces: the builder has nothing to build.
+    let walls = good.replace("\n1 3", "\n0 3");
+    assert!(matches!(
+        load_mesh(
+            walls.as_bytes(),
+            MeshFormat::PolyanyaMesh,
+            &MeshOptions::default()
+        ),
+        Err(LoadError::Mesh(MeshError::NoPolygons))
+    ));
 }

@@ -1,11 +1,10 @@
 //! Mesh construction: every rejection names its culprit; welding connects what should be
 //! connected and nothing else.
 
-mod common;
-
-use common::{Soup, p};
 use glam::Vec3;
 use navstar::{MeshError, MeshOptions, NavMesh, PathOptions, Query};
+
+use crate::common::{Soup, p, pillar_room_triangles};
 
 fn build(vertices: &[Vec3], indices: &[u32], sizes: &[u32]) -> Result<NavMesh, MeshError> {
     NavMesh::from_polygons(vertices, indices, sizes, &MeshOptions::default())
@@ -412,25 +411,9 @@ fn invalid_weld_distance() {
     }
 }
 
-/// The pillar room of the known-path tests as eight triangles.
-fn pillar_room() -> Soup {
-    let mut s = Soup::new();
-    let (o0, o1, o2, o3) = (p(0., 0.), p(6., 0.), p(6., 6.), p(0., 6.));
-    let (i0, i1, i2, i3) = (p(2., 2.), p(4., 2.), p(4., 4.), p(2., 4.));
-    for (a, b, c, d) in [
-        (o0, o1, i1, i0),
-        (o1, o2, i2, i1),
-        (o2, o3, i3, i2),
-        (o3, o0, i0, i3),
-    ] {
-        s.polygon_at(&[a, b, c]).polygon_at(&[a, c, d]);
-    }
-    s
-}
-
 #[test]
 fn welding_connects_a_triangle_soup() {
-    let shared = pillar_room();
+    let shared = pillar_room_triangles();
     let soup = shared.unwelded();
     assert_eq!(soup.vertices.len(), 24);
     let welded = soup.build();
@@ -473,7 +456,7 @@ fn welding_connects_a_triangle_soup() {
 fn weld_distance_merges_near_vertices() {
     // The soup with every copy moved by up to 1e-4: exact welding leaves it in pieces,
     // a weld distance of 1e-3 joins it.
-    let mut soup = pillar_room().unwelded();
+    let mut soup = pillar_room_triangles().unwelded();
     for (k, v) in soup.vertices.iter_mut().enumerate() {
         let d = 1e-4 * ((k % 7) as f32 / 7.0);
         *v += Vec3::new(d, 0.0, -d);

@@ -2,11 +2,10 @@
 //! vertices, along edges and walls, filtered polygons, heights, Z up), and per-vertex
 //! data interpolation. Known answers and properties.
 
-mod common;
-
-use common::{Rng, Soup, p, y_to_z};
 use glam::Vec3;
 use navstar::{MeshOptions, NavMesh, QueryError, QueryFilter, UpAxis};
+
+use crate::common::{Rng, Soup, p, y_to_z};
 
 fn grid3() -> NavMesh {
     Soup::from_ascii(&["...", "...", "..."]).build()
@@ -173,7 +172,8 @@ fn interpolation_reproduces_linear_data() {
     let filter = QueryFilter::default();
     for _ in 0..500 {
         let polygon = rng.below(mesh.polygon_count());
-        let at = common::point_in_polygon(&mesh, polygon, rng.unit(), rng.unit(), rng.unit());
+        let at =
+            crate::common::point_in_polygon(&mesh, polygon, rng.unit(), rng.unit(), rng.unit());
         let mut out = [0.0f32; 2];
         mesh.interpolate(at, &values, 2, &mut out, &filter).unwrap();
         let want = linear(at);
@@ -224,7 +224,7 @@ fn interpolation_on_corners_edges_and_triangles() {
     // Weights are a convex combination: results stay within the corners' range.
     let mut rng = Rng(5);
     for _ in 0..300 {
-        let at = common::point_in_polygon(&mesh, 0, rng.unit(), rng.unit(), rng.unit());
+        let at = crate::common::point_in_polygon(&mesh, 0, rng.unit(), rng.unit(), rng.unit());
         let x = value_at(at);
         let corners = mesh.polygon_vertices(0);
         let lo = corners

@@ -10,22 +10,13 @@
 //!   (the language level Unity accepts), and its test program run under `mono`, once
 //!   plain and once with `UNITY_5_3_OR_NEWER` against a stand-in `UnityEngine.dll`.
 //! * The Unity package's files: every asset has a `.meta`, the version is the crate's.
-//!
-//! `cargo test` builds only the rlib: run `cargo build` (same profile) first, as
-//! `scripts/test` does. cmake, make, readelf (binutils), mcs and mono must be installed;
-//! `scripts/test` installs them. A missing tool fails these tests; they never skip.
-
-mod native;
-use native::lib_dir;
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::{lib_dir, manifest_dir, run_checked, run_ok};
 
 /// A fresh directory for one test's build, unique per test and process.
 fn work_dir(name: &str) -> PathBuf {
@@ -35,89 +26,6 @@ fn work_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create the work directory");
     dir
-}
-
-fn describe(command: &Command) -> String {
-    let mut text = command.get_program().to_string_lossy().into_owned();
-    for arg in command.get_args() {
-        text.push(' ');
-        text.push_str(&arg.to_string_lossy());
-    }
-    text
-}
-
-fn output_text(output: &Output) -> String {
-    format!(
-        "--- stdout ---\n{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// The Debian package that provides each tool these tests run.
-fn package_of(tool: &str) -> &'static str {
-    match tool {
-        "cmake" => "cmake",
-        "mcs" => "mono-mcs",
-        "mono" => "mono-runtime",
-        "readelf" => "binutils",
-        _ => "build-essential",
-    }
-}
-
-/// Runs a command whose program must be installed; a missing one fails the test and
-/// says how to get it.
-fn run_tool(mut command: Command) -> Output {
-    let what = describe(&command);
-    let program = command.get_program().to_string_lossy().into_owned();
-    match command.output() {
-        Ok(output) => output,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
-            "`{program}` is not installed ({e}). These tests do not skip: run scripts/test, which \
-             installs it (apt-get install {}), or install it yourself.\ncommand: {what}",
-            package_of(&program)
-        ),
-        Err(e) => panic!("cannot run `{what}`: {e}"),
-    }
-}
-
-/// Runs a command that must succeed; returns its stdout.
-fn run_ok(command: Command) -> String {
-    let what = describe(&command);
-    let output = run_tool(command);
-    assert!(
-        output.status.success(),
-        "`{what}` failed with {}\n{}",
-        output.status,
-        output_text(&output)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Runs a self-checking program and asserts that it succeeded and that its last line is
-/// `N passed, 0 failed` with N > 0. Returns its stdout.
-fn run_checked(mut command: Command) -> String {
-    command.env("RUST_BACKTRACE", "0");
-    let what = describe(&command);
-    let output = run_tool(command);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "`{what}` failed with {}\n{}",
-        output.status,
-        output_text(&output)
-    );
-    let last = stdout.lines().last().unwrap_or("");
-    let passed = last
-        .strip_suffix(" passed, 0 failed")
-        .and_then(|n| n.parse::<u32>().ok())
-        .unwrap_or(0);
-    assert!(
-        passed > 0,
-        "`{what}` did not end with `N passed, 0 failed` (last line: {last:?})\n{}",
-        output_text(&output)
-    );
-    stdout
 }
 
 // ---------------------------------------------------------------------------------

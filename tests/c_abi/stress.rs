@@ -13,25 +13,24 @@
 //! through the C ABI while four threads query: no query fails in a way the flags cannot
 //! explain, and once the flips stop every answer is again the single-threaded one.
 
-mod common;
-
-use std::ffi::CStr;
 use std::ptr::{self, NonNull};
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Rng, point_in_polygon};
 use glam::Vec3;
 use navstar::ffi::{
     NAVSTAR_UP_Z, NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
-    navstar_find_path, navstar_last_error_message, navstar_mesh_create,
-    navstar_mesh_create_from_grid, navstar_mesh_free, navstar_mesh_options_default,
-    navstar_mesh_set_polygon_flags, navstar_path_options_default, navstar_query_create,
-    navstar_query_free,
+    navstar_find_path, navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,
+    navstar_mesh_options_default, navstar_mesh_set_polygon_flags, navstar_path_options_default,
+    navstar_query_create, navstar_query_free,
 };
 use navstar::io::{PolygonSoup, parse_polyanya_mesh_bytes};
 use navstar::{MeshOptions, NavMesh};
+
+use crate::common::{Rng, point_in_polygon};
+
+use crate::last_error;
 
 const QUERY_THREADS: u64 = 8;
 const DURATION: Duration = Duration::from_secs(3);
@@ -63,13 +62,6 @@ impl Drop for CQuery {
         // SAFETY: NULL or a live query from navstar_query_create, freed only here.
         unsafe { navstar_query_free(self.0) }
     }
-}
-
-fn last_error() -> String {
-    // SAFETY: never NULL, NUL-terminated, valid until the next call; copied at once.
-    unsafe { CStr::from_ptr(navstar_last_error_message()) }
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// The arena mesh as C arrays.

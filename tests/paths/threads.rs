@@ -2,11 +2,10 @@
 //! exactly (bit for bit) the answers of a single-threaded run, whatever the order of
 //! its queries.
 
-mod common;
-
-use common::{Rng, p, seeded_grid};
 use glam::Vec3;
 use navstar::{NavMesh, PathOptions, PathStatus, Query, QueryError};
+
+use crate::common::{Rng, p, seeded_grid};
 
 type Answer = Result<(Vec<[u32; 3]>, PathStatus), QueryError>;
 
@@ -24,7 +23,7 @@ fn queries(mesh: &NavMesh, count: usize, seed: u64) -> Vec<(Vec3, Vec3, PathOpti
             )
         } else {
             let poly = rng.below(mesh.polygon_count());
-            common::point_in_polygon(mesh, poly, rng.unit(), rng.unit(), rng.unit())
+            crate::common::point_in_polygon(mesh, poly, rng.unit(), rng.unit(), rng.unit())
         }
     };
     (0..count)
@@ -140,8 +139,8 @@ fn mesh_and_query_can_cross_threads() {
     let mesh = seeded_grid(3, 6, 6).build();
     let mut query = Query::new(&mesh);
     let (s, g) = (
-        common::point_in_polygon(&mesh, 0, 0.3, 0.3, 0.3),
-        common::point_in_polygon(&mesh, mesh.polygon_count() - 1, 0.6, 0.2, 0.2),
+        crate::common::point_in_polygon(&mesh, 0, 0.3, 0.3, 0.3),
+        crate::common::point_in_polygon(&mesh, mesh.polygon_count() - 1, 0.6, 0.2, 0.2),
     );
     let expected = query.find_path_vec(s, g, &PathOptions::default());
     drop(mesh);

@@ -14,13 +14,13 @@
 //!       x=0   x=1   x=2
 //! ```
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{Domain, Rng, check_path_on_mesh};
 use glam::Vec3;
-use navstar::{MeshError, MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
+use navstar::{MeshError, MeshOptions, NavMesh, PathOptions, PathStatus, Query};
+
+use crate::common::{Domain, Rng, check_path_on_mesh};
+use crate::{length, optimal};
 
 fn v(x: f32, z: f32) -> Vec3 {
     Vec3::new(x, 0.0, z)
@@ -29,12 +29,6 @@ fn v(x: f32, z: f32) -> Vec3 {
 fn connectors() -> MeshOptions {
     let mut options = MeshOptions::default();
     options.allow_degenerate_connectors = true;
-    options
-}
-
-fn optimal() -> PathOptions {
-    let mut options = PathOptions::default();
-    options.mode = PathMode::Optimal;
     options
 }
 
@@ -58,10 +52,6 @@ fn t_junction(stitch: bool, options: &MeshOptions) -> Result<NavMesh, MeshError>
         sizes.push(3);
     }
     NavMesh::from_polygons(&vertices, &indices, &sizes, options)
-}
-
-fn length(corners: &[Vec3]) -> f32 {
-    corners.windows(2).map(|w| w[0].distance(w[1])).sum()
 }
 
 fn assert_near(got: Vec3, want: Vec3, what: &str) {

@@ -1,12 +1,13 @@
-//! The issue-6 part of the C ABI, called as a C program would: meshes with areas, flags
-//! and off-mesh links, filters through `options->filter`, run-time flags, path
-//! details, the nearest of several goals and the reachable polygons. Known answers and
-//! every rejection with its status and message.
+//! The C ABI's queries beyond the plain path, called as a C program would: meshes with
+//! areas, flags and off-mesh links, filters through `options->filter`, run-time flags,
+//! path details, the nearest of several goals and the reachable polygons. Known answers
+//! and every rejection with its status and message.
 
-use std::ffi::CStr;
 use std::ptr;
 
 use navstar::ffi::*;
+
+use crate::assert_status;
 
 /// Two unit squares at x 0..1 and 3..4 (z 0..1), Y up, and a third square at 1..2
 /// (polygon 2) that touches the first: polygons 0 = [0,1], 1 = [3,4], 2 = [1,2].
@@ -17,24 +18,6 @@ const VERTICES: [f32; 30] = [
 ];
 const INDICES: [u32; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 1, 8, 9, 2];
 const SIZES: [u32; 3] = [4, 4, 4];
-
-fn last_error() -> String {
-    // SAFETY: never NULL, valid until the next call on this thread.
-    unsafe { CStr::from_ptr(navstar_last_error_message()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn expect(status: NavstarStatus, want: NavstarStatus, culprits: &[&str]) {
-    assert_eq!(status, want, "message: {}", last_error());
-    let message = last_error();
-    for culprit in culprits {
-        assert!(
-            message.contains(culprit),
-            "{message:?} does not name {culprit:?}"
-        );
-    }
-}
 
 fn link(start: [f32; 3], end: [f32; 3]) -> NavstarOffMeshLink {
     NavstarOffMeshLink {
@@ -82,7 +65,7 @@ impl Drop for Handles {
 
 fn handles(links: &[NavstarOffMeshLink]) -> Handles {
     let (status, mesh) = create(Some(&[0, 0, 3]), links);
-    expect(status, NavstarStatus::NavstarOk, &[]);
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
     let mut query = ptr::null_mut();
     // SAFETY: a live mesh and a writable out pointer.
     let status = unsafe { navstar_query_create(mesh, &mut query) };
@@ -192,7 +175,7 @@ fn a_path_through_a_link_reports_it() {
     assert_eq!(status, NavstarStatus::NavstarPartialPath);
     // SAFETY: live mesh.
     let status = unsafe { navstar_mesh_set_link_flags(h.mesh, 1, 0, ptr::null_mut()) };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["link 1 is out of range"],
@@ -232,7 +215,7 @@ fn flags_and_filters_change_the_way() {
         [1.5, 0.0, 0.5],
         Some(&options_with(&filter)),
     );
-    expect(status, NavstarStatus::NavstarErrorNotOnMesh, &["start"]);
+    assert_status(status, NavstarStatus::NavstarErrorNotOnMesh, &["start"]);
     // Area 3 at cost 4: the cost counts it, the way is the same (no alternative).
     let mut filter = navstar_query_filter_default();
     filter.area_costs[3] = 4.0;
@@ -265,14 +248,14 @@ fn flags_and_filters_change_the_way() {
         [1.5, 0.0, 0.5],
         Some(&options_with(&filter)),
     );
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["options->filter", "area 5"],
     );
     // After a failed call the query has no path to describe.
     let (status, _) = details(&h);
-    expect(status, NavstarStatus::NavstarErrorNoPath, &["no path"]);
+    assert_status(status, NavstarStatus::NavstarErrorNoPath, &["no path"]);
     let filter = NavstarQueryFilter {
         struct_size: 3,
         ..navstar_query_filter_default()
@@ -283,14 +266,14 @@ fn flags_and_filters_change_the_way() {
         [1.5, 0.0, 0.5],
         Some(&options_with(&filter)),
     );
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["struct_size is 3"],
     );
     // SAFETY: live mesh.
     let status = unsafe { navstar_mesh_set_polygon_flags(h.mesh, 3, 0, ptr::null_mut()) };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["polygon 3 is out of range"],
@@ -355,7 +338,7 @@ fn nearest_target_and_reachable_polygons() {
             &mut goal,
         )
     };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["goal 0"],
@@ -374,7 +357,7 @@ fn nearest_target_and_reachable_polygons() {
             &mut goal,
         )
     };
-    expect(status, NavstarStatus::NavstarErrorNoPath, &["unreachable"]);
+    assert_status(status, NavstarStatus::NavstarErrorNoPath, &["unreachable"]);
 
     let mut reached = [NavstarReachedPolygon {
         polygon: 0,
@@ -425,7 +408,7 @@ fn nearest_target_and_reachable_polygons() {
             &mut count,
         )
     };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["max_cost is -1"],
@@ -435,14 +418,14 @@ fn nearest_target_and_reachable_polygons() {
 #[test]
 fn bad_mesh_input_is_named() {
     let (status, mesh) = create(Some(&[0, 64, 0]), &[]);
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidMesh,
         &["polygon 1 has area id 64"],
     );
     assert!(mesh.is_null());
     let (status, mesh) = create(None, &[link([0.5, 0.0, 0.5], [9.0, 0.0, 0.5])]);
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidMesh,
         &["off-mesh link 0", "end point"],
@@ -451,16 +434,16 @@ fn bad_mesh_input_is_named() {
     let mut bad = link([0.5, 0.0, 0.5], [3.5, 0.0, 0.5]);
     bad.cost = -5.0;
     let (status, _) = create(None, &[bad]);
-    expect(status, NavstarStatus::NavstarErrorInvalidMesh, &["cost"]);
+    assert_status(status, NavstarStatus::NavstarErrorInvalidMesh, &["cost"]);
     let mut out = ptr::null_mut();
     // SAFETY: NULL input is rejected by name.
     let status = unsafe { navstar_mesh_create_ex(ptr::null(), ptr::null(), &mut out) };
-    expect(status, NavstarStatus::NavstarErrorNullArgument, &["input"]);
+    assert_status(status, NavstarStatus::NavstarErrorNullArgument, &["input"]);
     let mut input = navstar_mesh_input_default();
     input.struct_size = 8;
     // SAFETY: the struct is readable; its size is rejected before any pointer is read.
     let status = unsafe { navstar_mesh_create_ex(&input, ptr::null(), &mut out) };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["struct_size is 8"],
@@ -472,7 +455,7 @@ fn bad_mesh_input_is_named() {
     let mut count = 0;
     // SAFETY: a fresh query has no path.
     let status = unsafe { navstar_query_path_details(query, ptr::null_mut(), 0, &mut count) };
-    expect(status, NavstarStatus::NavstarErrorNoPath, &["no path"]);
+    assert_status(status, NavstarStatus::NavstarErrorNoPath, &["no path"]);
     // SAFETY: created above, freed once.
     unsafe {
         navstar_query_free(query);
@@ -511,7 +494,7 @@ fn nearest_point_raycast_and_interpolation_through_c() {
             ptr::null_mut(),
         )
     };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorNotOnMesh,
         &["within 1", "2 away"],
@@ -528,7 +511,7 @@ fn nearest_point_raycast_and_interpolation_through_c() {
             ptr::null_mut(),
         )
     };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["max_distance is NaN"],
@@ -564,7 +547,7 @@ fn nearest_point_raycast_and_interpolation_through_c() {
             ptr::null_mut(),
         )
     };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorNullArgument,
         &["out_hit"],
@@ -605,7 +588,7 @@ fn nearest_point_raycast_and_interpolation_through_c() {
             ptr::null_mut(),
         )
     };
-    expect(
+    assert_status(
         status,
         NavstarStatus::NavstarErrorInvalidArgument,
         &["value_count is 9", "10 vertices"],

@@ -2,18 +2,12 @@
 //! `examples/cpp/navstar_example.cpp`) against the libraries that `cargo build` makes:
 //! the shared library, the static library, under ASan + UBSan and under valgrind. Also
 //! compiles `include/navstar.h` on its own as C99, C11, C++11 and C++17.
-//!
-//! `cargo test` builds only the rlib, not `libnavstar.so`/`libnavstar.a`: run
-//! `cargo build` (same profile) first, as `scripts/test` does. Without the libraries
-//! these tests fail with a message saying so; they never skip. gcc, g++ and valgrind
-//! must be installed (`.ci/run` installs whatever is missing).
-
-mod native;
-use native::lib_dir;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+use crate::{describe, lib_dir, manifest_dir, output_text, run_checked, run_ok, run_tool};
 
 const C_EXAMPLE: &str = "examples/c/navstar_example.c";
 const CPP_EXAMPLE: &str = "examples/cpp/navstar_example.cpp";
@@ -26,10 +20,6 @@ const SANITIZE: &[&str] = &[
     "-fsanitize=address,undefined",
     "-fno-sanitize-recover=all",
 ];
-
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn include_dir() -> PathBuf {
     manifest_dir().join("include")
@@ -50,38 +40,6 @@ fn out_dir() -> PathBuf {
 /// and removing a momentarily empty directory raced with another test's link step.
 fn remove_output(path: &Path) {
     let _ = std::fs::remove_file(path);
-}
-
-fn describe(command: &Command) -> String {
-    let mut text = command.get_program().to_string_lossy().into_owned();
-    for arg in command.get_args() {
-        text.push(' ');
-        text.push_str(&arg.to_string_lossy());
-    }
-    text
-}
-
-fn output_text(output: &Output) -> String {
-    format!(
-        "--- stdout ---\n{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
-/// Runs a command that must exist; a missing tool fails the test with its name.
-fn run_tool(mut command: Command) -> Output {
-    let what = describe(&command);
-    match command.output() {
-        Ok(output) => output,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            panic!(
-                "`{}` is not installed ({e}); it is required, these tests do not skip: {what}",
-                command.get_program().to_string_lossy()
-            )
-        }
-        Err(e) => panic!("cannot run `{what}`: {e}"),
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -138,40 +96,8 @@ fn compile(
     args.push(exe.clone().into());
     let mut command = Command::new(compiler);
     command.args(&args);
-    let what = describe(&command);
-    let output = run_tool(command);
-    assert!(
-        output.status.success(),
-        "compiling failed: {what}\n{}",
-        output_text(&output)
-    );
+    run_ok(command);
     exe
-}
-
-/// Runs a self-checking program and asserts that it succeeded and that its last line
-/// is `N passed, 0 failed` with N > 0. Returns its stdout.
-fn run_checked(mut command: Command) -> String {
-    command.env("RUST_BACKTRACE", "0");
-    let what = describe(&command);
-    let output = run_tool(command);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "`{what}` failed with {}\n{}",
-        output.status,
-        output_text(&output)
-    );
-    let last = stdout.lines().last().unwrap_or("");
-    let passed = last
-        .strip_suffix(" passed, 0 failed")
-        .and_then(|n| n.parse::<u32>().ok())
-        .unwrap_or(0);
-    assert!(
-        passed > 0 && stdout.contains("0 failed"),
-        "`{what}` did not end with `N passed, 0 failed` (last line: {last:?})\n{}",
-        output_text(&output)
-    );
-    stdout
 }
 
 fn run_plain(exe: &Path) -> String {

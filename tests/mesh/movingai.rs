@@ -1,11 +1,6 @@
-//! The Moving AI formats (grid maps and scenarios) and the Polyanya version 3 (Shortest
-//! Path Lab) meshes, through the public API: every shared map loads with the exact
-//! walkable area and the right islands, every scenario parses and its problems lie on the
-//! mesh, the Iron Harvest mesh loads, error cases carry their line numbers, and the byte
-//! parsers never panic.
-//!
-//! The data files are read from `../shared/data` (see its README); none is copied into the
-//! repository. Run with `--nocapture` to see polygon counts and timings per map.
+//! The Moving AI formats: every shared grid map loads with the exact walkable area and
+//! the right islands, through every entry point and with tiny read buffers; every
+//! scenario parses and its problems lie on the mesh; errors carry their line numbers.
 
 use std::fs::{self, File};
 use std::io::BufReader;
@@ -21,8 +16,7 @@ use navstar::io::{
 use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, NavMesh, UpAxis};
 use proptest::prelude::*;
 
-const GRID_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/grid");
-const MESH_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
+use crate::{GRID_DIR, MESH_DIR, SMALL_V3, assert_parse_error, doubled_area};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -76,31 +70,9 @@ fn read_map(path: &Path) -> GridMap {
     parse_movingai_map(BufReader::new(file)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn read_scenario(path: &Path) -> Vec<ScenarioProblem> {
+pub(crate) fn read_scenario(path: &Path) -> Vec<ScenarioProblem> {
     let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     parse_scenario(BufReader::new(file)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// Twice the area of every polygon, summed, computed exactly: grid meshes have integer
-/// coordinates.
-fn doubled_area(mesh: &NavMesh) -> i64 {
-    let vertices = mesh.vertices();
-    (0..mesh.polygon_count())
-        .map(|p| {
-            let corners = mesh.polygon_vertices(p);
-            (0..corners.len())
-                .map(|i| {
-                    let a = vertices[corners[i] as usize];
-                    let b = vertices[corners[(i + 1) % corners.len()] as usize];
-                    for c in [a.x, a.y, b.x, b.y] {
-                        assert_eq!(c.fract(), 0.0, "grid vertex off the integer lattice");
-                    }
-                    a.x as i64 * b.y as i64 - b.x as i64 * a.y as i64
-                })
-                .sum::<i64>()
-        })
-        .inspect(|&area| assert!(area > 0, "polygon not counter-clockwise"))
-        .sum()
 }
 
 /// 4-connected components of the passable cells: a label per cell (`u32::MAX` for a
@@ -271,16 +243,6 @@ fn map_text(rows: &[&str]) -> String {
         rows[0].len(),
         rows.join("\n")
     )
-}
-
-fn assert_parse_error<T: std::fmt::Debug>(result: Result<T, LoadError>, line: u64, needle: &str) {
-    match result {
-        Err(LoadError::Parse { line: got, message }) => {
-            assert_eq!(got, line, "{message}");
-            assert!(message.contains(needle), "{needle:?} not in {message:?}");
-        }
-        other => panic!("expected a parse error at line {line}, got {other:?}"),
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -543,230 +505,12 @@ fn scenario_errors_have_line_numbers() {
     assert_eq!(problems[0].mesh_goal(), Vec3::new(1.0, 12.0, 0.0));
 }
 
-// ---------------------------------------------------------------------------------------
-// Polyanya version 3 (Shortest Path Lab): the Iron Harvest mesh
-// ---------------------------------------------------------------------------------------
-
-#[test]
-fn iron_harvest_mesh_loads_and_its_scenario_is_on_it() {
-    let path = Path::new(MESH_DIR).join("scene_mp_2p_01.mesh");
-    let started = Instant::now();
-    let soup = parse_polyanya_mesh(BufReader::new(File::open(&path).unwrap())).unwrap();
-    assert_eq!(soup.vertices.len(), 4150);
-    assert_eq!(soup.polygon_sizes.len(), 3860, "traversable faces");
-    assert_eq!(soup.source_polygons.len(), 3860);
-    assert!(soup.source_polygons.windows(2).all(|w| w[0] < w[1]));
-    assert!(soup.source_polygons.iter().all(|&f| f < 8294));
-    assert_eq!(
-        soup.source_polygon(3859),
-        soup.source_polygons.last().copied()
-    );
-    let mesh = load_mesh_file(&path, &MeshOptions::default()).unwrap();
-    let loaded = started.elapsed();
-    assert_eq!(mesh.polygon_count(), 3860);
-    assert_eq!(mesh.up_axis(), UpAxis::Z);
-
-    let problems = read_scenario(&Path::new(MESH_DIR).join("scene_mp_2p_01.mesh.scen"));
-    assert_eq!(problems.len(), 2000);
-    for (i, problem) in problems.iter().enumerate() {
-        assert_eq!(problem.map, "scene_mp_2p_01.mesh");
-        let mut ends = [0; 2];
-        for (end, point) in ends
-            .iter_mut()
-            .zip([problem.mesh_start(), problem.mesh_goal()])
-        {
-            let nearest = mesh
-                .nearest_point(point, 1.0)
-                .unwrap_or_else(|| panic!("#{i}: {point} is off the mesh"));
-            assert_eq!(nearest.distance, 0.0, "#{i}: {point} is off the mesh");
-            *end = nearest.polygon;
-        }
-        assert_eq!(
-            mesh.island(ends[0]),
-            mesh.island(ends[1]),
-            "#{i}: start and goal on different islands"
-        );
-        // The cost is an any-angle length: never shorter than the straight line.
-        let straight = problem.start.distance(problem.goal);
-        assert!(problem.optimal_length >= straight - 1e-6, "#{i}");
-    }
-    println!(
-        "scene_mp_2p_01: {} polygons, {} islands, loaded in {:.1} ms, all checks {:.1} ms",
-        mesh.polygon_count(),
-        mesh.island_count(),
-        loaded.as_secs_f64() * 1e3,
-        started.elapsed().as_secs_f64() * 1e3
-    );
-}
-
-#[test]
-fn version_3_errors_have_line_numbers() {
-    let good = "mesh\n3\n5 4\n0 0\n0 10\n10 10\n10 0\n5 5\n\
-                0 3 4 1 5 -4 0 -2\n1 3 1 2 5 -1 0 3\n1 3 2 3 5 2 0 4\n1 3 3 4 5 3 0 -1\n";
-    let soup = parse_polyanya_mesh_bytes(good.as_bytes()).unwrap();
-    assert_eq!(soup.source_polygons, [1, 2, 3]);
-    let mesh = load_mesh(
-        good.as_bytes(),
-        MeshFormat::PolyanyaMesh,
-        &MeshOptions::default(),
-    );
-    assert_eq!(mesh.unwrap().polygon_count(), 3);
-    assert_parse_error(
-        parse_polyanya_mesh_bytes(good.replace("1 3 2 3 5", "7 3 2 3 5").as_bytes()),
-        11,
-        "face 3: the traversable flag is 7",
-    );
-    assert_parse_error(
-        parse_polyanya_mesh_bytes(good.replace("1 3 2 3 5", "1 3 2 3 0").as_bytes()),
-        11,
-        "face 3: corner vertex 0 does not exist (vertex ids run from 1 to 5)",
-    );
-    assert_parse_error(
-        parse_polyanya_mesh_bytes(good.replace("3 0 -1\n", "3 0 -9\n").as_bytes()),
-        12,
-        "face 4: neighbour entry -9 is not a face",
-    );
-    assert_parse_error(
-        parse_polyanya_mesh_bytes(good.replace("-1 0 3", "-1 0 -3").as_bytes()),
-        10,
-        "face 2: the edge to face 3 is marked blocked, but both faces are traversable",
-    );
-    assert_parse_error(
-        parse_polyanya_mesh_bytes(format!("{good}1\n").as_bytes()),
-        13,
-        "after the last polygon",
-    );
-    assert_parse_error(
-        parse_polyanya_mesh_bytes(b"mesh\n4\n"),
-        2,
-        "only versions 2 and 3 can be read",
-    );
-    // Only obstacle faces: the builder has nothing to build.
-    let walls = good.replace("\n1 3", "\n0 3");
-    assert!(matches!(
-        load_mesh(
-            walls.as_bytes(),
-            MeshFormat::PolyanyaMesh,
-            &MeshOptions::default()
-        ),
-        Err(LoadError::Mesh(MeshError::NoPolygons))
-    ));
-}
-
-// ---------------------------------------------------------------------------------------
-// The byte parsers never panic
-// ---------------------------------------------------------------------------------------
-
-/// Byte edits of a valid file: replace, insert or delete single bytes, or truncate.
-#[derive(Debug, Clone)]
-enum Edit {
-    Replace(usize, u8),
-    Insert(usize, u8),
-    Delete(usize),
-    Truncate(usize),
-}
-
-fn edit() -> impl Strategy<Value = Edit> {
-    // Bytes that matter to the formats are more likely than arbitrary ones.
-    let byte = prop_oneof![
-        3 => prop::sample::select(b"0123456789-+.eE \t\r\n@.GSTWmapversion".to_vec()),
-        1 => any::<u8>(),
-    ];
-    prop_oneof![
-        4 => (any::<usize>(), byte.clone()).prop_map(|(i, b)| Edit::Replace(i, b)),
-        2 => (any::<usize>(), byte).prop_map(|(i, b)| Edit::Insert(i, b)),
-        2 => any::<usize>().prop_map(Edit::Delete),
-        1 => any::<usize>().prop_map(Edit::Truncate),
-    ]
-}
-
-fn mutate(base: &[u8], edits: &[Edit]) -> Vec<u8> {
-    let mut bytes = base.to_vec();
-    for edit in edits {
-        let len = bytes.len();
-        match *edit {
-            Edit::Replace(i, b) if len > 0 => bytes[i % len] = b,
-            Edit::Insert(i, b) => bytes.insert(i % (len + 1), b),
-            Edit::Delete(i) if len > 0 => {
-                bytes.remove(i % len);
-            }
-            Edit::Truncate(i) => bytes.truncate(i % (len + 1)),
-            _ => {}
-        }
-    }
-    bytes
-}
-
-const SMALL_MAP: &str =
-    "type octile\nheight 5\nwidth 6\nmap\n..@...\n.TT.G.\n@..S..\n..@@..\r\nW....O\n";
-const SMALL_SCENARIO: &str = "version 1\n0\tmaps/dao/arena.map\t49\t49\t1\t11\t1\t12\t1\n\
-    0 meshes/x.mesh 7 2 -0.0\t1.0 -3.0\t4.0 6\n1\ta b\t2\t2\t0.5\t0.5\t1.25\t1e3\t3.41421\n";
-const SMALL_V3: &str = "mesh\n3\n5 4\n0 0\n0 10\n10 10\n10 0\n5 5\n\
-    0 3 4 1 5 -4 0 -2\n1 3 1 2 5 -1 0 3\n1 3 2 3 5 2 0 4\n1 3 3 4 5 3 0 -1\n";
-
-/// Whatever the map parser accepts, both mesh builders handle without panicking.
-fn exercise_map(bytes: &[u8]) {
-    if let Ok(map) = parse_movingai_map_bytes(bytes) {
-        assert_eq!(
-            map.walkable.len() as u64,
-            u64::from(map.width) * u64::from(map.height)
-        );
-        if map.walkable.len() <= 4096 {
-            if let Ok(mesh) = map.to_mesh(&MeshOptions::default()) {
-                assert_eq!(doubled_area(&mesh), 2 * map.walkable_count() as i64);
-            }
-            let _ = map
-                .to_cell_soup()
-                .map(|s| s.into_mesh(&MeshOptions::default()));
-        }
-    }
-}
-
-fn exercise_v3(bytes: &[u8]) {
-    if let Ok(soup) = parse_polyanya_mesh_bytes(bytes) {
-        let _ = soup.into_mesh(&MeshOptions::default());
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 300,
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
-
-    #[test]
-    fn map_parser_never_panics_on_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
-        exercise_map(&bytes);
-        let mut with_header = b"type octile\nheight 3\nwidth 4\nmap\n".to_vec();
-        with_header.extend_from_slice(&bytes);
-        exercise_map(&with_header);
-    }
-
-    #[test]
-    fn map_parser_never_panics_on_edited_maps(edits in prop::collection::vec(edit(), 1..8)) {
-        exercise_map(&mutate(SMALL_MAP.as_bytes(), &edits));
-    }
-
-    #[test]
-    fn scenario_parser_never_panics(
-        bytes in prop::collection::vec(any::<u8>(), 0..512),
-        edits in prop::collection::vec(edit(), 1..8),
-    ) {
-        let _ = parse_scenario_bytes(&bytes);
-        let _ = parse_scenario_bytes(&mutate(SMALL_SCENARIO.as_bytes(), &edits));
-    }
-
-    #[test]
-    fn version_3_parser_never_panics(
-        bytes in prop::collection::vec(any::<u8>(), 0..512),
-        edits in prop::collection::vec(edit(), 1..8),
-    ) {
-        let mut with_header = b"mesh\n3\n".to_vec();
-        with_header.extend_from_slice(&bytes);
-        exercise_v3(&with_header);
-        exercise_v3(&mutate(SMALL_V3.as_bytes(), &edits));
-    }
 
     /// Random small grids: the mesh covers exactly the passable cells, and its islands
     /// are the 4-connected components.

@@ -1,0 +1,45 @@
+//! The C ABI called from Rust (`navstar::ffi::*`) exactly as a C program calls it:
+//!
+//! * `contract`: known answers, every rejection listed in API.md with its status and a
+//!   message that names the culprit, output buffers, option struct versioning, handle
+//!   lifetimes and sharing a mesh between threads;
+//! * `queries`: meshes with areas, flags and off-mesh links, filters, run-time flags,
+//!   path details, the nearest of several goals, the reachable polygons, and the mesh
+//!   queries (nearest point, raycast, interpolation);
+//! * `regressions`: the inputs the fuzzers failed on;
+//! * `stress`: many threads on one mesh while handles come and go and flags change.
+//!
+//! miri runs the `contract` tests (`scripts/test`).
+
+#[path = "../common/mod.rs"]
+mod common;
+mod contract;
+mod queries;
+mod regressions;
+mod stress;
+
+use std::ffi::CStr;
+
+use navstar::ffi::{NavstarStatus, navstar_last_error_message};
+
+/// The thread's last error message, copied.
+fn last_error() -> String {
+    // SAFETY: navstar_last_error_message never returns NULL; the text is NUL-terminated
+    // and valid until the next navstar call on this thread. It is copied at once.
+    unsafe { CStr::from_ptr(navstar_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Asserts the status, and that the thread's message names every culprit.
+#[track_caller]
+fn assert_status(status: NavstarStatus, want: NavstarStatus, culprits: &[&str]) {
+    let message = last_error();
+    assert_eq!(status, want, "wrong status; message: {message:?}");
+    for culprit in culprits {
+        assert!(
+            message.contains(culprit),
+            "message {message:?} does not name {culprit:?}"
+        );
+    }
+}

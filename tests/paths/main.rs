@@ -1,0 +1,36 @@
+//! Paths and the queries around them, through the Rust API:
+//!
+//! * `known`: hand-made meshes whose shortest paths were worked out by hand;
+//! * `exact`: the exact mode (`PathMode::Optimal`) against the visibility-graph oracle of
+//!   `tests/common` and the reference lengths of the shared scenario files;
+//! * `properties`: random meshes, every path checked by the independent checker;
+//! * `connectors`: degenerate connector triangles that stitch T-junctions;
+//! * `queries`: area costs, run-time flags, off-mesh links, search strategies, path
+//!   details, the nearest of several goals and the bounded flood;
+//! * `spatial`: nearest point, raycast and interpolation on the mesh;
+//! * `threads`: one mesh shared by several threads.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod connectors;
+mod exact;
+mod known;
+mod properties;
+mod queries;
+mod spatial;
+mod threads;
+
+use glam::Vec3;
+use navstar::{PathMode, PathOptions};
+
+/// The default options with the exact mode.
+fn optimal() -> PathOptions {
+    let mut options = PathOptions::default();
+    options.mode = PathMode::Optimal;
+    options
+}
+
+/// The length of a polyline.
+fn length(corners: &[Vec3]) -> f32 {
+    corners.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
