@@ -1,5 +1,7 @@
 //! Paths and the queries around them, through the Rust API:
 //!
+//! * `answers`: what a path query answers at the edges of its contract (where a partial
+//!   path ends, costs in the exact mode, goals the filter moves, links at the ends);
 //! * `known`: hand-made meshes whose shortest paths were worked out by hand;
 //! * `exact`: the exact mode (`PathMode::Optimal`) against the visibility-graph oracle of
 //!   `tests/common` and the reference lengths of the shared scenario files;
@@ -10,6 +12,7 @@
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
 //! * `threads`: one mesh shared by several threads.
 
+mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod connectors;

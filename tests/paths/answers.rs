@@ -1,14 +1,11 @@
 //! What a path query answers at the edges of its contract, as an outside probe of the
 //! C ABI found them wanting: where a partial path ends when flags cut the way, the cost
-//! of an exact-mode path under area costs, the status of a goal the filter moves, no
-//! point twice in a row at an off-mesh link, and the vertex count that interpolation's
-//! values are counted by. Each test failed before its fix.
+//! of an exact-mode path under area costs, the status of a goal the filter moves, and no
+//! point twice in a row at an off-mesh link. Each test failed before its fix. (The fifth
+//! finding, the vertex count that interpolation's values are numbered by, is a C ABI
+//! test: `tests/c_abi/queries.rs`.)
 
 use glam::Vec3;
-use navstar::ffi::{
-    NavstarMesh, NavstarStatus, navstar_mesh_create, navstar_mesh_free, navstar_mesh_interpolate,
-    navstar_mesh_vertex_count,
-};
 use navstar::{
     MeshOptions, NavMesh, OffMeshLink, PathMode, PathOptions, PathStatus, Query, QueryError,
     QueryFilter,
@@ -260,66 +257,4 @@ fn a_path_starting_or_ending_on_a_link_has_no_repeated_corner() {
             assert_eq!(link_start, 1, "{mode:?}: {:?}", path.details);
         }
     }
-}
-
-// ---------------------------------------------------------------------------------
-// 5. The vertex count interpolation counts values by.
-
-#[test]
-fn vertex_count_through_the_c_abi_counts_input_vertices() {
-    // Five input vertices: 0 and 4 are at one place (welded into one), and 3 is used by
-    // no polygon. Interpolation still takes one value per input vertex.
-    let points: [f32; 15] = [
-        0.0, 0.0, 0.0, // 0
-        1.0, 0.0, 0.0, // 1
-        0.0, 0.0, 1.0, // 2
-        9.0, 0.0, 9.0, // 3, unused
-        0.0, 0.0, 0.0, // 4, welded into 0
-    ];
-    let indices: [u32; 3] = [4, 2, 1];
-    let mut mesh: *mut NavstarMesh = std::ptr::null_mut();
-    // SAFETY: 5 vertices of 3 floats, one triangle of 3 indices, NULL sizes and
-    // options, a writable out pointer.
-    let status = unsafe {
-        navstar_mesh_create(
-            points.as_ptr(),
-            5,
-            indices.as_ptr(),
-            std::ptr::null(),
-            1,
-            std::ptr::null(),
-            &mut mesh,
-        )
-    };
-    assert_eq!(status, NavstarStatus::NavstarOk);
-    // SAFETY: a live mesh, and NULL.
-    let (count, of_null) = unsafe {
-        (
-            navstar_mesh_vertex_count(mesh),
-            navstar_mesh_vertex_count(std::ptr::null()),
-        )
-    };
-    assert_eq!(count, 5);
-    assert_eq!(of_null, 0);
-    let values: Vec<f32> = (0..count).map(|i| i as f32 * 10.0).collect();
-    let mut out = [0.0f32];
-    let point = [0.0f32, 0.0, 0.0];
-    // SAFETY: a live mesh, 3 floats, `count` values for one channel, one writable float.
-    let status = unsafe {
-        navstar_mesh_interpolate(
-            mesh,
-            point.as_ptr(),
-            values.as_ptr(),
-            count,
-            1,
-            std::ptr::null(),
-            out.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
-    };
-    assert_eq!(status, NavstarStatus::NavstarOk);
-    // The welded corner carries the value of one of its two input vertices.
-    assert!(out[0] == 0.0 || out[0] == 40.0, "{}", out[0]);
-    // SAFETY: created above, freed once.
-    unsafe { navstar_mesh_free(mesh) };
 }
