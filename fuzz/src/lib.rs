@@ -11,24 +11,40 @@
 //!   invariants (validation order, snapping, first and last point, partial paths,
 //!   segments on the walkable mesh), used by every target that runs queries.
 //!
+//! * [`grid`]: valid meshes by construction; [`input`]: meshes with areas, flags and
+//!   links, filters and path options with a filter; [`buffers`]: guarded output arrays;
+//!   [`calls`]: wrappers over the query entry points added after the first ones;
+//!   [`readback`] and [`searches`]: C-versus-Rust comparisons and checks of the path
+//!   read-back functions, reachable polygons and nearest targets.
+//!
 //! Every check panics on failure, which libFuzzer reports as a crash.
+
+pub mod buffers;
+pub mod calls;
+pub mod grid;
+pub mod input;
+pub mod readback;
+pub mod searches;
 
 use std::ffi::CStr;
 use std::ptr::{self, NonNull};
 
 use arbitrary::Arbitrary;
+pub use buffers::{ListAnswer, ListBuffers, call_list};
+pub use grid::{Arrays, GridSpec};
+pub use input::{COptions, FilterIn, MeshOps, MeshSpec, QueryOpts};
 use navstar::ffi::{
-    NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
-    navstar_find_path, navstar_last_error_message, navstar_mesh_create,
-    navstar_mesh_create_from_grid, navstar_mesh_free, navstar_mesh_options_default,
-    navstar_mesh_polygon_count, navstar_path_options_default, navstar_query_create,
-    navstar_query_free, navstar_status_name,
+    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions, NavstarPathOptions,
+    NavstarQuery, NavstarStatus, navstar_find_path, navstar_last_error_message,
+    navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,
+    navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
+    navstar_query_create, navstar_query_free, navstar_status_name,
 };
 use navstar::glam::{DVec3, Vec2, Vec3};
 use navstar::io::{LoadError, PolygonSoup};
 use navstar::{
-    MeshError, MeshOptions, NavMesh, PathOptions, PathStatus, Query, QueryError, SearchStrategy,
-    UpAxis,
+    CornerDetail, CornerFlags, MeshError, MeshOptions, NavMesh, PathMode, PathOptions, PathStatus,
+    Query, QueryError, SearchStrategy, UpAxis,
 };
 
 pub use NavstarStatus::{
@@ -129,7 +145,7 @@ fn bytes_of<T: Copy>(value: &T) -> Vec<u8> {
 
 /// Overwrites the bytes of an options struct after its `struct_size` with `raw`
 /// (repeated as needed); any bytes are valid for its `u32`/`f32` fields.
-fn fill_after_size<T: Copy>(value: &mut T, raw: &[u8]) {
+pub(crate) fn fill_after_size<T: Copy>(value: &mut T, raw: &[u8]) {
     if raw.is_empty() {
         return;
     }
@@ -288,13 +304,21 @@ pub enum PathOpts {
         max_snap_distance: Coord,
         /// `allow_partial`.
         allow_partial: bool,
+        /// `mode`: 0 and 1 are valid.
+        mode: SmallU32,
+        /// `split_at_area_changes`.
+        split_at_area_changes: bool,
     },
-    /// Valid options with a finite snap distance and partial paths off or on.
+    /// Valid options with a finite snap distance, partial paths off or on, either mode.
     Snap {
         /// `max_snap_distance`.
         max_snap_distance: Coord,
         /// `allow_partial`.
         allow_partial: bool,
+        /// `NAVSTAR_PATH_OPTIMAL` (else the funnel mode).
+        optimal: bool,
+        /// `split_at_area_changes`.
+        split_at_area_changes: bool,
     },
     /// Any bytes after a fuzzed `struct_size`.
     Raw {
@@ -317,18 +341,30 @@ impl PathOpts {
                 heuristic_weight,
                 max_snap_distance,
                 allow_partial,
+                mode,
+                split_at_area_changes,
             } => {
                 c.strategy = strategy.value();
                 c.heuristic_weight = heuristic_weight.value();
                 c.max_snap_distance = max_snap_distance.value();
                 c.allow_partial = u32::from(*allow_partial);
+                c.mode = mode.value();
+                c.split_at_area_changes = u32::from(*split_at_area_changes);
             }
             PathOpts::Snap {
                 max_snap_distance,
                 allow_partial,
+                optimal,
+                split_at_area_changes,
             } => {
                 c.max_snap_distance = max_snap_distance.value().abs();
                 c.allow_partial = u32::from(*allow_partial);
+                c.mode = if *optimal {
+                    NAVSTAR_PATH_OPTIMAL
+                } else {
+                    NAVSTAR_PATH_FUNNEL
+                };
+                c.split_at_area_changes = u32::from(*split_at_area_changes);
             }
             PathOpts::Raw { struct_size, bytes } => {
                 fill_after_size(&mut c, bytes);
@@ -341,8 +377,10 @@ impl PathOpts {
         Some(c)
     }
 
-    /// What the boundary makes of these options; see [`Expect`]. Out-of-range values
-    /// are left to the Rust validation.
+    /// What the boundary makes of these options (with `filter` NULL); see [`Expect`].
+    /// Out-of-range values are left to the Rust validation. Every field of the current
+    /// struct is decoded; a struct of an older size gets the defaults of the fields it
+    /// lacks.
     pub fn expected(&self) -> Expect<PathOptions> {
         let Some(c) = self.to_c() else {
             return Expect::Accept(PathOptions::default());
@@ -351,8 +389,8 @@ impl PathOpts {
             &c,
             &navstar_path_options_default(),
             PATH_OPTIONS_OLDER_SIZES,
-            PATH_OPTIONS_V1_SIZE,
-            |_| {
+            size_of::<NavstarPathOptions>(),
+            |size| {
                 let strategy = match c.strategy {
                     0 => SearchStrategy::AStar,
                     1 => SearchStrategy::Dijkstra,
@@ -366,6 +404,16 @@ impl PathOpts {
                 options.heuristic_weight = c.heuristic_weight;
                 options.max_snap_distance = c.max_snap_distance;
                 options.allow_partial = c.allow_partial != 0;
+                if size >= PATH_OPTIONS_OLDER_SIZES[1] {
+                    options.mode = match c.mode {
+                        NAVSTAR_PATH_FUNNEL => PathMode::Funnel,
+                        NAVSTAR_PATH_OPTIMAL => PathMode::Optimal,
+                        _ => return None,
+                    };
+                }
+                if size == size_of::<NavstarPathOptions>() {
+                    options.split_at_area_changes = c.split_at_area_changes != 0;
+                }
                 Some(options)
             },
         )
@@ -386,9 +434,10 @@ pub fn last_error() -> String {
 
 /// Checks what every fallible call promises about its status and message: a status
 /// with a name, never `NAVSTAR_ERROR_INTERNAL` (a caught panic), an empty message after
-/// success and a message that starts with the function's name after an error.
+/// success and a message that starts with the function's name after an error. Returns
+/// the message.
 #[track_caller]
-pub fn check_status_and_message(function: &str, status: NavstarStatus) {
+pub fn check_status_and_message(function: &str, status: NavstarStatus) -> String {
     let message = last_error();
     assert_ne!(status, INTERNAL, "{function} caught a panic: {message}");
     // SAFETY: static, NUL-terminated, never NULL.
@@ -405,6 +454,7 @@ pub fn check_status_and_message(function: &str, status: NavstarStatus) {
             "{function} failed ({status:?}) with message {message:?}"
         );
     }
+    message
 }
 
 /// An owned mesh handle, freed on drop.
@@ -420,6 +470,12 @@ impl CMesh {
     pub fn polygon_count(&self) -> u32 {
         // SAFETY: a live mesh.
         unsafe { navstar_mesh_polygon_count(self.as_ptr()) }
+    }
+
+    /// `navstar_mesh_link_count`.
+    pub fn link_count(&self) -> u32 {
+        // SAFETY: a live mesh.
+        unsafe { navstar::ffi::navstar_mesh_link_count(self.as_ptr()) }
     }
 
     /// A new query on this mesh.
@@ -443,6 +499,13 @@ impl Drop for CMesh {
 /// An owned query handle, freed on drop.
 pub struct CQuery(NonNull<NavstarQuery>);
 
+impl CQuery {
+    /// The raw handle.
+    pub fn as_ptr(&self) -> *mut NavstarQuery {
+        self.0.as_ptr()
+    }
+}
+
 impl Drop for CQuery {
     fn drop(&mut self) {
         // SAFETY: created by navstar_query_create, freed only here, used by this thread.
@@ -453,7 +516,11 @@ impl Drop for CQuery {
 /// Checks the out-parameter rules of a mesh constructor and wraps the handle: non-NULL
 /// after success, NULL after an error (it started as a dangling non-NULL pointer).
 #[track_caller]
-fn finish_create(function: &str, status: NavstarStatus, out: *mut NavstarMesh) -> Option<CMesh> {
+pub(crate) fn finish_create(
+    function: &str,
+    status: NavstarStatus,
+    out: *mut NavstarMesh,
+) -> Option<CMesh> {
     check_status_and_message(function, status);
     assert!(
         matches!(
@@ -569,9 +636,6 @@ pub fn query_status(error: &QueryError) -> NavstarStatus {
     NavstarStatus::from(error)
 }
 
-/// NaN with a payload no computation produces: marks output floats nobody may write.
-const SENTINEL_BITS: u32 = 0x7fc0_5eed;
-
 /// What `navstar_find_path` answered.
 #[derive(Debug)]
 pub struct CAnswer {
@@ -583,97 +647,183 @@ pub struct CAnswer {
     pub points: Vec<Vec3>,
 }
 
+/// Checks the points a path call wrote (all finite) and makes the answer.
+#[track_caller]
+pub fn path_answer(function: &str, list: ListAnswer<[f32; 3]>) -> CAnswer {
+    for (i, p) in list.items.iter().enumerate() {
+        assert!(
+            p.iter().all(|v| v.is_finite()),
+            "{function}: point {i} is not finite: {p:?}"
+        );
+    }
+    CAnswer {
+        status: list.status,
+        count: list.count,
+        points: list.items.iter().map(|&p| Vec3::from(p)).collect(),
+    }
+}
+
 /// Calls `navstar_find_path` and checks the buffer and message rules: `*out_count` is 0
 /// and nothing is written on error; on success at most `capacity` points are written,
 /// exactly `min(count, capacity)`, all finite, and the status is
 /// `NAVSTAR_BUFFER_TOO_SMALL` exactly when `count > capacity`. `None` points pass NULL;
 /// `out_points_null` passes NULL for `out_points` (with any `capacity`).
-#[allow(clippy::too_many_arguments)]
 #[track_caller]
 pub fn c_find_path(
     query: &mut CQuery,
     start: Option<[f32; 3]>,
     goal: Option<[f32; 3]>,
-    options: &PathOpts,
+    options: Option<&NavstarPathOptions>,
     capacity: u32,
     out_points_null: bool,
 ) -> CAnswer {
-    const GUARD: usize = 4;
-    let floats = if out_points_null {
-        0
-    } else {
-        3 * (capacity as usize + GUARD)
-    };
-    let mut buffer = vec![f32::from_bits(SENTINEL_BITS); floats];
-    let options = options.to_c();
-    let mut count: u32 = 0xdead_beef;
-    // SAFETY: the query is live and used by this thread only; the points are NULL or 3
-    // floats; `options` NULL or a full struct; the buffer holds `capacity` points (plus a
-    // guard) or is NULL; `count` is writable.
-    let status = unsafe {
-        navstar_find_path(
-            query.0.as_ptr(),
-            start.as_ref().map_or(ptr::null(), |p| p.as_ptr()),
-            goal.as_ref().map_or(ptr::null(), |p| p.as_ptr()),
-            options.as_ref().map_or(ptr::null(), ptr::from_ref),
-            if out_points_null {
-                ptr::null_mut()
-            } else {
-                buffer.as_mut_ptr()
-            },
+    let list = call_list(
+        "navstar_find_path",
+        ListBuffers {
             capacity,
-            &mut count,
-        )
-    };
-    check_status_and_message("navstar_find_path", status);
-    let written = if (status as i32) < 0 {
-        assert_eq!(count, 0, "*out_count after {status:?}");
-        0
-    } else {
-        assert!(count >= 2, "a path of {count} points");
-        assert_eq!(
-            status == BUFFER_TOO_SMALL,
-            count > capacity,
-            "status {status:?} with {count} points for capacity {capacity}"
-        );
-        count.min(capacity) as usize
-    };
-    for (i, value) in buffer.iter().enumerate() {
-        if i < 3 * written {
-            assert!(value.is_finite(), "point {} is not finite: {value}", i / 3);
-        } else {
-            assert_eq!(
-                value.to_bits(),
-                SENTINEL_BITS,
-                "float {i} written past the {written} points due ({status:?}, count {count}, capacity {capacity})"
-            );
+            out_null: out_points_null,
+            count_null: false,
+        },
+        |out: *mut [f32; 3], capacity, count| {
+            // SAFETY: the query is live and used by this thread only; the points are NULL
+            // or 3 floats; `options` NULL or a full struct whose filter is NULL or a
+            // filter; the buffer holds `capacity` points (plus a guard) or is NULL;
+            // `count` is writable.
+            unsafe {
+                navstar_find_path(
+                    query.as_ptr(),
+                    opt_ptr(&start),
+                    opt_ptr(&goal),
+                    options.map_or(ptr::null(), ptr::from_ref),
+                    out.cast::<f32>(),
+                    capacity,
+                    count,
+                )
+            }
+        },
+    );
+    path_answer("navstar_find_path", list)
+}
+
+/// The pointer to an optional point (NULL for `None`).
+pub fn opt_ptr(point: &Option<[f32; 3]>) -> *const f32 {
+    point.as_ref().map_or(ptr::null(), |p| p.as_ptr())
+}
+
+/// Path options as the fuzzer gives them: the C struct to pass and what the boundary
+/// must make of it.
+pub trait OptionsIn {
+    /// The C options (and the filter they point to).
+    fn c_options(&self) -> COptions;
+    /// The Rust options the boundary must read, or a rejection.
+    fn expected(&self) -> Expect<PathOptions>;
+}
+
+impl OptionsIn for PathOpts {
+    fn c_options(&self) -> COptions {
+        COptions::without_filter(self.to_c())
+    }
+
+    fn expected(&self) -> Expect<PathOptions> {
+        PathOpts::expected(self)
+    }
+}
+
+impl OptionsIn for QueryOpts {
+    fn c_options(&self) -> COptions {
+        self.to_c()
+    }
+
+    fn expected(&self) -> Expect<PathOptions> {
+        QueryOpts::expected(self)
+    }
+}
+
+/// A path found by the Rust API, owned.
+#[derive(Debug, Clone)]
+pub struct RustPath {
+    /// The corners.
+    pub corners: Vec<Vec3>,
+    /// One per corner.
+    pub details: Vec<CornerDetail>,
+    /// Complete or partial.
+    pub status: PathStatus,
+    /// Its cost under the filter.
+    pub cost: f32,
+    /// Its length.
+    pub length: f32,
+    /// The query's corridor after it.
+    pub corridor: Vec<u32>,
+}
+
+impl RustPath {
+    /// Copies a path and the query's corridor.
+    pub fn new(path: &navstar::Path<'_>, corridor: Vec<u32>) -> RustPath {
+        RustPath {
+            corners: path.corners.to_vec(),
+            details: path.details.to_vec(),
+            status: path.status,
+            cost: path.cost,
+            length: path.length(),
+            corridor,
         }
     }
-    CAnswer {
-        status,
-        count,
-        points: buffer[..3 * written]
-            .chunks_exact(3)
-            .map(Vec3::from_slice)
-            .collect(),
+}
+
+/// Checks that a path call's C answer is what the contract derives from the Rust
+/// answer: the status (`NAVSTAR_BUFFER_TOO_SMALL` when the corners do not fit, else by
+/// the path's status), the count, and the points written, bit for bit.
+#[track_caller]
+pub fn check_same_path(answer: &CAnswer, rust: &Result<RustPath, QueryError>, capacity: u32) {
+    match rust {
+        Err(e) => assert_eq!(answer.status, query_status(e), "Rust said {e}"),
+        Ok(path) => {
+            assert_eq!(answer.count as usize, path.corners.len());
+            let want = if path.corners.len() > capacity as usize {
+                BUFFER_TOO_SMALL
+            } else if path.status == PathStatus::Partial {
+                PARTIAL_PATH
+            } else {
+                OK
+            };
+            assert_eq!(answer.status, want);
+            for (c, r) in answer.points.iter().zip(&path.corners) {
+                assert_eq!(
+                    c.to_array().map(f32::to_bits),
+                    r.to_array().map(f32::to_bits),
+                    "the C ABI and the Rust API disagree: {:?} vs {:?}",
+                    answer.points,
+                    path.corners
+                );
+            }
+        }
     }
 }
 
 /// Runs one query through the C ABI and through the Rust API on a mesh built from the
 /// same input, and checks that the C answer is what the contract derives from the Rust
 /// answer (statuses in the documented order, points bit for bit), then checks the Rust
-/// answer itself with [`check_answer`].
+/// answer itself with [`check_path`]. Returns the Rust path when the C call must have
+/// found it (for checks of what the query reads back after it).
 #[allow(clippy::too_many_arguments)]
 pub fn compare_query(
     cquery: &mut CQuery,
     rquery: &mut Query,
     start: Option<[f32; 3]>,
     goal: Option<[f32; 3]>,
-    options: &PathOpts,
+    options: &impl OptionsIn,
     capacity: u32,
     out_points_null: bool,
-) {
-    let answer = c_find_path(cquery, start, goal, options, capacity, out_points_null);
+) -> Option<RustPath> {
+    let c_options = options.c_options();
+    let answer = c_find_path(
+        cquery,
+        start,
+        goal,
+        c_options.get(),
+        capacity,
+        out_points_null,
+    );
     let point_status = |p: Option<[f32; 3]>| match p {
         None => Some(NULL_ARGUMENT),
         Some(p) if !Vec3::from(p).is_finite() => Some(INVALID_ARGUMENT),
@@ -684,13 +834,13 @@ pub fn compare_query(
         .or_else(|| (out_points_null && capacity > 0).then_some(NULL_ARGUMENT));
     if let Some(expected) = early {
         assert_eq!(answer.status, expected, "{}", last_error());
-        return;
+        return None;
     }
     let (s, g) = (Vec3::from(start.unwrap()), Vec3::from(goal.unwrap()));
     let rust_options = match options.expected() {
         Expect::Reject => {
-            assert_eq!(answer.status, INVALID_ARGUMENT, "options {options:?}");
-            return;
+            assert_eq!(answer.status, INVALID_ARGUMENT, "options rejected");
+            return None;
         }
         Expect::Accept(o) => o,
         Expect::Unknown(mut o) => {
@@ -710,35 +860,36 @@ pub fn compare_query(
                 }
                 OK | PARTIAL_PATH | BUFFER_TOO_SMALL | INVALID_ARGUMENT | NOT_ON_MESH | NO_PATH => {
                 }
-                other => panic!("{other:?} with options {options:?}"),
+                other => panic!("{other:?} with unknown options"),
             }
-            return;
+            return None;
         }
     };
-    let rust = rquery.find_path_vec(s, g, &rust_options);
-    match &rust {
-        Err(e) => assert_eq!(answer.status, query_status(e), "Rust said {e}"),
-        Ok((corners, status)) => {
-            assert_eq!(answer.count as usize, corners.len());
-            let want = if corners.len() > capacity as usize {
-                BUFFER_TOO_SMALL
-            } else if *status == PathStatus::Partial {
-                PARTIAL_PATH
-            } else {
-                OK
-            };
-            assert_eq!(answer.status, want);
-            for (c, r) in answer.points.iter().zip(corners) {
-                assert_eq!(
-                    c.to_array().map(f32::to_bits),
-                    r.to_array().map(f32::to_bits),
-                    "the C ABI and the Rust API disagree: {:?} vs {corners:?}",
-                    answer.points
-                );
-            }
-        }
-    }
-    check_answer(rquery.mesh(), s, g, &rust_options, &rust);
+    let rust = rquery.find_path(s, g, &rust_options).map(|p| {
+        (
+            p.corners.to_vec(),
+            p.details.to_vec(),
+            p.status,
+            p.cost,
+            p.length(),
+        )
+    });
+    let rust = rust.map(|(corners, details, status, cost, length)| RustPath {
+        corners,
+        details,
+        status,
+        cost,
+        length,
+        corridor: rquery.corridor().collect(),
+    });
+    check_same_path(&answer, &rust, capacity);
+    let plain = rust
+        .as_ref()
+        .map(|p| (p.corners.clone(), p.status))
+        .map_err(Clone::clone);
+    let details = rust.as_ref().map_or(&[][..], |p| &p.details[..]);
+    check_path(rquery.mesh(), s, g, &rust_options, &plain, details);
+    rust.ok()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -765,12 +916,29 @@ const MAX_SEGMENT_CHECK_POLYGONS: u32 = 600;
 /// * start and goal snapped into one polygon give exactly 2 corners;
 /// * every segment lies on the walkable mesh (ground plane, sampled), for meshes small
 ///   enough to check by brute force.
+///
+/// "The mesh" is the polygons `options.filter` admits under the mesh's current flags.
 pub fn check_answer(
     mesh: &NavMesh,
     start: Vec3,
     goal: Vec3,
     options: &PathOptions,
     answer: &Answer,
+) {
+    check_path(mesh, start, goal, options, answer, &[]);
+}
+
+/// [`check_answer`] for a path that may take off-mesh links: `details` (one per corner,
+/// or empty for none) marks the segments that are links (from a corner flagged
+/// `LINK_START`), which are not on the mesh; and with links, start and goal in one
+/// polygon may give more than 2 corners (a link may be cheaper).
+pub fn check_path(
+    mesh: &NavMesh,
+    start: Vec3,
+    goal: Vec3,
+    options: &PathOptions,
+    answer: &Answer,
+    details: &[CornerDetail],
 ) {
     let weight_ok = options.heuristic_weight.is_finite() && options.heuristic_weight >= 0.0;
     let snap = options.max_snap_distance;
@@ -790,13 +958,18 @@ pub fn check_answer(
             return;
         }
     }
-    let scale = [mesh.bounds().min, mesh.bounds().max, start, goal]
-        .iter()
-        .map(|v| v.abs().max_element())
-        .fold(1.0f32, f32::max);
-    let tol = scale * 1e-4;
-    let near_start = mesh.nearest_point(start, f32::INFINITY);
-    let near_goal = mesh.nearest_point(goal, f32::INFINITY);
+    let tol = tolerance(mesh, &[start, goal]);
+    let filter = &options.filter;
+    let admitted = |p: u32| filter.admits(mesh.polygon_flags(p));
+    if !(0..mesh.polygon_count()).any(admitted) {
+        assert!(
+            matches!(answer, Err(QueryError::NotOnMesh { .. })),
+            "the filter admits no polygon: {answer:?}"
+        );
+        return;
+    }
+    let near_start = mesh.nearest_point_filtered(start, f32::INFINITY, filter);
+    let near_goal = mesh.nearest_point_filtered(goal, f32::INFINITY, filter);
     if snap == f32::INFINITY {
         assert!(
             !matches!(answer, Err(QueryError::NotOnMesh { .. })),
@@ -849,7 +1022,7 @@ pub fn check_answer(
     assert!(corners.len() >= 2, "{corners:?}");
     assert!(corners.iter().all(|c| c.is_finite()), "{corners:?}");
     let on_mesh = |p: Vec3| {
-        mesh.nearest_point(p, f32::INFINITY)
+        mesh.nearest_point_filtered(p, f32::INFINITY, filter)
             .is_some_and(|n| n.distance <= tol)
     };
     // Distances in f64 (squares of f32 distances overflow beyond 1.8e19), to the nearest
@@ -857,7 +1030,7 @@ pub fn check_answer(
     let small = mesh.polygon_count() <= MAX_SEGMENT_CHECK_POLYGONS;
     let nearest = |p: Vec3, library: f32| {
         if small {
-            brute_force_distance(mesh, p)
+            brute_force_distance(mesh, p, admitted)
         } else {
             f64::from(library)
         }
@@ -892,6 +1065,7 @@ pub fn check_answer(
         }
     }
     if snap == f32::INFINITY
+        && mesh.link_count() == 0
         && near_start.polygon == near_goal.polygon
         && status == PathStatus::Complete
     {
@@ -902,19 +1076,37 @@ pub fn check_answer(
         );
     }
     if mesh.polygon_count() <= MAX_SEGMENT_CHECK_POLYGONS && corners.len() <= 256 {
-        let ground = GroundMesh::new(mesh);
-        for pair in corners.windows(2) {
-            ground.check_segment(pair[0], pair[1], tol);
+        let ground = GroundMesh::new(mesh, admitted);
+        for (i, pair) in corners.windows(2).enumerate() {
+            let link = details
+                .get(i)
+                .is_some_and(|d| d.flags.contains(CornerFlags::LINK_START));
+            if !link {
+                ground.check_segment(pair[0], pair[1], tol);
+            }
         }
     }
 }
 
-/// The 3D distance from `p` to the mesh, by brute force in f64 over the fan triangles of
-/// every polygon: an independent check of the library's (f32, BVH) snapping.
-fn brute_force_distance(mesh: &NavMesh, p: Vec3) -> f64 {
+/// The tolerance of geometric checks involving `mesh` and `points`: 1e-4 times the
+/// largest coordinate magnitude (at least 1).
+pub fn tolerance(mesh: &NavMesh, points: &[Vec3]) -> f32 {
+    [mesh.bounds().min, mesh.bounds().max]
+        .iter()
+        .chain(points)
+        .map(|v| v.abs().max_element())
+        .fold(1.0f32, f32::max)
+        * 1e-4
+}
+
+/// The 3D distance from `p` to the polygons of the mesh for which `admitted` holds, by
+/// brute force in f64 over the fan triangles of each: an independent check of the
+/// library's (f32, BVH) snapping.
+pub fn brute_force_distance(mesh: &NavMesh, p: Vec3, admitted: impl Fn(u32) -> bool) -> f64 {
     let p = p.as_dvec3();
     let v = mesh.vertices();
     (0..mesh.polygon_count())
+        .filter(|&poly| admitted(poly))
         .flat_map(|poly| {
             let c = mesh.polygon_vertices(poly);
             (1..c.len() - 1).map(move |i| {
@@ -956,16 +1148,18 @@ fn distance_to_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> f64 {
 }
 
 /// The polygons of a mesh in its ground plane, for containment tests.
-struct GroundMesh {
+pub struct GroundMesh {
     up: UpAxis,
     /// Corners of each polygon, counter-clockwise.
     polygons: Vec<Vec<Vec2>>,
 }
 
 impl GroundMesh {
-    fn new(mesh: &NavMesh) -> GroundMesh {
+    /// The polygons of `mesh` for which `admitted` holds.
+    pub fn new(mesh: &NavMesh, admitted: impl Fn(u32) -> bool) -> GroundMesh {
         let up = mesh.up_axis();
         let polygons = (0..mesh.polygon_count())
+            .filter(|&p| admitted(p))
             .map(|p| {
                 let mut c: Vec<Vec2> = mesh
                     .polygon_vertices(p)
@@ -1004,7 +1198,7 @@ impl GroundMesh {
     }
 
     /// Samples a segment and checks that every sample is on the mesh.
-    fn check_segment(&self, a: Vec3, b: Vec3, tol: f32) {
+    pub fn check_segment(&self, a: Vec3, b: Vec3, tol: f32) {
         let (a, b) = (self.up.ground(a), self.up.ground(b));
         for k in 0..=8 {
             let q = a.lerp(b, k as f32 / 8.0);
@@ -1020,13 +1214,19 @@ impl GroundMesh {
 /// one of the polygon's fan triangles.
 pub fn point_in_polygon(mesh: &NavMesh, polygon: u32, s: u8, t: u8, u: u8) -> Vec3 {
     let corners = mesh.polygon_vertices(polygon % mesh.polygon_count());
-    let v = mesh.vertices();
+    fan_point(corners, mesh.vertices(), s, t, u)
+}
+
+/// A point of the polygon with these corners (at least 3), from three numbers (any
+/// bits): fan triangle `s % (n - 2)`, at barycentric weights `t / 255` and `u / 255`
+/// (folded into the triangle).
+pub fn fan_point(corners: &[u32], vertices: &[Vec3], s: u8, t: u8, u: u8) -> Vec3 {
     let fan = corners.len() - 2;
     let k = usize::from(s) % fan;
     let (a, b, c) = (
-        v[corners[0] as usize],
-        v[corners[k + 1] as usize],
-        v[corners[k + 2] as usize],
+        vertices[corners[0] as usize],
+        vertices[corners[k + 1] as usize],
+        vertices[corners[k + 2] as usize],
     );
     let (mut t, mut u) = (f32::from(t) / 255.0, f32::from(u) / 255.0);
     if t + u > 1.0 {
@@ -1051,12 +1251,21 @@ pub enum PointIn {
 impl PointIn {
     /// The point for `mesh`, or `None` for NULL.
     pub fn resolve(self, mesh: &NavMesh) -> Option<[f32; 3]> {
+        self.resolve_with(|p, s, t, u| point_in_polygon(mesh, p, s, t, u))
+    }
+
+    /// The point for the polygons of `arrays` (before a mesh is built from them), or
+    /// `None` for NULL.
+    pub fn resolve_in(self, arrays: &Arrays) -> Option<[f32; 3]> {
+        self.resolve_with(|p, s, t, u| arrays.point_in_polygon(p, s, t, u).unwrap_or(Vec3::ZERO))
+    }
+
+    /// The point, where `pick(polygon, s, t, u)` gives a point of a polygon.
+    fn resolve_with(self, pick: impl Fn(u32, u8, u8, u8) -> Vec3) -> Option<[f32; 3]> {
         match self {
-            PointIn::InPolygon(p, s, t, u) => {
-                Some(point_in_polygon(mesh, u32::from(p), s, t, u).to_array())
-            }
+            PointIn::InPolygon(p, s, t, u) => Some(pick(u32::from(p), s, t, u).to_array()),
             PointIn::Near(p, t, u, d) => {
-                let base = point_in_polygon(mesh, u32::from(p), 0, t, u);
+                let base = pick(u32::from(p), 0, t, u);
                 Some((base + Vec3::from(d.map(|x| f32::from(x) / 32.0))).to_array())
             }
             PointIn::Raw(c) => Some(c.map(Coord::value)),

@@ -1,0 +1,235 @@
+//! Fuzzes the flag setters (`navstar_mesh_set_polygon_flags`,
+//! `navstar_mesh_set_link_flags`) and `navstar_mesh_polygon_info` between queries, on
+//! meshes with areas, flags and off-mesh links: every query must honour the flags as
+//! they are at the time of the call.
+//!
+//! The harness keeps a model of every polygon's and link's flags. A setter returns the
+//! previous flags of the model (out-of-range indices give
+//! `NAVSTAR_ERROR_INVALID_ARGUMENT` naming the polygon or link; a NULL mesh
+//! `NAVSTAR_ERROR_NULL_ARGUMENT`), `navstar_mesh_polygon_info` gives the model's flags
+//! and the area the mesh was built with. One C query, created before any change, answers
+//! paths, reachable polygons and nearest points with any filter; each answer equals the
+//! Rust API's on a mesh built from the same arrays with the same flag changes, and none
+//! uses a refused polygon or link: the corridor and the reached polygons are admitted,
+//! every path segment lies on admitted polygons, every link taken is admitted, the
+//! nearest point is on an admitted polygon.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use navstar::Query;
+use navstar::ffi::NAVSTAR_CORNER_LINK_START;
+use navstar_fuzz::calls::{
+    FlagTarget, NullOuts, c_nearest_point, c_path_corridor, c_path_details, c_set_flags,
+    check_faults, null_fault, polygon_info_checked,
+};
+use navstar_fuzz::input::{Built, CFilter};
+use navstar_fuzz::readback::{check_corridor, check_details};
+use navstar_fuzz::searches::{ReachIn, compare_reachable};
+use navstar_fuzz::{
+    FilterIn, INVALID_ARGUMENT, ListBuffers, MeshOps, OK, PointIn, QueryOpts, SmallU32,
+    compare_query,
+};
+
+#[derive(Arbitrary, Debug)]
+enum Op {
+    Set {
+        link: bool,
+        index: SmallU32,
+        /// 4 flag bits.
+        flags: u8,
+        previous_null: bool,
+        mesh_null: bool,
+    },
+    Info {
+        polygon: SmallU32,
+    },
+    Path {
+        start: PointIn,
+        goal: PointIn,
+        options: QueryOpts,
+    },
+    Reach(ReachIn),
+    Nearest {
+        point: PointIn,
+        filter: FilterIn,
+    },
+}
+
+/// The flags the mesh must hold.
+struct Model {
+    polygons: Vec<u32>,
+    links: Vec<u32>,
+}
+
+fn set(
+    b: &Built,
+    model: &mut Model,
+    target: FlagTarget,
+    index: u32,
+    flags: u32,
+    previous_null: bool,
+    mesh_null: bool,
+) {
+    let answer = c_set_flags(
+        (!mesh_null).then_some(&b.c),
+        target,
+        index,
+        flags,
+        previous_null,
+    );
+    let (slots, what) = match target {
+        FlagTarget::Polygon => (&mut model.polygons, "polygon"),
+        FlagTarget::Link => (&mut model.links, "link"),
+    };
+    let mut faults: Vec<_> = null_fault(mesh_null, "mesh").into_iter().collect();
+    if index as usize >= slots.len() {
+        faults.push((INVALID_ARGUMENT, what));
+    }
+    if check_faults("flag setter", answer.status, &answer.message, &faults) {
+        return;
+    }
+    assert_eq!(answer.status, OK, "{}", answer.message);
+    let slot = &mut slots[index as usize];
+    if let Some(previous) = answer.value {
+        assert_eq!(previous, *slot, "the previous flags of {what} {index}");
+    }
+    assert_eq!(answer.value.is_none(), previous_null);
+    *slot = flags;
+    let rust = match target {
+        FlagTarget::Polygon => b.rust.set_polygon_flags(index, flags),
+        FlagTarget::Link => b.rust.set_link_flags(index, flags),
+    };
+    rust.expect("the Rust mesh refused a flag change the C mesh took");
+}
+
+fn info(b: &Built, model: &Model, polygon: u32) {
+    if let Some((flags, area)) = polygon_info_checked(&b.c, polygon, false, NullOuts::default()) {
+        assert_eq!(flags, Some(model.polygons[polygon as usize]));
+        assert_eq!(area, Some(u32::from(b.input.area(polygon))));
+    }
+}
+
+fn path(
+    b: &Built,
+    model: &Model,
+    cquery: &mut navstar_fuzz::CQuery,
+    start: &PointIn,
+    goal: &PointIn,
+    options: &QueryOpts,
+) {
+    let mesh = &b.rust;
+    let mut rquery = Query::new(mesh);
+    let Some(found) = compare_query(
+        cquery,
+        &mut rquery,
+        start.resolve(mesh),
+        goal.resolve(mesh),
+        options,
+        64,
+        false,
+    ) else {
+        return;
+    };
+    let navstar_fuzz::Expect::Accept(options) = options.expected() else {
+        unreachable!("a path with rejected options");
+    };
+    // What the C query reads back is the path it found under the current flags.
+    let corridor = c_path_corridor(Some(cquery), ListBuffers::room(256));
+    assert_eq!(corridor.items, found.corridor);
+    check_corridor(mesh, &corridor.items, &options);
+    let details = c_path_details(Some(cquery), ListBuffers::room(256));
+    check_details(mesh, &details.items);
+    for d in &details.items {
+        if d.flags & NAVSTAR_CORNER_LINK_START != 0 {
+            let flags = model.links[d.link as usize];
+            assert!(
+                options.filter.admits(flags),
+                "link {} (flags {flags}) taken although the filter refuses it",
+                d.link
+            );
+        }
+    }
+}
+
+fn nearest(b: &Built, model: &Model, point: Option<[f32; 3]>, filter_in: &FilterIn) {
+    let c_filter = CFilter::new(filter_in);
+    let answer = c_nearest_point(
+        Some(&b.c),
+        point,
+        f32::INFINITY,
+        &c_filter,
+        NullOuts::default(),
+    );
+    if answer.status != OK {
+        return; // Faults and refusals are the spatial_queries target's subject.
+    }
+    let filter = filter_in.checked().expect("a bad filter was accepted");
+    let polygon = answer.polygon.unwrap();
+    assert!(
+        filter.admits(model.polygons[polygon as usize]),
+        "nearest point on polygon {polygon}, which the filter refuses"
+    );
+    let rust = b
+        .rust
+        .nearest_point_filtered(point.unwrap().into(), f32::INFINITY, &filter);
+    assert_eq!(rust.map(|n| n.polygon), Some(polygon));
+}
+
+fuzz_target!(|input: MeshOps<Op>| {
+    let Some(built) = input.mesh.build() else {
+        return;
+    };
+    let mut model = Model {
+        polygons: (0..built.rust.polygon_count())
+            .map(|p| built.input.flags(p))
+            .collect(),
+        links: built.input.links.iter().map(|l| l.flags).collect(),
+    };
+    let mut cquery = built.c.query();
+    for op in input.ops.iter().take(16) {
+        match op {
+            Op::Set {
+                link,
+                index,
+                flags,
+                previous_null,
+                mesh_null,
+            } => {
+                let target = if *link {
+                    FlagTarget::Link
+                } else {
+                    FlagTarget::Polygon
+                };
+                // Mostly indices in range.
+                let count = match target {
+                    FlagTarget::Polygon => built.rust.polygon_count(),
+                    FlagTarget::Link => built.rust.link_count(),
+                };
+                let index = match index {
+                    SmallU32::Small(i) => u32::from(*i) % (count + 2),
+                    SmallU32::Any(i) => *i,
+                };
+                set(
+                    &built,
+                    &mut model,
+                    target,
+                    index,
+                    u32::from(flags & 0x0f),
+                    *previous_null,
+                    *mesh_null,
+                );
+            }
+            Op::Info { polygon } => info(&built, &model, polygon.value()),
+            Op::Path {
+                start,
+                goal,
+                options,
+            } => path(&built, &model, &mut cquery, start, goal, options),
+            Op::Reach(call) => compare_reachable(&cquery, &built.rust, call),
+            Op::Nearest { point, filter } => {
+                nearest(&built, &model, point.resolve(&built.rust), filter)
+            }
+        }
+    }
+});

@@ -1,0 +1,304 @@
+//! Checks of the path read-back functions (`navstar_query_path_info`,
+//! `navstar_query_path_details`, `navstar_query_path_corridor`) against the last path
+//! the Rust API found for the same call, and against what the docs promise of any path.
+
+use arbitrary::Arbitrary;
+use navstar::ffi::{
+    NAVSTAR_CORNER_AREA_CHANGE, NAVSTAR_CORNER_END, NAVSTAR_CORNER_LINK_END,
+    NAVSTAR_CORNER_LINK_START, NAVSTAR_CORNER_START, NAVSTAR_NO_LINK, NavstarCornerDetail,
+};
+use navstar::{MAX_AREAS, NavMesh, PathMode, PathOptions, PathStatus};
+
+use crate::calls::{Fault, c_path_corridor, c_path_details, c_path_info, check_faults};
+use crate::{CQuery, ListAnswer, ListBuffers, NO_PATH, NULL_ARGUMENT, OK, PARTIAL_PATH, RustPath};
+
+/// The buffers of a read-back call.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub struct BuffersIn {
+    /// Room for `capacity % 40` items (exhausted input: 32).
+    pub capacity: u8,
+    /// The array is NULL.
+    pub out_null: bool,
+    /// `out_count` is NULL.
+    pub count_null: bool,
+}
+
+impl BuffersIn {
+    /// The buffers to pass.
+    pub fn get(self) -> ListBuffers {
+        ListBuffers {
+            capacity: if self.capacity == 0 {
+                32
+            } else {
+                u32::from(self.capacity % 40)
+            },
+            out_null: self.out_null,
+            count_null: self.count_null,
+        }
+    }
+
+    /// The faults these buffers inject (`out` names the array argument).
+    pub fn faults(self, out: &'static str) -> Vec<Fault> {
+        let b = self.get();
+        let mut faults = Vec::new();
+        if b.count_null {
+            faults.push((NULL_ARGUMENT, "out_count"));
+        }
+        if b.out_null && b.capacity > 0 {
+            faults.push((NULL_ARGUMENT, out));
+        }
+        faults
+    }
+}
+
+/// One read-back call.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum ReadBack {
+    /// `navstar_query_path_info`.
+    Info {
+        /// `query` NULL.
+        query_null: bool,
+        /// `out_info` NULL.
+        out_null: bool,
+    },
+    /// `navstar_query_path_details`.
+    Details {
+        /// `query` NULL.
+        query_null: bool,
+        /// The buffers.
+        buffers: BuffersIn,
+    },
+    /// `navstar_query_path_corridor`.
+    Corridor {
+        /// `query` NULL.
+        query_null: bool,
+        /// The buffers.
+        buffers: BuffersIn,
+    },
+}
+
+/// The last path a query found, as the Rust API found it, with its options.
+pub struct LastPath {
+    /// The path.
+    pub path: RustPath,
+    /// The options it was found with.
+    pub options: PathOptions,
+}
+
+/// Runs a read-back call on `query` and checks it: injected faults give their errors;
+/// without a last path (none made, or the last path call failed) the answer is
+/// `NAVSTAR_ERROR_NO_PATH`; else the answer equals the Rust API's for the same call, bit
+/// for bit, and keeps what the docs promise of any path (see [`check_details`] and
+/// [`check_corridor`]).
+pub fn check_read_back(query: &CQuery, mesh: &NavMesh, last: Option<&LastPath>, call: ReadBack) {
+    let handle = |null: bool| (!null).then_some(query);
+    match call {
+        ReadBack::Info {
+            query_null,
+            out_null,
+        } => {
+            let answer = c_path_info(handle(query_null), out_null);
+            let mut faults = Vec::new();
+            if query_null {
+                faults.push((NULL_ARGUMENT, "query"));
+            }
+            if out_null {
+                faults.push((NULL_ARGUMENT, "out_info"));
+            }
+            if check_faults(
+                "navstar_query_path_info",
+                answer.status,
+                &answer.message,
+                &faults,
+            ) {
+                return;
+            }
+            let Some(last) = last else {
+                assert_eq!(answer.status, NO_PATH, "{}", answer.message);
+                return;
+            };
+            assert_eq!(answer.status, OK, "{}", answer.message);
+            let info = answer.info.unwrap();
+            let path = &last.path;
+            assert_eq!(info.point_count as usize, path.corners.len());
+            assert_eq!(info.polygon_count as usize, path.corridor.len());
+            let status = match path.status {
+                PathStatus::Complete => OK,
+                PathStatus::Partial => PARTIAL_PATH,
+            };
+            assert_eq!(info.status, status);
+            assert_eq!(info.length.to_bits(), path.length.to_bits(), "{info:?}");
+            assert_eq!(info.cost.to_bits(), path.cost.to_bits(), "{info:?}");
+            check_length_and_cost(mesh, last);
+        }
+        ReadBack::Details {
+            query_null,
+            buffers,
+        } => {
+            let answer = c_path_details(handle(query_null), buffers.get());
+            if !list_faults(
+                "navstar_query_path_details",
+                &answer,
+                query_null,
+                buffers,
+                "out_details",
+                last,
+            ) {
+                let path = &last.unwrap().path;
+                let want: Vec<NavstarCornerDetail> = path.details.iter().map(c_detail).collect();
+                assert_eq!(answer.count as usize, want.len());
+                assert_eq!(answer.items[..], want[..answer.items.len()]);
+                check_details(mesh, &want);
+            }
+        }
+        ReadBack::Corridor {
+            query_null,
+            buffers,
+        } => {
+            let answer = c_path_corridor(handle(query_null), buffers.get());
+            if !list_faults(
+                "navstar_query_path_corridor",
+                &answer,
+                query_null,
+                buffers,
+                "out_polygons",
+                last,
+            ) {
+                let last = last.unwrap();
+                let corridor = &last.path.corridor;
+                assert_eq!(answer.count as usize, corridor.len());
+                assert_eq!(answer.items[..], corridor[..answer.items.len()]);
+                check_corridor(mesh, corridor, &last.options);
+            }
+        }
+    }
+}
+
+/// The faults and the "no last path" rule of the list read-backs; `true` when the
+/// answer was judged by them.
+fn list_faults<T>(
+    function: &str,
+    answer: &ListAnswer<T>,
+    query_null: bool,
+    buffers: BuffersIn,
+    out: &'static str,
+    last: Option<&LastPath>,
+) -> bool {
+    let mut faults = buffers.faults(out);
+    if query_null {
+        faults.push((NULL_ARGUMENT, "query"));
+    }
+    if check_faults(function, answer.status, &answer.message, &faults) {
+        return true;
+    }
+    if last.is_none() {
+        assert_eq!(answer.status, NO_PATH, "{}", answer.message);
+        return true;
+    }
+    false
+}
+
+/// The C form of a corner detail, as the header documents it.
+pub fn c_detail(d: &navstar::CornerDetail) -> NavstarCornerDetail {
+    NavstarCornerDetail {
+        flags: u32::from(d.flags.bits()),
+        area: u32::from(d.area),
+        link: d.link,
+    }
+}
+
+/// What the docs promise of a path's corner details: only the documented flag bits; the
+/// first corner and only it flagged START, the last and only it END; a link index
+/// exactly on corners flagged LINK_START or LINK_END, below the mesh's link count; a
+/// LINK_START corner followed by the LINK_END corner of the same link; areas below 64.
+pub fn check_details(mesh: &NavMesh, details: &[NavstarCornerDetail]) {
+    let known = NAVSTAR_CORNER_START
+        | NAVSTAR_CORNER_END
+        | NAVSTAR_CORNER_LINK_START
+        | NAVSTAR_CORNER_LINK_END
+        | NAVSTAR_CORNER_AREA_CHANGE;
+    let last = details.len() - 1;
+    let at_link = NAVSTAR_CORNER_LINK_START | NAVSTAR_CORNER_LINK_END;
+    for (i, d) in details.iter().enumerate() {
+        assert_eq!(d.flags & !known, 0, "corner {i}: {details:?}");
+        assert_eq!(
+            d.flags & NAVSTAR_CORNER_START != 0,
+            i == 0,
+            "corner {i}: {details:?}"
+        );
+        assert_eq!(
+            d.flags & NAVSTAR_CORNER_END != 0,
+            i == last,
+            "corner {i}: {details:?}"
+        );
+        assert!((d.area as usize) < MAX_AREAS, "corner {i}: {details:?}");
+        assert_eq!(
+            d.flags & at_link != 0,
+            d.link != NAVSTAR_NO_LINK,
+            "corner {i}: {details:?}"
+        );
+        if d.link != NAVSTAR_NO_LINK {
+            assert!(d.link < mesh.link_count(), "corner {i}: {details:?}");
+        }
+        if d.flags & NAVSTAR_CORNER_LINK_START != 0 {
+            let next = details.get(i + 1).expect("a path ends with a link start");
+            assert!(
+                next.flags & NAVSTAR_CORNER_LINK_END != 0 && next.link == d.link,
+                "corner {i}: {details:?}"
+            );
+        }
+    }
+}
+
+/// What the docs promise of a corridor: polygons of the mesh that the filter admits
+/// (under the current flags), each step to a neighbour across an edge unless the mesh
+/// has off-mesh links.
+pub fn check_corridor(mesh: &NavMesh, corridor: &[u32], options: &PathOptions) {
+    for &p in corridor {
+        assert!(p < mesh.polygon_count(), "{corridor:?}");
+        assert!(
+            options.filter.admits(mesh.polygon_flags(p)),
+            "polygon {p} of the corridor {corridor:?} is refused by the filter"
+        );
+    }
+    if mesh.link_count() == 0 {
+        for w in corridor.windows(2) {
+            assert!(
+                mesh.polygon_neighbours(w[0]).contains(&w[1]),
+                "corridor {corridor:?}: {} does not border {}",
+                w[0],
+                w[1]
+            );
+        }
+    }
+}
+
+/// The length of the path, independently in f64, and (default mode, no links) a cost
+/// no lower than the length times the cheapest area cost.
+fn check_length_and_cost(mesh: &NavMesh, last: &LastPath) {
+    let path = &last.path;
+    let length: f64 = path
+        .corners
+        .windows(2)
+        .map(|w| w[0].as_dvec3().distance(w[1].as_dvec3()))
+        .sum();
+    let tol = 1e-4 * length.max(1.0);
+    assert!(
+        (f64::from(path.length) - length).abs() <= tol,
+        "length {} of a path {length} long",
+        path.length
+    );
+    assert!(
+        path.cost.is_finite() && path.cost >= 0.0,
+        "cost {}",
+        path.cost
+    );
+    if mesh.link_count() == 0 && last.options.mode == PathMode::Funnel {
+        let least = length * f64::from(last.options.filter.min_cost());
+        assert!(
+            f64::from(path.cost) >= least - 1e-4 * least.max(1.0),
+            "cost {} below the length {length} times the cheapest area cost",
+            path.cost
+        );
+    }
+}
