@@ -16,7 +16,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use navstar_fuzz::MeshOps;
-use navstar_fuzz::readback::{LastPath, ReadBack, check_read_back};
+use navstar_fuzz::readback::{LastCall, ReadBack, check_read_back};
 use navstar_fuzz::searches::{ReachIn, TargetIn, compare_nearest_target, compare_reachable};
 
 #[derive(Arbitrary, Debug)]
@@ -31,12 +31,12 @@ fuzz_target!(|input: MeshOps<Op>| {
         return;
     };
     let cquery = built.c.query();
-    let mut last: Option<LastPath> = None;
+    let mut last = LastCall::Nothing;
     for op in input.ops.iter().take(10) {
         match op {
             Op::Target(call) => last = compare_nearest_target(&cquery, &built.rust, call),
             Op::Reach(call) => compare_reachable(&cquery, &built.rust, call),
-            Op::ReadBack(call) => check_read_back(&cquery, &built.rust, last.as_ref(), *call),
+            Op::ReadBack(call) => check_read_back(&cquery, &built.rust, &last, *call),
         }
     }
 });

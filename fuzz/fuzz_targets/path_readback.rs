@@ -18,7 +18,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use navstar::Query;
-use navstar_fuzz::readback::{LastPath, ReadBack, check_read_back};
+use navstar_fuzz::readback::{LastCall, LastPath, ReadBack, check_read_back};
 use navstar_fuzz::{Expect, MeshOps, PointIn, QueryOpts, compare_query};
 
 #[derive(Arbitrary, Debug)]
@@ -38,7 +38,7 @@ fuzz_target!(|input: MeshOps<Op>| {
         return;
     };
     let mut cquery = built.c.query();
-    let mut last: Option<LastPath> = None;
+    let mut last = LastCall::Nothing;
     for op in input.ops.iter().take(12) {
         match op {
             Op::Path {
@@ -58,15 +58,18 @@ fuzz_target!(|input: MeshOps<Op>| {
                     u32::from(capacity % 24),
                     *out_null,
                 );
-                last = path.map(|path| LastPath {
-                    path,
-                    options: match options.expected() {
-                        Expect::Accept(o) => o,
-                        other => panic!("a path with options {other:?}"),
-                    },
-                });
+                last = match path {
+                    None => LastCall::Nothing,
+                    Some(path) => LastCall::Path(Box::new(LastPath {
+                        path,
+                        options: match options.expected() {
+                            Expect::Accept(o) => o,
+                            other => panic!("a path with options {other:?}"),
+                        },
+                    })),
+                };
             }
-            Op::ReadBack(call) => check_read_back(&cquery, &built.rust, last.as_ref(), *call),
+            Op::ReadBack(call) => check_read_back(&cquery, &built.rust, &last, *call),
         }
     }
 });

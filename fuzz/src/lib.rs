@@ -472,6 +472,12 @@ impl CMesh {
         unsafe { navstar_mesh_polygon_count(self.as_ptr()) }
     }
 
+    /// `navstar_mesh_vertex_count`.
+    pub fn vertex_count(&self) -> u32 {
+        // SAFETY: a live mesh.
+        unsafe { navstar::ffi::navstar_mesh_vertex_count(self.as_ptr()) }
+    }
+
     /// `navstar_mesh_link_count`.
     pub fn link_count(&self) -> u32 {
         // SAFETY: a live mesh.
@@ -906,10 +912,11 @@ const MAX_SEGMENT_CHECK_POLYGONS: u32 = 600;
 /// Checks a path answer against the documented invariants, independently of how the
 /// library computes it:
 ///
-/// * options are validated first (weight finite and >= 0, snap distance >= 0), then the
-///   start, then the goal (finite, and within the snap distance of the mesh; with the
+/// * options are validated first (weight finite and >= 0, snap distance >= 0, area costs
+///   finite and > 0), then the start, then the goal (finite, and within the snap distance of the mesh; with the
 ///   default unlimited snap distance a finite point is never "not on mesh");
-/// * a path has at least 2 finite corners; the first is a point of the mesh as far from
+/// * a path has at least 2 finite corners, no point twice in a row (but for a path from
+///   a point to itself); the first is a point of the mesh as far from
 ///   the start as the nearest point of the mesh is; a complete path ends likewise at the
 ///   goal's nearest point; a partial path (only when allowed) ends on the mesh no nearer
 ///   to the goal than that;
@@ -946,6 +953,13 @@ pub fn check_path(
         assert!(
             matches!(answer, Err(QueryError::InvalidOption(_))),
             "options {options:?} accepted: {answer:?}"
+        );
+        return;
+    }
+    if let Err(QueryError::InvalidAreaCost { area, .. }) = options.filter.validate() {
+        assert!(
+            matches!(answer, Err(QueryError::InvalidAreaCost { area: a, .. }) if *a == area),
+            "the cost of area {area} is bad: {answer:?}"
         );
         return;
     }
@@ -1021,6 +1035,10 @@ pub fn check_path(
     };
     assert!(corners.len() >= 2, "{corners:?}");
     assert!(corners.iter().all(|c| c.is_finite()), "{corners:?}");
+    assert!(
+        corners.len() == 2 || corners.windows(2).all(|w| w[0] != w[1]),
+        "the same point twice in a row: {corners:?}"
+    );
     let on_mesh = |p: Vec3| {
         mesh.nearest_point_filtered(p, f32::INFINITY, filter)
             .is_some_and(|n| n.distance <= tol)
