@@ -322,6 +322,17 @@ struct NavstarMeshOptions navstar_mesh_options_default(void);
 // allowed.
 struct NavstarPathOptions navstar_path_options_default(void);
 
+// Default query filter: every area costs 1; polygons and links with any flag set are
+// usable.
+struct NavstarQueryFilter navstar_query_filter_default(void);
+
+// A link with the defaults: two-way, cost = distance, area 0, flags 1, radius 1, both
+// ends at the origin.
+struct NavstarOffMeshLink navstar_off_mesh_link_default(void);
+
+// An empty mesh input (all counts 0, all pointers NULL) with its `struct_size` set.
+struct NavstarMeshInput navstar_mesh_input_default(void);
+
 // Builds a navigation mesh from vertices and convex polygons.
 //
 // * `vertices` (in): `3 * vertex_count` floats, xyz per vertex, world units. May be
@@ -448,17 +459,6 @@ NavstarStatus navstar_find_path(struct NavstarQuery *query,
                                 float *out_points,
                                 uint32_t capacity,
                                 uint32_t *out_count);
-
-// Default query filter: every area costs 1; polygons and links with any flag set are
-// usable.
-struct NavstarQueryFilter navstar_query_filter_default(void);
-
-// A link with the defaults: two-way, cost = distance, area 0, flags 1, radius 1, both
-// ends at the origin.
-struct NavstarOffMeshLink navstar_off_mesh_link_default(void);
-
-// An empty mesh input (all counts 0, all pointers NULL) with its `struct_size` set.
-struct NavstarMeshInput navstar_mesh_input_default(void);
 
 // Builds a navigation mesh with per-polygon areas and flags and off-mesh links.
 //

@@ -1,11 +1,18 @@
-//! The C boundary's safety net: panic catching, the thread-local error message, and
-//! one-line NULL checks.
+//! Crossing the C boundary: the panic net around every export, the error type that
+//! leaves through it, and every read of the caller's memory and write into it (arrays,
+//! points, versioned option structs, single outputs, output arrays with a count).
+//!
+//! The pointer helpers here are safe functions that trust their pointer arguments the
+//! way the calling export's `# Safety` section lets them: they are called only with
+//! pointers the export received from its C caller, who promised what that section says
+//! (NULL, or valid for the described number of elements). That promise is the one
+//! argument behind each `unsafe` block below, so the exports need none of their own.
 
-use std::cell::RefCell;
-use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::status::NavstarStatus;
+use glam::Vec3;
+
+use super::status::{NavstarStatus, set_last_error};
 
 /// An error on its way out through the C boundary: a status and a message.
 #[derive(Debug)]
@@ -32,6 +39,10 @@ impl FfiError {
     pub fn invalid(message: impl Into<String>) -> FfiError {
         FfiError::new(NavstarStatus::NavstarErrorInvalidArgument, message)
     }
+
+    pub fn out_of_memory(message: impl Into<String>) -> FfiError {
+        FfiError::new(NavstarStatus::NavstarErrorOutOfMemory, message)
+    }
 }
 
 impl From<crate::MeshError> for FfiError {
@@ -44,10 +55,6 @@ impl From<crate::QueryError> for FfiError {
     fn from(e: crate::QueryError) -> Self {
         FfiError::new((&e).into(), e.to_string())
     }
-}
-
-thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
 /// Runs `body` as the body of the C function `function`: clears the thread's last error,
@@ -95,21 +102,6 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-/// Stores the thread's last error message (interior NUL bytes become spaces).
-pub(crate) fn set_last_error(message: &str) {
-    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // `try_with` fails only while the thread is being torn down; then there is no reader.
-    let _ = LAST_ERROR.try_with(|cell| *cell.borrow_mut() = text);
-}
-
-/// A pointer to the thread's last error message; valid until the next call that sets it.
-pub(crate) fn last_error_ptr() -> *const c_char {
-    static EMPTY: &std::ffi::CStr = c"";
-    LAST_ERROR
-        .try_with(|cell| cell.borrow().as_ptr())
-        .unwrap_or(EMPTY.as_ptr())
-}
-
 /// Returns `Err(NULL_ARGUMENT)` naming `name` when `ptr` is NULL.
 #[inline]
 pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> Result<*const T, FfiError> {
@@ -120,12 +112,209 @@ pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> Result<*const T, FfiErro
     }
 }
 
-/// As [`non_null`] for mutable pointers.
-#[inline]
-pub(crate) fn non_null_mut<T>(ptr: *mut T, name: &str) -> Result<*mut T, FfiError> {
+/// Copies `count` elements from a caller's array into a Vec, failing cleanly (NULL or
+/// out of memory) instead of aborting. NULL is accepted when `count` is 0.
+pub(crate) fn read_array<T: Copy>(
+    ptr: *const T,
+    count: usize,
+    name: &str,
+) -> Result<Vec<T>, FfiError> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let ptr = non_null(ptr, name)?;
+    let mut out: Vec<T> = Vec::new();
+    out.try_reserve_exact(count).map_err(|_| {
+        FfiError::out_of_memory(format!(
+            "cannot allocate a copy of {count} elements of {name}"
+        ))
+    })?;
+    // SAFETY: the export's caller promised `count` readable elements at `ptr` (module
+    // doc); the destination has the capacity. The copy is bytewise, so the caller's
+    // array needs no particular alignment.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            ptr.cast::<u8>(),
+            out.as_mut_ptr().cast::<u8>(),
+            count * size_of::<T>(),
+        );
+        out.set_len(count);
+    }
+    Ok(out)
+}
+
+/// As [`read_array`] for an optional array: NULL gives `None`.
+pub(crate) fn read_optional_array<T: Copy>(
+    ptr: *const T,
+    count: usize,
+    name: &str,
+) -> Result<Option<Vec<T>>, FfiError> {
     if ptr.is_null() {
-        Err(FfiError::null(name))
+        Ok(None)
     } else {
-        Ok(ptr)
+        read_array(ptr, count, name).map(Some)
+    }
+}
+
+/// Reads `count` xyz points (`3 * count` floats), as given (not checked for finiteness).
+pub(crate) fn read_points(ptr: *const f32, count: u32, name: &str) -> Result<Vec<Vec3>, FfiError> {
+    let floats = read_array(ptr, 3 * count as usize, name)?;
+    Ok(floats.chunks_exact(3).map(Vec3::from_slice).collect())
+}
+
+/// Reads an xyz point, rejecting NULL and non-finite values by name. Allocates nothing.
+pub(crate) fn read_point(ptr: *const f32, name: &str) -> Result<Vec3, FfiError> {
+    let ptr = non_null(ptr, name)?;
+    // SAFETY: non-NULL, and the export's caller promised 3 readable floats (module
+    // doc); read_unaligned tolerates any alignment.
+    let point = Vec3::from_array(unsafe { ptr.cast::<[f32; 3]>().read_unaligned() });
+    if !point.is_finite() {
+        return Err(FfiError::invalid(format!(
+            "{name} has a non-finite coordinate ({point})"
+        )));
+    }
+    Ok(point)
+}
+
+/// A C struct that starts with a `u32 struct_size` and may grow at its end, so that
+/// programs built against an older header keep working.
+///
+/// # Safety
+/// The type is `#[repr(C)]`, starts with a `u32` size field, and any bytes read from a
+/// caller (integers, floats, raw pointers) make a valid value.
+pub(crate) unsafe trait Versioned: Copy + Default {
+    /// The sizes of the earlier published versions, accepted besides the current size:
+    /// the fields they do not cover keep their defaults.
+    const OLDER_SIZES: &'static [usize];
+    /// The C function that fills in the defaults, named in messages.
+    const DEFAULT_FUNCTION: &'static str;
+}
+
+/// Reads a caller's versioned struct; NULL gives the defaults.
+///
+/// The current size and the older published sizes are accepted. Any other size is
+/// rejected: a larger one means the caller was built against a newer navstar (its extra
+/// options would be silently ignored), and one between versions would cut a field (a
+/// pointer) in half.
+pub(crate) fn read_versioned<T: Versioned>(ptr: *const T, name: &str) -> Result<T, FfiError> {
+    if ptr.is_null() {
+        return Ok(T::default());
+    }
+    // SAFETY: the export's caller promised a readable struct (module doc), which starts
+    // with a u32 `struct_size` (`Versioned`); read_unaligned tolerates any alignment.
+    let size = unsafe { ptr.cast::<u32>().read_unaligned() } as usize;
+    if size != size_of::<T>() && !T::OLDER_SIZES.contains(&size) {
+        return Err(FfiError::invalid(format!(
+            "{name}->struct_size is {size}; expected {} (initialise it with {}())",
+            size_of::<T>(),
+            T::DEFAULT_FUNCTION
+        )));
+    }
+    let mut value = T::default();
+    // SAFETY: `size` bytes are readable at `ptr` (the caller's promise for a struct of
+    // that size) and fit in `value` (checked above); any bytes make a valid T
+    // (`Versioned`).
+    unsafe { std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), (&raw mut value).cast::<u8>(), size) };
+    Ok(value)
+}
+
+/// Writes `items` to the caller's array at `out`, one after another. The caller of this
+/// function has checked that the array has room for every item given.
+pub(crate) fn write_array<T>(out: *mut T, items: impl Iterator<Item = T>) {
+    for (i, item) in items.enumerate() {
+        // SAFETY: the export's caller promised room for the items (module doc) and the
+        // caller of this function passes no more than that room; write_unaligned
+        // tolerates any alignment.
+        unsafe { out.add(i).write_unaligned(item) };
+    }
+}
+
+/// Stores `value` in an optional output; NULL means the caller does not want it.
+pub(crate) fn put<T>(out: *mut T, value: T) {
+    if !out.is_null() {
+        write_array(out, std::iter::once(value));
+    }
+}
+
+/// A required output of one value.
+pub(crate) struct Out<T>(*mut T);
+
+impl<T> Out<T> {
+    /// Checks a required output pointer: NULL is NULL_ARGUMENT naming `name`.
+    pub fn required(ptr: *mut T, name: &str) -> Result<Out<T>, FfiError> {
+        non_null(ptr, name)?;
+        Ok(Out(ptr))
+    }
+
+    /// Stores `value`.
+    pub fn set(&self, value: T) {
+        put(self.0, value);
+    }
+}
+
+/// A caller's output array (room for `capacity` items, and the full count at
+/// `out_count`) whose count is checked but whose items pointer is not yet: for exports
+/// that check other arguments in between. [`OutCount::check_room`] makes it an
+/// [`OutSlice`].
+pub(crate) struct OutCount<T> {
+    items: *mut T,
+    capacity: u32,
+    count: Out<u32>,
+}
+
+impl<T> OutCount<T> {
+    /// Checks `out_count` (required; set to 0 at once, so that it is 0 on any error).
+    pub fn new(items: *mut T, capacity: u32, out_count: *mut u32) -> Result<Self, FfiError> {
+        let count = Out::required(out_count, "out_count")?;
+        count.set(0);
+        Ok(OutCount {
+            items,
+            capacity,
+            count,
+        })
+    }
+
+    /// The items pointer may be NULL only when the capacity is 0 (asking for the count
+    /// alone); `name` names it in the error.
+    pub fn check_room(self, name: &str) -> Result<OutSlice<T>, FfiError> {
+        if self.items.is_null() && self.capacity > 0 {
+            return Err(FfiError::null(&format!("{name} (with capacity > 0)")));
+        }
+        Ok(OutSlice(self))
+    }
+}
+
+/// A caller's output array with both pointers checked, ready for [`OutSlice::write`].
+pub(crate) struct OutSlice<T>(OutCount<T>);
+
+impl<T> OutSlice<T> {
+    /// [`OutCount::new`] then [`OutCount::check_room`], for exports that check their
+    /// output array first.
+    pub fn new(
+        items: *mut T,
+        capacity: u32,
+        out_count: *mut u32,
+        name: &str,
+    ) -> Result<Self, FfiError> {
+        OutCount::new(items, capacity, out_count)?.check_room(name)
+    }
+
+    /// Writes the first `capacity` of `items` and their full count:
+    /// `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit, else `NAVSTAR_OK`.
+    pub fn write(self, items: impl ExactSizeIterator<Item = T>) -> NavstarStatus {
+        let OutCount {
+            items: out,
+            capacity,
+            count: out_count,
+        } = self.0;
+        let count = items.len();
+        // NULL only with capacity 0 (check_room), when nothing is taken.
+        write_array(out, items.take(capacity as usize));
+        out_count.set(count as u32);
+        if count > capacity as usize {
+            NavstarStatus::NavstarBufferTooSmall
+        } else {
+            NavstarStatus::NavstarOk
+        }
     }
 }

@@ -1,12 +1,13 @@
 //! The C form of [`QueryFilter`]: which polygons and links a query may use, and the
 //! cost of each area.
 
-use super::boundary::FfiError;
-use super::options::read_versioned;
-use crate::filter::{MAX_AREAS, QueryFilter};
+use super::boundary::{FfiError, Versioned, read_versioned};
+use crate::{MAX_AREAS, QueryFilter};
 
 /// The number of area ids (areas are numbered 0..63).
 pub const NAVSTAR_MAX_AREAS: u32 = 64;
+
+const _: () = assert!(NAVSTAR_MAX_AREAS as usize == MAX_AREAS);
 
 /// A query filter. Get defaults from `navstar_query_filter_default()` (every area costs
 /// 1, every polygon or link with any flag set is usable) and change what you need.
@@ -28,9 +29,9 @@ pub struct NavstarQueryFilter {
     pub area_costs: [f32; 64],
 }
 
-impl NavstarQueryFilter {
-    /// The defaults, matching [`QueryFilter::default`].
-    pub fn defaults() -> Self {
+/// The defaults, matching [`QueryFilter::default`].
+impl Default for NavstarQueryFilter {
+    fn default() -> Self {
         let d = QueryFilter::default();
         NavstarQueryFilter {
             struct_size: size_of::<NavstarQueryFilter>() as u32,
@@ -39,10 +40,18 @@ impl NavstarQueryFilter {
             area_costs: d.area_costs,
         }
     }
+}
 
+// SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32/f32 only.
+unsafe impl Versioned for NavstarQueryFilter {
+    /// One version so far.
+    const OLDER_SIZES: &'static [usize] = &[];
+    const DEFAULT_FUNCTION: &'static str = "navstar_query_filter_default";
+}
+
+impl NavstarQueryFilter {
     /// Converts to the Rust filter, rejecting bad costs by area.
     pub(crate) fn to_rust(self, name: &str) -> Result<QueryFilter, FfiError> {
-        const _: () = assert!(MAX_AREAS == 64);
         let filter = QueryFilter {
             area_costs: self.area_costs,
             include_flags: self.include_flags,
@@ -55,22 +64,10 @@ impl NavstarQueryFilter {
     }
 }
 
-/// Reads an optional filter argument: NULL gives the default filter.
-///
-/// # Safety
-/// `ptr` must be NULL or point to a `NavstarQueryFilter` of `struct_size` readable bytes.
-pub(crate) unsafe fn read_filter(
+/// Reads an optional filter argument named `name`: NULL gives the default filter.
+pub(crate) fn read_filter(
     ptr: *const NavstarQueryFilter,
     name: &str,
 ) -> Result<QueryFilter, FfiError> {
-    // SAFETY: forwarded from this function's contract.
-    let filter = unsafe { read_versioned(ptr, NavstarQueryFilter::defaults(), &[], name) }?;
-    filter.to_rust(name)
-}
-
-/// Default query filter: every area costs 1; polygons and links with any flag set are
-/// usable.
-#[unsafe(no_mangle)]
-pub extern "C" fn navstar_query_filter_default() -> NavstarQueryFilter {
-    NavstarQueryFilter::defaults()
+    read_versioned(ptr, name)?.to_rust(name)
 }

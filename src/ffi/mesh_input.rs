@@ -2,9 +2,14 @@
 
 use glam::Vec3;
 
-use super::boundary::{FfiError, non_null, run};
-use super::{NavstarMesh, NavstarMeshOptions, NavstarStatus, create_mesh, read_array};
-use crate::{MeshInput, NavMesh, OffMeshLink};
+use super::boundary::{
+    FfiError, Versioned, non_null, put, read_array, read_optional_array, read_versioned, run,
+};
+use super::handle::{self, NavstarMesh};
+use super::mesh::{PolygonArrays, create_mesh};
+use super::options::NavstarMeshOptions;
+use super::status::NavstarStatus;
+use crate::{MeshInput, NavMesh, OffMeshLink, QueryError};
 
 /// `NavstarOffMeshLink::cost` meaning "the 3D distance between the link's ends".
 pub const NAVSTAR_LINK_COST_DISTANCE: f32 = -1.0;
@@ -68,37 +73,47 @@ unsafe impl Send for NavstarMeshInput {}
 // SAFETY: as above.
 unsafe impl Sync for NavstarMeshInput {}
 
-/// A link with the defaults: two-way, cost = distance, area 0, flags 1, radius 1, both
-/// ends at the origin.
-#[unsafe(no_mangle)]
-pub extern "C" fn navstar_off_mesh_link_default() -> NavstarOffMeshLink {
-    let d = OffMeshLink::new(Vec3::ZERO, Vec3::ZERO);
-    NavstarOffMeshLink {
-        start: [0.0; 3],
-        end: [0.0; 3],
-        bidirectional: u32::from(d.bidirectional),
-        cost: NAVSTAR_LINK_COST_DISTANCE,
-        area: u32::from(d.area),
-        flags: d.flags,
-        radius: d.radius,
+/// A link with the defaults of [`OffMeshLink::new`]: two-way, cost = distance, area 0,
+/// flags 1, radius 1, both ends at the origin.
+impl Default for NavstarOffMeshLink {
+    fn default() -> Self {
+        let d = OffMeshLink::new(Vec3::ZERO, Vec3::ZERO);
+        NavstarOffMeshLink {
+            start: [0.0; 3],
+            end: [0.0; 3],
+            bidirectional: u32::from(d.bidirectional),
+            cost: NAVSTAR_LINK_COST_DISTANCE,
+            area: u32::from(d.area),
+            flags: d.flags,
+            radius: d.radius,
+        }
     }
 }
 
-/// An empty mesh input (all counts 0, all pointers NULL) with its `struct_size` set.
-#[unsafe(no_mangle)]
-pub extern "C" fn navstar_mesh_input_default() -> NavstarMeshInput {
-    NavstarMeshInput {
-        struct_size: size_of::<NavstarMeshInput>() as u32,
-        vertex_count: 0,
-        vertices: std::ptr::null(),
-        indices: std::ptr::null(),
-        polygon_sizes: std::ptr::null(),
-        polygon_count: 0,
-        link_count: 0,
-        areas: std::ptr::null(),
-        flags: std::ptr::null(),
-        links: std::ptr::null(),
+/// An empty input: all counts 0, all pointers NULL, `struct_size` set.
+impl Default for NavstarMeshInput {
+    fn default() -> Self {
+        NavstarMeshInput {
+            struct_size: size_of::<NavstarMeshInput>() as u32,
+            vertex_count: 0,
+            vertices: std::ptr::null(),
+            indices: std::ptr::null(),
+            polygon_sizes: std::ptr::null(),
+            polygon_count: 0,
+            link_count: 0,
+            areas: std::ptr::null(),
+            flags: std::ptr::null(),
+            links: std::ptr::null(),
+        }
     }
+}
+
+// SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32 and raw pointers,
+// for which any bits are a valid value.
+unsafe impl Versioned for NavstarMeshInput {
+    /// One version so far.
+    const OLDER_SIZES: &'static [usize] = &[];
+    const DEFAULT_FUNCTION: &'static str = "navstar_mesh_input_default";
 }
 
 /// Builds a navigation mesh with per-polygon areas and flags and off-mesh links.
@@ -121,79 +136,34 @@ pub unsafe extern "C" fn navstar_mesh_create_ex(
     options: *const NavstarMeshOptions,
     out_mesh: *mut *mut NavstarMesh,
 ) -> NavstarStatus {
-    let build = |options| {
-        let input = non_null(input, "input")?;
-        // SAFETY: non-NULL and readable (caller contract); read unaligned, bytewise.
-        let input = unsafe { input.read_unaligned() };
-        if input.struct_size as usize != size_of::<NavstarMeshInput>() {
-            return Err(FfiError::invalid(format!(
-                "input->struct_size is {}; expected {} (initialise it with navstar_mesh_input_default())",
-                input.struct_size,
-                size_of::<NavstarMeshInput>()
-            )));
+    create_mesh("navstar_mesh_create_ex", options, out_mesh, |options| {
+        let input = read_versioned(non_null(input, "input")?, "input")?;
+        let polygons = PolygonArrays {
+            vertices: input.vertices,
+            vertex_count: input.vertex_count,
+            indices: input.indices,
+            polygon_sizes: input.polygon_sizes,
+            polygon_count: input.polygon_count,
         }
-        if input.vertex_count == u32::MAX {
-            return Err(FfiError::invalid(
-                "input->vertex_count is UINT32_MAX; at most UINT32_MAX - 1 vertices are supported",
-            ));
-        }
+        .read("input->")?;
         let count = input.polygon_count as usize;
-        let sizes = if input.polygon_sizes.is_null() {
-            None
-        } else {
-            // SAFETY: polygon_count readable entries (caller contract).
-            Some(unsafe { read_array(input.polygon_sizes, count, "input->polygon_sizes") }?)
-        };
-        let index_count: u64 = match &sizes {
-            None => 3 * u64::from(input.polygon_count),
-            Some(sizes) => sizes.iter().map(|&s| u64::from(s)).sum(),
-        };
-        if index_count > u64::from(u32::MAX) {
-            return Err(FfiError::invalid(format!(
-                "the polygons need {index_count} indices; at most UINT32_MAX are supported"
-            )));
-        }
-        // SAFETY: 3 * vertex_count readable floats (caller contract).
-        let floats = unsafe {
-            read_array(
-                input.vertices,
-                3 * input.vertex_count as usize,
-                "input->vertices",
-            )
-        }?;
-        // SAFETY: index_count readable entries (caller contract).
-        let indices = unsafe { read_array(input.indices, index_count as usize, "input->indices") }?;
-        let areas = if input.areas.is_null() {
-            None
-        } else {
-            // SAFETY: polygon_count readable bytes (caller contract).
-            Some(unsafe { read_array(input.areas, count, "input->areas") }?)
-        };
-        let flags = if input.flags.is_null() {
-            None
-        } else {
-            // SAFETY: polygon_count readable entries (caller contract).
-            Some(unsafe { read_array(input.flags, count, "input->flags") }?)
-        };
-        // SAFETY: link_count readable links (caller contract).
-        let raw_links =
-            unsafe { read_array(input.links, input.link_count as usize, "input->links") }?;
-        let links = raw_links
+        let areas = read_optional_array(input.areas, count, "input->areas")?;
+        let flags = read_optional_array(input.flags, count, "input->flags")?;
+        let links = read_array(input.links, input.link_count as usize, "input->links")?
             .iter()
             .enumerate()
             .map(|(i, l)| link_to_rust(i, l))
             .collect::<Result<Vec<_>, _>>()?;
-        let points: Vec<Vec3> = floats.chunks_exact(3).map(Vec3::from_slice).collect();
-        let mut mesh_input = MeshInput::new(&points, &indices).with_links(&links);
-        mesh_input.polygon_sizes = sizes.as_deref();
+        let mut mesh_input = MeshInput::new(&polygons.points, &polygons.indices).with_links(&links);
+        mesh_input.polygon_sizes = polygons.sizes.as_deref();
         mesh_input.areas = areas.as_deref();
         mesh_input.flags = flags.as_deref();
         Ok(NavMesh::from_input(&mesh_input, &options)?)
-    };
-    // SAFETY: forwarded from this function's contract.
-    unsafe { create_mesh("navstar_mesh_create_ex", options, out_mesh, build) }
+    })
 }
 
+/// Converts link `index` of a `NavstarMeshInput`; an area id beyond a byte is
+/// `NAVSTAR_ERROR_INVALID_MESH` naming the link (the mesh build checks the rest).
 fn link_to_rust(index: usize, link: &NavstarOffMeshLink) -> Result<OffMeshLink, FfiError> {
     let (start, end) = (Vec3::from(link.start), Vec3::from(link.end));
     let mut rust = OffMeshLink::new(start, end);
@@ -229,15 +199,8 @@ pub unsafe extern "C" fn navstar_mesh_set_polygon_flags(
     flags: u32,
     out_previous: *mut u32,
 ) -> NavstarStatus {
-    run("navstar_mesh_set_polygon_flags", || {
-        let mesh = non_null(mesh, "mesh")?;
-        // SAFETY: a live mesh (caller contract); only shared access is taken.
-        let previous = unsafe { &(*mesh).mesh }.set_polygon_flags(polygon, flags)?;
-        if !out_previous.is_null() {
-            // SAFETY: non-NULL and writable by contract.
-            unsafe { out_previous.write_unaligned(previous) };
-        }
-        Ok(NavstarStatus::NavstarOk)
+    set_flags("navstar_mesh_set_polygon_flags", mesh, out_previous, |m| {
+        m.set_polygon_flags(polygon, flags)
     })
 }
 
@@ -255,25 +218,17 @@ pub unsafe extern "C" fn navstar_mesh_polygon_info(
     out_area: *mut u32,
 ) -> NavstarStatus {
     run("navstar_mesh_polygon_info", || {
-        let mesh = non_null(mesh, "mesh")?;
-        // SAFETY: a live mesh (caller contract).
-        let mesh = unsafe { &(*mesh).mesh };
+        let mesh = handle::borrow(mesh, "mesh")?;
         if polygon >= mesh.polygon_count() {
-            return Err(crate::QueryError::IndexOutOfRange {
+            return Err(QueryError::IndexOutOfRange {
                 what: "polygon",
                 index: polygon,
                 count: mesh.polygon_count(),
             }
             .into());
         }
-        if !out_flags.is_null() {
-            // SAFETY: non-NULL and writable by contract.
-            unsafe { out_flags.write_unaligned(mesh.polygon_flags(polygon)) };
-        }
-        if !out_area.is_null() {
-            // SAFETY: as above.
-            unsafe { out_area.write_unaligned(u32::from(mesh.polygon_area(polygon))) };
-        }
+        put(out_flags, mesh.polygon_flags(polygon));
+        put(out_area, u32::from(mesh.polygon_area(polygon)));
         Ok(NavstarStatus::NavstarOk)
     })
 }
@@ -290,15 +245,8 @@ pub unsafe extern "C" fn navstar_mesh_set_link_flags(
     flags: u32,
     out_previous: *mut u32,
 ) -> NavstarStatus {
-    run("navstar_mesh_set_link_flags", || {
-        let mesh = non_null(mesh, "mesh")?;
-        // SAFETY: a live mesh (caller contract).
-        let previous = unsafe { &(*mesh).mesh }.set_link_flags(link, flags)?;
-        if !out_previous.is_null() {
-            // SAFETY: non-NULL and writable by contract.
-            unsafe { out_previous.write_unaligned(previous) };
-        }
-        Ok(NavstarStatus::NavstarOk)
+    set_flags("navstar_mesh_set_link_flags", mesh, out_previous, |m| {
+        m.set_link_flags(link, flags)
     })
 }
 
@@ -308,6 +256,21 @@ pub unsafe extern "C" fn navstar_mesh_set_link_flags(
 /// `mesh` must be NULL or a live mesh.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn navstar_mesh_link_count(mesh: *const NavstarMesh) -> u32 {
-    // SAFETY: NULL or a live mesh (caller contract).
-    unsafe { mesh.as_ref() }.map_or(0, |m| m.mesh.link_count())
+    handle::get(mesh).map_or(0, NavMesh::link_count)
+}
+
+/// The body of the flag setters, run as the C function `function`: `set` changes the
+/// flags of one item of the mesh and returns the previous ones, which go to the
+/// optional `out_previous`.
+fn set_flags(
+    function: &str,
+    mesh: *const NavstarMesh,
+    out_previous: *mut u32,
+    set: impl FnOnce(&NavMesh) -> Result<u32, QueryError>,
+) -> NavstarStatus {
+    run(function, || {
+        let previous = set(handle::borrow(mesh, "mesh")?)?;
+        put(out_previous, previous);
+        Ok(NavstarStatus::NavstarOk)
+    })
 }

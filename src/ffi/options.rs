@@ -1,10 +1,9 @@
 //! Option structs of the C ABI. Each starts with `struct_size` so that fields can be
 //! appended in later versions without breaking programs built against older headers.
 
-use super::boundary::FfiError;
+use super::boundary::{FfiError, Versioned, read_versioned};
 use super::filter::{NavstarQueryFilter, read_filter};
-use crate::geometry::UpAxis;
-use crate::{MeshOptions, PathMode, PathOptions, SearchStrategy};
+use crate::{MeshOptions, PathMode, PathOptions, SearchStrategy, UpAxis};
 
 /// `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
 pub const NAVSTAR_UP_Y: u32 = 0;
@@ -89,9 +88,9 @@ pub struct NavstarPathOptions {
     pub split_at_area_changes: u32,
 }
 
-impl NavstarMeshOptions {
-    /// The defaults, matching [`MeshOptions::default`].
-    pub fn defaults() -> Self {
+/// The defaults, matching [`MeshOptions::default`].
+impl Default for NavstarMeshOptions {
+    fn default() -> Self {
         let d = MeshOptions::default();
         NavstarMeshOptions {
             struct_size: size_of::<NavstarMeshOptions>() as u32,
@@ -101,9 +100,23 @@ impl NavstarMeshOptions {
             allow_degenerate_connectors: u32::from(d.allow_degenerate_connectors),
         }
     }
+}
+
+// SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32/f32 only.
+unsafe impl Versioned for NavstarMeshOptions {
+    /// The first version, before `allow_degenerate_connectors`.
+    const OLDER_SIZES: &'static [usize] = &[16];
+    const DEFAULT_FUNCTION: &'static str = "navstar_mesh_options_default";
+}
+
+impl NavstarMeshOptions {
+    /// Reads an optional options argument (NULL = defaults) into Rust options.
+    pub(crate) fn read(ptr: *const NavstarMeshOptions) -> Result<MeshOptions, FfiError> {
+        read_versioned(ptr, "options")?.to_rust()
+    }
 
     /// Converts to the Rust options, rejecting out-of-range values by name.
-    pub(crate) fn to_rust(self) -> Result<MeshOptions, FfiError> {
+    fn to_rust(self) -> Result<MeshOptions, FfiError> {
         let up_axis = match self.up_axis {
             NAVSTAR_UP_Y => UpAxis::Y,
             NAVSTAR_UP_Z => UpAxis::Z,
@@ -129,9 +142,9 @@ unsafe impl Send for NavstarPathOptions {}
 // SAFETY: as above.
 unsafe impl Sync for NavstarPathOptions {}
 
-impl NavstarPathOptions {
-    /// The defaults, matching [`PathOptions::default`].
-    pub fn defaults() -> Self {
+/// The defaults, matching [`PathOptions::default`].
+impl Default for NavstarPathOptions {
+    fn default() -> Self {
         let d = PathOptions::default();
         NavstarPathOptions {
             struct_size: size_of::<NavstarPathOptions>() as u32,
@@ -144,12 +157,26 @@ impl NavstarPathOptions {
             split_at_area_changes: 0,
         }
     }
+}
+
+// SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32/f32 and a raw
+// pointer, for which any bits are a valid value.
+unsafe impl Versioned for NavstarPathOptions {
+    /// Up to `allow_partial` (the first version), then with `mode`; the filter and
+    /// `split_at_area_changes` came after.
+    const OLDER_SIZES: &'static [usize] = &[20, 24];
+    const DEFAULT_FUNCTION: &'static str = "navstar_path_options_default";
+}
+
+impl NavstarPathOptions {
+    /// Reads an optional options argument (NULL = defaults) into Rust options; its
+    /// `filter` is read too (NULL = the default filter).
+    pub(crate) fn read(ptr: *const NavstarPathOptions) -> Result<PathOptions, FfiError> {
+        read_versioned(ptr, "options")?.to_rust()
+    }
 
     /// Converts to the Rust options, rejecting out-of-range values by name.
-    ///
-    /// # Safety
-    /// `self.filter` must be NULL or point to a readable `NavstarQueryFilter`.
-    pub(crate) unsafe fn to_rust(self) -> Result<PathOptions, FfiError> {
+    fn to_rust(self) -> Result<PathOptions, FfiError> {
         let strategy = match self.strategy {
             NAVSTAR_SEARCH_ASTAR => SearchStrategy::AStar,
             NAVSTAR_SEARCH_DIJKSTRA => SearchStrategy::Dijkstra,
@@ -177,44 +204,8 @@ impl NavstarPathOptions {
             heuristic_weight: self.heuristic_weight,
             max_snap_distance: self.max_snap_distance,
             allow_partial: self.allow_partial != 0,
-            // SAFETY: NULL or a readable filter (this function's contract).
-            filter: unsafe { read_filter(self.filter, "options->filter") }?,
+            filter: read_filter(self.filter, "options->filter")?,
             split_at_area_changes: self.split_at_area_changes != 0,
         })
     }
-}
-
-/// Reads a caller's options struct that starts with a `u32 struct_size`.
-///
-/// Callers built against this header pass the full size. The size of an older
-/// published version (`older_sizes`) is accepted too: the fields it does not cover keep
-/// their defaults. Any other size is rejected: a larger one means the caller was built
-/// against a newer navstar (its extra options would be silently ignored), and one
-/// between versions would cut a field (a pointer) in half.
-///
-/// # Safety
-/// `ptr` must be NULL or point to at least `struct_size` readable bytes.
-pub(crate) unsafe fn read_versioned<T: Copy>(
-    ptr: *const T,
-    defaults: T,
-    older_sizes: &[usize],
-    name: &str,
-) -> Result<T, FfiError> {
-    if ptr.is_null() {
-        return Ok(defaults);
-    }
-    // SAFETY: the caller promises a readable struct starting with a u32 `struct_size`;
-    // read_unaligned tolerates any alignment.
-    let size = unsafe { ptr.cast::<u32>().read_unaligned() } as usize;
-    if size != size_of::<T>() && !older_sizes.contains(&size) {
-        return Err(FfiError::invalid(format!(
-            "{name}->struct_size is {size}; expected {} (initialise it with the *_default() function)",
-            size_of::<T>()
-        )));
-    }
-    let mut value = defaults;
-    // SAFETY: `size` bytes are readable at `ptr` (caller contract) and fit in `value`
-    // (checked above); T is plain old data made of u32/f32 fields, so any bytes are valid.
-    unsafe { std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), (&raw mut value).cast::<u8>(), size) };
-    Ok(value)
 }

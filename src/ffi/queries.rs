@@ -1,13 +1,11 @@
 //! Path details, the nearest of several goals, and the polygons reachable within a cost.
 
-use glam::Vec3;
-
-use super::boundary::{FfiError, non_null_mut, run};
-use super::{
-    NavstarPathOptions, NavstarQuery, NavstarStatus, read_array, read_path_options, read_point,
-    write_points,
-};
-use crate::{PathStatus, QueryError};
+use super::boundary::{FfiError, Out, OutCount, OutSlice, read_point, read_points, run};
+use super::handle::{self, NavstarQuery, QueryState};
+use super::options::NavstarPathOptions;
+use super::query::write_path;
+use super::status::NavstarStatus;
+use crate::{CornerFlags, NO_LINK, PathStatus, QueryError};
 
 /// `NavstarCornerDetail::flags`: the first corner (the snapped start).
 pub const NAVSTAR_CORNER_START: u32 = 1;
@@ -23,6 +21,15 @@ pub const NAVSTAR_CORNER_AREA_CHANGE: u32 = 16;
 pub const NAVSTAR_NO_LINK: u32 = u32::MAX;
 /// `NavstarReachedPolygon::parent` of the start polygon.
 pub const NAVSTAR_NO_POLYGON: u32 = u32::MAX;
+
+const _: () = {
+    assert!(NAVSTAR_CORNER_START == CornerFlags::START.bits() as u32);
+    assert!(NAVSTAR_CORNER_END == CornerFlags::END.bits() as u32);
+    assert!(NAVSTAR_CORNER_LINK_START == CornerFlags::LINK_START.bits() as u32);
+    assert!(NAVSTAR_CORNER_LINK_END == CornerFlags::LINK_END.bits() as u32);
+    assert!(NAVSTAR_CORNER_AREA_CHANGE == CornerFlags::AREA_CHANGE.bits() as u32);
+    assert!(NAVSTAR_NO_LINK == NO_LINK);
+};
 
 /// Details of one corner of the last path.
 #[repr(C)]
@@ -65,40 +72,17 @@ pub struct NavstarReachedPolygon {
     pub cost: f32,
 }
 
-/// The query's last path, or NO_PATH when its last path call failed or none was made.
-fn last_path(query: &NavstarQuery) -> Result<PathStatus, FfiError> {
-    query.last_path.ok_or_else(|| {
+/// The handle prologue of the path read-back functions: the query behind `query` and
+/// the status of its last path; NO_PATH when its last path call failed or none was made.
+fn last_path<'a>(query: *const NavstarQuery) -> Result<(&'a QueryState, PathStatus), FfiError> {
+    let state = handle::borrow(query, "query")?;
+    let status = state.last_path.ok_or_else(|| {
         FfiError::new(
             NavstarStatus::NavstarErrorNoPath,
             "this query has no path: its last path call failed, or none was made",
         )
-    })
-}
-
-/// Writes up to `capacity` items to `out` and the full count to `out_count`;
-/// BUFFER_TOO_SMALL when they do not all fit.
-///
-/// # Safety
-/// `out` must have room for `capacity` items (NULL only with capacity 0); `out_count`
-/// writable.
-unsafe fn write_items<T: Copy>(
-    items: impl ExactSizeIterator<Item = T>,
-    out: *mut T,
-    capacity: u32,
-    out_count: *mut u32,
-) -> NavstarStatus {
-    let count = items.len();
-    for (i, item) in items.take(capacity as usize).enumerate() {
-        // SAFETY: i < capacity, within the caller's buffer.
-        unsafe { out.add(i).write_unaligned(item) };
-    }
-    // SAFETY: writable by contract.
-    unsafe { out_count.write_unaligned(count as u32) };
-    if count > capacity as usize {
-        NavstarStatus::NavstarBufferTooSmall
-    } else {
-        NavstarStatus::NavstarOk
-    }
+    })?;
+    Ok((state, status))
 }
 
 /// Summarises the last path found by `navstar_find_path` or `navstar_find_nearest_target`
@@ -117,14 +101,12 @@ pub unsafe extern "C" fn navstar_query_path_info(
     out_info: *mut NavstarPathInfo,
 ) -> NavstarStatus {
     run("navstar_query_path_info", || {
-        let out_info = non_null_mut(out_info, "out_info")?;
-        // SAFETY: NULL or a live query (caller contract).
-        let query = unsafe { query.as_ref() }.ok_or_else(|| FfiError::null("query"))?;
-        let status = last_path(query)?;
-        let (corners, _, cost) = query.query.last_corners();
-        let info = NavstarPathInfo {
+        let out_info = Out::required(out_info, "out_info")?;
+        let (state, status) = last_path(query)?;
+        let (corners, _, cost) = state.query.last_corners();
+        out_info.set(NavstarPathInfo {
             point_count: corners.len() as u32,
-            polygon_count: query.query.corridor().len() as u32,
+            polygon_count: state.query.corridor().len() as u32,
             status: if status == PathStatus::Partial {
                 NavstarStatus::NavstarPartialPath
             } else {
@@ -132,9 +114,7 @@ pub unsafe extern "C" fn navstar_query_path_info(
             },
             length: corners.windows(2).map(|w| w[0].distance(w[1])).sum(),
             cost,
-        };
-        // SAFETY: non-NULL and writable by contract.
-        unsafe { out_info.write_unaligned(info) };
+        });
         Ok(NavstarStatus::NavstarOk)
     })
 }
@@ -158,23 +138,14 @@ pub unsafe extern "C" fn navstar_query_path_details(
     out_count: *mut u32,
 ) -> NavstarStatus {
     run("navstar_query_path_details", || {
-        let out_count = non_null_mut(out_count, "out_count")?;
-        // SAFETY: writable by contract.
-        unsafe { out_count.write_unaligned(0) };
-        if out_details.is_null() && capacity > 0 {
-            return Err(FfiError::null("out_details (with capacity > 0)"));
-        }
-        // SAFETY: NULL or a live query (caller contract).
-        let query = unsafe { query.as_ref() }.ok_or_else(|| FfiError::null("query"))?;
-        last_path(query)?;
-        let (_, details, _) = query.query.last_corners();
-        let items = details.iter().map(|d| NavstarCornerDetail {
+        let out = OutSlice::new(out_details, capacity, out_count, "out_details")?;
+        let (state, _) = last_path(query)?;
+        let (_, details, _) = state.query.last_corners();
+        Ok(out.write(details.iter().map(|d| NavstarCornerDetail {
             flags: u32::from(d.flags.bits()),
             area: u32::from(d.area),
             link: d.link,
-        });
-        // SAFETY: buffer and count as checked and promised above.
-        Ok(unsafe { write_items(items, out_details, capacity, out_count) })
+        })))
     })
 }
 
@@ -193,17 +164,9 @@ pub unsafe extern "C" fn navstar_query_path_corridor(
     out_count: *mut u32,
 ) -> NavstarStatus {
     run("navstar_query_path_corridor", || {
-        let out_count = non_null_mut(out_count, "out_count")?;
-        // SAFETY: writable by contract.
-        unsafe { out_count.write_unaligned(0) };
-        if out_polygons.is_null() && capacity > 0 {
-            return Err(FfiError::null("out_polygons (with capacity > 0)"));
-        }
-        // SAFETY: NULL or a live query (caller contract).
-        let query = unsafe { query.as_ref() }.ok_or_else(|| FfiError::null("query"))?;
-        last_path(query)?;
-        // SAFETY: buffer and count as checked and promised above.
-        Ok(unsafe { write_items(query.query.corridor(), out_polygons, capacity, out_count) })
+        let out = OutSlice::new(out_polygons, capacity, out_count, "out_polygons")?;
+        let (state, _) = last_path(query)?;
+        Ok(out.write(state.query.corridor()))
     })
 }
 
@@ -235,46 +198,23 @@ pub unsafe extern "C" fn navstar_find_nearest_target(
     out_goal: *mut u32,
 ) -> NavstarStatus {
     run("navstar_find_nearest_target", || {
-        let out_count = non_null_mut(out_count, "out_count")?;
-        // SAFETY: writable by contract.
-        unsafe { out_count.write_unaligned(0) };
-        let out_goal = non_null_mut(out_goal, "out_goal")?;
-        let query = non_null_mut(query, "query")?;
-        // SAFETY: a live query used by this thread only (caller contract).
-        let handle = unsafe { &mut *query };
-        handle.last_path = None;
-        // SAFETY: 3 readable floats or NULL (caller contract).
-        let start = unsafe { read_point(start, "start") }?;
-        // SAFETY: 3 * goal_count readable floats (caller contract).
-        let floats = unsafe { read_array(goals, 3 * goal_count as usize, "goals") }?;
-        if let Some(bad) = floats
-            .chunks_exact(3)
-            .position(|g| !Vec3::from_slice(g).is_finite())
-        {
+        let out = OutCount::new(out_points.cast::<[f32; 3]>(), capacity, out_count)?;
+        let out_goal = Out::required(out_goal, "out_goal")?;
+        let state = handle::borrow_mut(query, "query")?;
+        state.last_path = None;
+        let start = read_point(start, "start")?;
+        let goals = read_points(goals, goal_count, "goals")?;
+        if let Some(bad) = goals.iter().position(|g| !g.is_finite()) {
             return Err(FfiError::invalid(format!(
                 "goal {bad} has a non-finite coordinate"
             )));
         }
-        let goals: Vec<Vec3> = floats.chunks_exact(3).map(Vec3::from_slice).collect();
-        if out_points.is_null() && capacity > 0 {
-            return Err(FfiError::null("out_points (with capacity > 0)"));
-        }
-        // SAFETY: NULL or a readable options struct (caller contract).
-        let options = unsafe { read_path_options(options) }?;
-        let answer = handle.query.find_nearest_target(start, &goals, &options)?;
-        // SAFETY: writable by contract.
-        unsafe { out_goal.write_unaligned(answer.goal as u32) };
-        // SAFETY: out_points has room for `capacity` points (caller contract).
-        let status = unsafe {
-            write_points(
-                answer.path.corners,
-                out_points,
-                capacity,
-                out_count,
-                PathStatus::Complete,
-            )
-        };
-        handle.last_path = Some(PathStatus::Complete);
+        let out = out.check_room("out_points")?;
+        let options = NavstarPathOptions::read(options)?;
+        let answer = state.query.find_nearest_target(start, &goals, &options)?;
+        out_goal.set(answer.goal as u32);
+        let status = write_path(out, answer.path.corners, PathStatus::Complete);
+        state.last_path = Some(PathStatus::Complete);
         Ok(status)
     })
 }
@@ -303,34 +243,24 @@ pub unsafe extern "C" fn navstar_query_reachable_polygons(
     out_count: *mut u32,
 ) -> NavstarStatus {
     run("navstar_query_reachable_polygons", || {
-        let out_count = non_null_mut(out_count, "out_count")?;
-        // SAFETY: writable by contract.
-        unsafe { out_count.write_unaligned(0) };
-        let query = non_null_mut(query, "query")?;
-        // SAFETY: 3 readable floats or NULL (caller contract).
-        let start = unsafe { read_point(start, "start") }?;
+        let out = OutCount::new(out_polygons, capacity, out_count)?;
+        let state = handle::borrow_mut(query, "query")?;
+        let start = read_point(start, "start")?;
         if max_cost.is_nan() || max_cost < 0.0 {
             return Err(FfiError::invalid(format!(
                 "max_cost is {max_cost}; it must be >= 0 (INFINITY allowed)"
             )));
         }
-        if out_polygons.is_null() && capacity > 0 {
-            return Err(FfiError::null("out_polygons (with capacity > 0)"));
-        }
-        // SAFETY: NULL or a readable options struct (caller contract).
-        let options = unsafe { read_path_options(options) }?;
-        // SAFETY: a live query used by this thread only (caller contract).
-        let handle = unsafe { &mut *query };
-        let reached = handle
+        let out = out.check_room("out_polygons")?;
+        let options = NavstarPathOptions::read(options)?;
+        let reached = state
             .query
             .reachable_polygons(start, max_cost, &options)
             .map_err(|e: QueryError| FfiError::from(e))?;
-        let items = reached.iter().map(|r| NavstarReachedPolygon {
+        Ok(out.write(reached.iter().map(|r| NavstarReachedPolygon {
             polygon: r.polygon,
             parent: r.parent,
             cost: r.cost,
-        });
-        // SAFETY: buffer and count as checked and promised above.
-        Ok(unsafe { write_items(items, out_polygons, capacity, out_count) })
+        })))
     })
 }

@@ -1,8 +1,9 @@
 //! Queries on the mesh itself (no search): nearest point, raycast, vertex data.
 
-use super::boundary::{FfiError, non_null, non_null_mut, run};
+use super::boundary::{FfiError, Out, non_null, put, read_array, read_point, run, write_array};
 use super::filter::{NavstarQueryFilter, read_filter};
-use super::{NavstarMesh, NavstarStatus, read_array, read_point};
+use super::handle::{self, NavstarMesh};
+use super::status::NavstarStatus;
 use crate::QueryError;
 
 /// The answer of `navstar_mesh_raycast`.
@@ -21,17 +22,6 @@ pub struct NavstarRaycastHit {
     pub normal: [f32; 3],
     /// The polygon the walk was in when it stopped.
     pub polygon: u32,
-}
-
-/// Writes `value` to an optional output.
-///
-/// # Safety
-/// `out` must be NULL or writable.
-unsafe fn put<T>(out: *mut T, value: T) {
-    if !out.is_null() {
-        // SAFETY: non-NULL and writable (contract).
-        unsafe { out.write_unaligned(value) };
-    }
 }
 
 /// The point of the mesh nearest to `point` (3D distance) within `max_distance`, among
@@ -60,18 +50,14 @@ pub unsafe extern "C" fn navstar_mesh_nearest_point(
     out_distance: *mut f32,
 ) -> NavstarStatus {
     run("navstar_mesh_nearest_point", || {
-        let mesh = non_null(mesh, "mesh")?;
-        // SAFETY: a live mesh (caller contract).
-        let mesh = unsafe { &(*mesh).mesh };
-        // SAFETY: NULL or 3 readable floats.
-        let point = unsafe { read_point(point, "point") }?;
+        let mesh = handle::borrow(mesh, "mesh")?;
+        let point = read_point(point, "point")?;
         if max_distance.is_nan() || max_distance < 0.0 {
             return Err(FfiError::invalid(format!(
                 "max_distance is {max_distance}; it must be >= 0 (INFINITY allowed)"
             )));
         }
-        // SAFETY: NULL or a readable filter.
-        let filter = unsafe { read_filter(filter, "filter") }?;
+        let filter = read_filter(filter, "filter")?;
         let Some(nearest) = mesh.nearest_point_filtered(point, max_distance, &filter) else {
             let distance = mesh
                 .nearest_point_filtered(point, f32::INFINITY, &filter)
@@ -83,17 +69,9 @@ pub unsafe extern "C" fn navstar_mesh_nearest_point(
                 ),
             ));
         };
-        if !out_point.is_null() {
-            for (k, v) in nearest.point.to_array().into_iter().enumerate() {
-                // SAFETY: 3 writable floats (contract).
-                unsafe { out_point.add(k).write_unaligned(v) };
-            }
-        }
-        // SAFETY: NULL or writable (contract).
-        unsafe {
-            put(out_polygon, nearest.polygon);
-            put(out_distance, nearest.distance);
-        }
+        put(out_point.cast::<[f32; 3]>(), nearest.point.to_array());
+        put(out_polygon, nearest.polygon);
+        put(out_distance, nearest.distance);
         Ok(NavstarStatus::NavstarOk)
     })
 }
@@ -115,26 +93,19 @@ pub unsafe extern "C" fn navstar_mesh_raycast(
     out_hit: *mut NavstarRaycastHit,
 ) -> NavstarStatus {
     run("navstar_mesh_raycast", || {
-        let out_hit = non_null_mut(out_hit, "out_hit")?;
-        let mesh = non_null(mesh, "mesh")?;
-        // SAFETY: a live mesh (caller contract).
-        let mesh = unsafe { &(*mesh).mesh };
-        // SAFETY: NULL or 3 readable floats.
-        let start = unsafe { read_point(start, "start") }?;
-        // SAFETY: as above.
-        let end = unsafe { read_point(end, "end") }?;
-        // SAFETY: NULL or a readable filter.
-        let filter = unsafe { read_filter(filter, "filter") }?;
+        let out_hit = Out::required(out_hit, "out_hit")?;
+        let mesh = handle::borrow(mesh, "mesh")?;
+        let start = read_point(start, "start")?;
+        let end = read_point(end, "end")?;
+        let filter = read_filter(filter, "filter")?;
         let hit = mesh.raycast(start, end, &filter)?;
-        let out = NavstarRaycastHit {
+        out_hit.set(NavstarRaycastHit {
             hit: u32::from(hit.hit),
             t: hit.t,
             point: hit.point.to_array(),
             normal: hit.normal.to_array(),
             polygon: hit.polygon,
-        };
-        // SAFETY: non-NULL and writable (contract).
-        unsafe { out_hit.write_unaligned(out) };
+        });
         Ok(NavstarStatus::NavstarOk)
     })
 }
@@ -166,11 +137,8 @@ pub unsafe extern "C" fn navstar_mesh_interpolate(
     out_polygon: *mut u32,
 ) -> NavstarStatus {
     run("navstar_mesh_interpolate", || {
-        let mesh = non_null(mesh, "mesh")?;
-        // SAFETY: a live mesh (caller contract).
-        let mesh = unsafe { &(*mesh).mesh };
-        // SAFETY: NULL or 3 readable floats.
-        let point = unsafe { read_point(point, "point") }?;
+        let mesh = handle::borrow(mesh, "mesh")?;
+        let point = read_point(point, "point")?;
         if channels == 0 {
             return Err(FfiError::invalid("channels is 0; at least 1 is needed"));
         }
@@ -181,28 +149,19 @@ pub unsafe extern "C" fn navstar_mesh_interpolate(
                 mesh.vertex_count()
             )));
         }
-        let out_values = non_null_mut(out_values, "out_values")?;
-        // SAFETY: value_count readable floats (contract).
-        let values = unsafe { read_array(values, value_count as usize, "values") }?;
-        // SAFETY: NULL or a readable filter.
-        let filter = unsafe { read_filter(filter, "filter") }?;
+        let out_values = non_null(out_values, "out_values")?.cast_mut();
+        let values = read_array(values, value_count as usize, "values")?;
+        let filter = read_filter(filter, "filter")?;
         let mut blended = Vec::new();
-        blended.try_reserve_exact(channels as usize).map_err(|_| {
-            FfiError::new(
-                NavstarStatus::NavstarErrorOutOfMemory,
-                "no memory for the channels",
-            )
-        })?;
+        blended
+            .try_reserve_exact(channels as usize)
+            .map_err(|_| FfiError::out_of_memory("no memory for the channels"))?;
         blended.resize(channels as usize, 0.0f32);
         let polygon = mesh
             .interpolate(point, &values, channels as usize, &mut blended, &filter)
             .map_err(|e: QueryError| FfiError::from(e))?;
-        for (k, v) in blended.iter().enumerate() {
-            // SAFETY: `channels` writable floats (contract).
-            unsafe { out_values.add(k).write_unaligned(*v) };
-        }
-        // SAFETY: NULL or writable.
-        unsafe { put(out_polygon, polygon) };
+        write_array(out_values, blended.into_iter());
+        put(out_polygon, polygon);
         Ok(NavstarStatus::NavstarOk)
     })
 }
