@@ -49,7 +49,8 @@ pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::UpAxis;
 pub use glam;
 pub use mesh::{
-    MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint, OffMeshLink, RaycastHit, TileGrid,
+    BinaryError, FORMAT_VERSION, MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint,
+    OffMeshLink, RaycastHit, TileGrid,
 };
 pub use query::{NearestTarget, Path, PathMode, PathOptions, PathStatus, Query};
 pub use search::{ReachedPolygon, SearchStrategy};

@@ -510,3 +510,74 @@ fn help_is_printed_on_standard_output() {
         concat!("navstar ", env!("CARGO_PKG_VERSION"))
     );
 }
+
+/// The rows of a `scen --csv` file without the timing column.
+fn csv_answers(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|row| row.rsplit_once(',').unwrap().0.to_string())
+        .collect()
+}
+
+#[test]
+fn save_writes_a_navstar_file_that_scen_answers_exactly_as_the_original() {
+    let dir = temp_dir();
+    let saved = dir.join("arena.navstar");
+    let saved = saved.to_str().unwrap();
+    let output = navstar(&["save", ARENA_MESH, saved]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).contains("faster than building"),
+        "{}",
+        stdout(&output)
+    );
+    let info = navstar(&["info", saved]);
+    assert_exit(&info, 0);
+    assert!(field(&stdout(&info), "format:").starts_with("navstar binary"));
+    assert_eq!(field(&stdout(&info), "polygons:"), {
+        let original = navstar(&["info", ARENA_MESH]);
+        field(&stdout(&original), "polygons:").to_string()
+    });
+    for mode in ["funnel", "optimal"] {
+        let (a, b) = (
+            dir.join(format!("in-{mode}.csv")),
+            dir.join(format!("saved-{mode}.csv")),
+        );
+        // The original with cell centres; the saved copy by default, which takes cell
+        // centres because the scenario names a grid map.
+        let original = navstar(&[
+            "scen",
+            ARENA_MESH,
+            ARENA_SCEN,
+            "--points",
+            "centre",
+            "--mode",
+            mode,
+            "--csv",
+            a.to_str().unwrap(),
+        ]);
+        assert_exit(&original, 0);
+        let copy = navstar(&[
+            "scen",
+            saved,
+            ARENA_SCEN,
+            "--mode",
+            mode,
+            "--csv",
+            b.to_str().unwrap(),
+        ]);
+        assert_exit(&copy, 0);
+        let (want, got) = (csv_answers(&a), csv_answers(&b));
+        assert_eq!(want.len(), 161);
+        assert_eq!(want, got, "{mode}");
+    }
+    // A damaged copy is refused with the section at fault.
+    let mut bytes = std::fs::read(saved).unwrap();
+    bytes[40] ^= 1;
+    let damaged = dir.join("damaged.navstar");
+    std::fs::write(&damaged, bytes).unwrap();
+    let output = navstar(&["info", damaged.to_str().unwrap()]);
+    assert_exit(&output, 1);
+    assert!(stderr(&output).contains("checksum"), "{}", stderr(&output));
+}

@@ -1,5 +1,6 @@
 //! File loaders: Wavefront OBJ, Polyanya `.mesh` (versions 2 and 3), Moving AI grid maps
-//! (`.map`) and Moving AI scenarios (`.scen`). Loaders build meshes with the mesh's own
+//! (`.map`), navstar's own binary format (`.navstar`, see [`load_navstar_bytes`]) and
+//! Moving AI scenarios (`.scen`). Loaders build meshes with the mesh's own
 //! builder; this module may use `mesh`, `geometry` and `error`, and nothing that searches.
 //!
 //! Loading a polygon format has two steps. A parser turns text into a [`PolygonSoup`]:
@@ -54,7 +55,7 @@ use glam::Vec3;
 
 use crate::error::MeshError;
 use crate::geometry::UpAxis;
-use crate::mesh::{MeshOptions, NavMesh};
+use crate::mesh::{BinaryError, MeshOptions, NavMesh};
 
 pub use movingai::{GridMap, parse_movingai_map, parse_movingai_map_bytes};
 pub use obj::{parse_obj, parse_obj_bytes};
@@ -156,6 +157,10 @@ pub enum LoadError {
     /// The file was read, but the builder rejected its polygons.
     #[error("invalid mesh: {0}")]
     Mesh(#[from] MeshError),
+    /// A navstar binary file (`.navstar`) was refused; the error names the section, the
+    /// record and the byte offset.
+    #[error("invalid navstar file: {0}")]
+    Binary(#[from] BinaryError),
     /// [`load_mesh_file`] could not tell the format from the file name.
     #[error(
         "cannot tell the mesh format of '{}' from its extension (known: {})",
@@ -225,6 +230,11 @@ pub enum MeshFormat {
     /// Moving AI grid map (`.map`): passable cells merged into rectangles by
     /// [`NavMesh::from_grid`], built Z-up with z = 0 and unit cells. See [`movingai`].
     MovingAiMap,
+    /// navstar's binary format (`.navstar`), written by [`NavMesh::to_bytes`]: a built
+    /// mesh with its derived tables, checked rather than rebuilt. The file fixes the up
+    /// axis and every other option; the caller's [`MeshOptions`] are ignored. See
+    /// [`load_navstar_bytes`].
+    Navstar,
 }
 
 /// Everything that differs between formats, in one place: adding a format is one
@@ -242,6 +252,8 @@ enum Parser {
     Polygons(fn(&mut dyn BufRead) -> Result<PolygonSoup, LoadError>),
     /// Grid cells, built with [`GridMap::to_mesh`].
     Grid(fn(&mut dyn BufRead) -> Result<GridMap, LoadError>),
+    /// A saved mesh, loaded whole with [`load_navstar_bytes`].
+    Saved,
 }
 
 impl MeshFormat {
@@ -250,6 +262,7 @@ impl MeshFormat {
         MeshFormat::Obj,
         MeshFormat::PolyanyaMesh,
         MeshFormat::MovingAiMap,
+        MeshFormat::Navstar,
     ];
 
     fn spec(self) -> FormatSpec {
@@ -265,6 +278,10 @@ impl MeshFormat {
             MeshFormat::MovingAiMap => FormatSpec {
                 extensions: &["map"],
                 parser: Parser::Grid(|reader| parse_movingai_map(reader)),
+            },
+            MeshFormat::Navstar => FormatSpec {
+                extensions: &["navstar"],
+                parser: Parser::Saved,
             },
         }
     }
@@ -284,7 +301,8 @@ impl MeshFormat {
         })
     }
 
-    /// The format named by the extension of `path` (`.obj`, `.mesh`, `.map`; any case).
+    /// The format named by the extension of `path` (`.obj`, `.mesh`, `.map`, `.navstar`;
+    /// any case).
     pub fn from_path(path: &Path) -> Option<MeshFormat> {
         MeshFormat::from_extension(path.extension()?.to_str()?)
     }
@@ -294,14 +312,32 @@ impl MeshFormat {
     /// For [`MeshFormat::MovingAiMap`] the soup is [`GridMap::to_cell_soup`]: one square
     /// per passable cell. It covers the same area as the mesh [`load_mesh`] builds, but
     /// that one merges the cells into rectangles; use [`parse_movingai_map`] to get the
-    /// cells themselves.
+    /// cells themselves. For [`MeshFormat::Navstar`] the file is loaded (and checked)
+    /// and the soup holds the mesh's polygons and vertices.
     ///
     /// # Errors
     /// [`LoadError::Parse`] or [`LoadError::Io`]; see the format's module.
+    /// [`LoadError::Binary`] for a refused `.navstar` file.
     pub fn parse(self, mut reader: impl BufRead) -> Result<PolygonSoup, LoadError> {
         match self.spec().parser {
             Parser::Polygons(parse) => parse(&mut reader),
             Parser::Grid(parse) => parse(&mut reader)?.to_cell_soup(),
+            Parser::Saved => {
+                let mesh = load_navstar(&mut reader)?;
+                let polygons = 0..mesh.polygon_count();
+                Ok(PolygonSoup {
+                    vertices: mesh.vertices().to_vec(),
+                    indices: polygons
+                        .clone()
+                        .flat_map(|p| mesh.polygon_vertices(p).iter().copied())
+                        .collect(),
+                    polygon_sizes: polygons
+                        .map(|p| mesh.polygon_vertices(p).len() as u32)
+                        .collect(),
+                    up_axis: Some(mesh.up_axis()),
+                    source_polygons: Vec::new(),
+                })
+            }
         }
     }
 
@@ -310,8 +346,39 @@ impl MeshFormat {
         match self.spec().parser {
             Parser::Polygons(parse) => parse(&mut reader)?.into_mesh(options),
             Parser::Grid(parse) => parse(&mut reader)?.to_mesh(options),
+            Parser::Saved => load_navstar(&mut reader),
         }
     }
+}
+
+/// Reads `reader` to its end and loads the bytes with [`load_navstar_bytes`].
+fn load_navstar(reader: &mut dyn BufRead) -> Result<NavMesh, LoadError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    load_navstar_bytes(&bytes)
+}
+
+/// Loads a mesh saved in navstar's binary format ([`NavMesh::to_bytes`],
+/// [`NavMesh::write_to`]). The file holds the derived tables too (neighbours, portals,
+/// islands, the spatial index); they are checked against the polygons, never trusted,
+/// which is much faster than building the mesh again. Never panics, whatever the bytes.
+///
+/// ```
+/// use navstar::{MeshOptions, NavMesh};
+/// use navstar::glam::Vec3;
+///
+/// let vertices = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+/// let mesh = NavMesh::from_polygons(&vertices, &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+/// let loaded = navstar::io::load_navstar_bytes(&mesh.to_bytes())?;
+/// assert_eq!(loaded.polygon_vertices(0), mesh.polygon_vertices(0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`LoadError::Binary`] naming the section, the record and the byte offset at fault
+/// (a mesh check the builder also makes is [`BinaryError::Mesh`]).
+pub fn load_navstar_bytes(bytes: &[u8]) -> Result<NavMesh, LoadError> {
+    Ok(NavMesh::from_navstar_bytes(bytes)?)
 }
 
 /// Reads a mesh in `format` from `reader` and builds it with `options`.
@@ -343,6 +410,11 @@ pub fn load_mesh_file(path: &Path, options: &MeshOptions) -> Result<NavMesh, Loa
     let format = MeshFormat::from_path(path).ok_or_else(|| LoadError::UnknownFormat {
         path: path.to_path_buf(),
     })?;
+    if format == MeshFormat::Navstar {
+        // Read whole, in one allocation of the file's size.
+        let bytes = std::fs::read(path).map_err(|e| LoadError::from(e).with_path(path))?;
+        return load_navstar_bytes(&bytes);
+    }
     let file = File::open(path).map_err(|e| LoadError::from(e).with_path(path))?;
     load_mesh(BufReader::new(file), format, options).map_err(|e| e.with_path(path))
 }

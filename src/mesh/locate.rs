@@ -10,24 +10,25 @@ use crate::geometry::Aabb;
 /// Polygons per leaf.
 const LEAF_SIZE: usize = 4;
 /// Median splits halve the polygon count at each level, so 2^32 polygons need < 40 levels.
-const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// A BVH over the polygons' 3D bounding boxes. Nodes are stored depth-first: an inner
 /// node's left child directly follows it, its right child is at `right_or_first`.
 pub(crate) struct PolygonIndex {
-    nodes: Vec<Node>,
-    polygons: Vec<u32>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) polygons: Vec<u32>,
     /// The box of each entry of `polygons`, so that a leaf skips polygons farther than
     /// the best found without computing their closest points.
-    polygon_bounds: Vec<Aabb>,
+    pub(crate) polygon_bounds: Vec<Aabb>,
 }
 
-struct Node {
-    bounds: Aabb,
+/// A node of the [`PolygonIndex`].
+pub(crate) struct Node {
+    pub(crate) bounds: Aabb,
     /// Inner node: index of the right child. Leaf: first entry in `polygons`.
-    right_or_first: u32,
+    pub(crate) right_or_first: u32,
     /// 0 for an inner node, else the number of polygons in the leaf.
-    count: u32,
+    pub(crate) count: u32,
 }
 
 impl PolygonIndex {

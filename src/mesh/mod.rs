@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
 
-pub use build::MeshOptions;
+pub use build::{BinaryError, FORMAT_VERSION, MeshOptions};
 pub(crate) use coarse::CoarseMesh;
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;

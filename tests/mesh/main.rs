@@ -7,6 +7,7 @@
 //! The data files are read from `../shared/data` (see its README); none is copied into the
 //! repository. Run with `--nocapture` to see polygon counts and timings per map.
 
+mod binary;
 #[path = "../common/mod.rs"]
 mod common;
 mod movingai;

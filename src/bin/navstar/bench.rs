@@ -80,7 +80,7 @@ impl BenchCommand {
             Some(scen) => {
                 let problems = common::load_scenario(scen)?;
                 common::require_z_up(&loaded.mesh, "a scenario file")?;
-                let rule = PointRule::or_default(self.scenario.points, loaded.format);
+                let rule = PointRule::or_default(self.scenario.points, loaded.format, &problems);
                 let pairs: Vec<(Vec3, Vec3)> = problems.iter().map(|p| rule.endpoints(p)).collect();
                 if pairs.is_empty() {
                     return Err(CliError::failure(format!("{scen}: no problems to run")));

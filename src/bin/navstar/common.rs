@@ -65,6 +65,7 @@ pub fn format_name(format: MeshFormat) -> String {
         MeshFormat::Obj => "Wavefront OBJ".into(),
         MeshFormat::PolyanyaMesh => "Polyanya mesh".into(),
         MeshFormat::MovingAiMap => "Moving AI grid map".into(),
+        MeshFormat::Navstar => "navstar binary".into(),
         other => format!("{other:?}"),
     }
 }
@@ -135,9 +136,22 @@ pub enum PointRule {
 
 impl PointRule {
     /// The rule `given` on the command line, or by default the one of `format`: cell
-    /// centres for grid maps, the points as written for meshes.
-    pub fn or_default(given: Option<PointRule>, format: MeshFormat) -> PointRule {
-        given.unwrap_or(if is_grid(format) {
+    /// centres for grid maps, the points as written for meshes. A saved mesh
+    /// (`.navstar`) does not know where it came from: the scenario's map name tells
+    /// (cell centres when its first problem names a `.map` file).
+    pub fn or_default(
+        given: Option<PointRule>,
+        format: MeshFormat,
+        problems: &[ScenarioProblem],
+    ) -> PointRule {
+        let grid = if format == MeshFormat::Navstar {
+            problems.first().is_some_and(|p| {
+                MeshFormat::from_path(Path::new(p.map_file_name())) == Some(MeshFormat::MovingAiMap)
+            })
+        } else {
+            is_grid(format)
+        };
+        given.unwrap_or(if grid {
             PointRule::Centre
         } else {
             PointRule::Exact

@@ -15,6 +15,7 @@ mod error;
 mod info;
 mod options;
 mod path;
+mod save;
 mod scen;
 mod stats;
 mod svg;
@@ -43,6 +44,7 @@ enum Command {
     Scen(scen::ScenCommand),
     Bench(bench::BenchCommand),
     Svg(svg::SvgCommand),
+    Save(save::SaveCommand),
 }
 
 impl Command {
@@ -54,6 +56,7 @@ impl Command {
             Command::Scen(_) => "scen",
             Command::Bench(_) => "bench",
             Command::Svg(_) => "svg",
+            Command::Save(_) => "save",
         }
     }
 
@@ -64,6 +67,7 @@ impl Command {
             Command::Scen(command) => command.run(),
             Command::Bench(command) => command.run(),
             Command::Svg(command) => command.run(),
+            Command::Save(command) => command.run(),
         }
     }
 }

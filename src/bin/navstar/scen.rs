@@ -79,8 +79,8 @@ impl ScenCommand {
         let options = self.path.options();
         let (mesh_path, scen_path) = (self.mesh.as_str(), self.scen.as_str());
         let loaded = common::load_mesh(mesh_path, self.path.mesh.up_axis())?;
-        let rule = PointRule::or_default(self.scenario.points, loaded.format);
         let problems = common::load_scenario(scen_path)?;
+        let rule = PointRule::or_default(self.scenario.points, loaded.format, &problems);
         common::require_z_up(&loaded.mesh, "a scenario file")?;
         warn_if_other_map(mesh_path, &problems);
         let csv_target = self.csv.as_deref();

@@ -6,10 +6,13 @@
 //! rejection names its culprit. Uses the mesh's own types (`super`), `links`, `locate`,
 //! and the lower layers (`alloc`, `error`, `filter`, `geometry`).
 
+mod binary;
 mod connectors;
 mod topology;
 mod validate;
 mod weld;
+
+pub use binary::{BinaryError, FORMAT_VERSION};
 
 use glam::Vec3;
 
@@ -171,18 +174,7 @@ pub(super) fn build(
     let areas = polygon_areas(polygon_count, extras.areas)?;
     let flags = polygon_flags(polygon_count, extras.flags)?;
     let (island, island_count) = find_islands(&poly_start, &neighbours)?;
-    let polygon_bounds = try_collect(
-        polygon_count,
-        (0..polygon_count).map(|p| {
-            Aabb::from_points(
-                corners[poly_start[p] as usize..poly_start[p + 1] as usize]
-                    .iter()
-                    .map(|&v| vertices[v as usize]),
-            )
-        }),
-        "polygon bounds",
-    )?;
-    let bounds = polygon_bounds.iter().fold(Aabb::EMPTY, |a, &b| a.union(b));
+    let (polygon_bounds, bounds) = polygon_bounds(vertices, &poly_start, &corners)?;
     let index = PolygonIndex::build(&polygon_bounds)?;
     let mut mesh = MeshData {
         up,
@@ -210,6 +202,28 @@ pub(super) fn build(
         join_islands_by_links(&mut mesh)?;
     }
     Ok(mesh)
+}
+
+/// The box of each polygon, and the box of them all.
+fn polygon_bounds(
+    vertices: &[Vec3],
+    poly_start: &[u32],
+    corners: &[u32],
+) -> Result<(Vec<Aabb>, Aabb), MeshError> {
+    let polygon_count = poly_start.len() - 1;
+    let boxes = try_collect(
+        polygon_count,
+        (0..polygon_count).map(|p| {
+            Aabb::from_points(
+                corners[poly_start[p] as usize..poly_start[p + 1] as usize]
+                    .iter()
+                    .map(|&v| vertices[v as usize]),
+            )
+        }),
+        "polygon bounds",
+    )?;
+    let all = boxes.iter().fold(Aabb::EMPTY, |a, &b| a.union(b));
+    Ok((boxes, all))
 }
 
 fn polygon_areas(polygon_count: usize, areas: Option<&[u8]>) -> Result<Vec<u8>, MeshError> {

@@ -1,0 +1,110 @@
+//! The navstar binary format (`.navstar`): a built mesh saved with the tables derived
+//! from it, so that loading checks them instead of recomputing them.
+//!
+//! # Layout (version 1)
+//!
+//! All numbers are little endian; floats are IEEE-754 `f32`.
+//!
+//! * A 32-byte header: the magic `NAVSTAR\0`, the format version (`u32`), the number of
+//!   records that follow (`u32`), the payload length in bytes (`u64`: everything after
+//!   the header), the CRC-32 (IEEE) of the payload (`u32`), and a reserved `u32` (0).
+//! * The payload: records, each a 4-byte tag, a `u64` body length and the body. A mesh
+//!   file holds one `TILE` record; a world file will hold several, each a tile.
+//! * A `TILE` body is a fixed sequence of sections, each a 4-byte tag, a `u64` length
+//!   and an array of fixed-size records (the `sections!` list below): no count is stored apart
+//!   from the section lengths, so nothing is allocated beyond what the bytes hold.
+//!
+//! Loading refuses anything the builder would not have produced from the same arrays:
+//! every index is in range, every polygon is convex and counter-clockwise, neighbours
+//! and twins point back at each other over the same edge, no edge is used by more than
+//! the two polygons it joins, portals, islands and link hops match the polygons, and
+//! every box of the spatial index contains what it holds.
+
+mod check;
+mod error;
+mod read;
+mod write;
+
+pub use error::BinaryError;
+
+use crate::mesh::NavMesh;
+
+/// The first 8 bytes of every navstar binary file.
+pub(crate) const MAGIC: [u8; 8] = *b"NAVSTAR\0";
+/// The format version written by this library, and the only one it reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Header bytes before the payload.
+pub(crate) const HEADER_LEN: usize = 32;
+/// Byte offset of the payload checksum in the header.
+pub(crate) const CHECKSUM_OFFSET: usize = 24;
+
+/// The tag of a tile record.
+const TILE: [u8; 4] = *b"TILE";
+
+/// A section of a tile record: its tag, its name in error messages, and the size of
+/// one record.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Section {
+    tag: [u8; 4],
+    name: &'static str,
+    record: usize,
+}
+
+macro_rules! sections {
+    ($($id:ident = $tag:literal, $name:literal, $size:expr;)*) => {
+        $(
+            #[doc = concat!("The `", $name, "` section.")]
+            const $id: Section = Section { tag: *$tag, name: $name, record: $size };
+        )*
+    };
+}
+
+sections! {
+    OPTIONS = b"OPTS", "options", 12;
+    VERTICES = b"VERT", "vertices", 12;
+    POLYGONS = b"POLY", "polygons", 4;
+    CORNERS = b"CORN", "corners", 4;
+    AREAS = b"AREA", "areas", 1;
+    FLAGS = b"FLAG", "flags", 4;
+    NEIGHBOURS = b"NEIB", "neighbours", 4;
+    TWINS = b"TWIN", "twins", 4;
+    PORTALS = b"PORT", "portals", 8;
+    ISLANDS = b"ISLE", "islands", 4;
+    NODES = b"BVHN", "index nodes", 32;
+    ENTRIES = b"BVHE", "index entries", 28;
+    LINKS = b"LINK", "links", 12;
+    HOP_STARTS = b"HOPI", "link hop offsets", 4;
+    HOPS = b"HOPS", "link hops", 32;
+}
+
+impl NavMesh {
+    /// The mesh in the navstar binary format (see [`crate::io::load_navstar_bytes`]):
+    /// its polygons, areas, current flags, off-mesh links and build options, with the
+    /// tables derived from them (neighbours, portals, islands, the spatial index), so
+    /// that loading it is much faster than building it again.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        write::encode(self.data())
+    }
+
+    /// Writes [`NavMesh::to_bytes`] to `writer`.
+    ///
+    /// # Errors
+    /// The writer's error.
+    pub fn write_to(&self, mut writer: impl std::io::Write) -> std::io::Result<()> {
+        writer.write_all(&self.to_bytes())
+    }
+
+    /// Loads a mesh saved by [`NavMesh::to_bytes`]. The bytes are not trusted: every
+    /// table is checked against the polygons as strictly as
+    /// [`NavMesh::from_input`] checks its input. Never panics, and allocates no more
+    /// than a small multiple of `bytes.len()`.
+    ///
+    /// # Errors
+    /// A [`BinaryError`] naming the section, the record and the byte offset at fault.
+    pub fn from_navstar_bytes(bytes: &[u8]) -> Result<NavMesh, BinaryError> {
+        let data = read::decode(bytes)?;
+        Ok(NavMesh {
+            data: std::sync::Arc::new(data),
+        })
+    }
+}

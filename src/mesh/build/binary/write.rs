@@ -1,0 +1,133 @@
+//! Encoding a mesh in the binary format (see the parent module for the layout).
+
+use std::sync::atomic::Ordering;
+
+use glam::Vec3;
+
+use super::{
+    AREAS, CORNERS, ENTRIES, FLAGS, FORMAT_VERSION, HOP_STARTS, HOPS, ISLANDS, LINKS, MAGIC,
+    NEIGHBOURS, NODES, OPTIONS, POLYGONS, PORTALS, Section, TILE, TWINS, VERTICES,
+};
+use crate::geometry::{Aabb, UpAxis};
+use crate::mesh::MeshData;
+use crate::mesh::build::connectors::is_collinear_triangle;
+
+/// The whole file: header and one tile record.
+pub(super) fn encode(mesh: &MeshData) -> Vec<u8> {
+    let mut payload = Vec::new();
+    record(&mut payload, TILE, |out| tile(out, mesh));
+    let mut file = Vec::with_capacity(super::HEADER_LEN + payload.len());
+    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    file.extend_from_slice(&1u32.to_le_bytes());
+    file.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    file.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    file.extend_from_slice(&0u32.to_le_bytes());
+    debug_assert_eq!(file.len(), super::HEADER_LEN);
+    file.extend_from_slice(&payload);
+    file
+}
+
+/// A tag, a `u64` length, then what `body` writes.
+fn record(out: &mut Vec<u8>, tag: [u8; 4], body: impl FnOnce(&mut Vec<u8>)) {
+    out.extend_from_slice(&tag);
+    let length_at = out.len();
+    out.extend_from_slice(&0u64.to_le_bytes());
+    body(out);
+    let length = (out.len() - length_at - 8) as u64;
+    out[length_at..length_at + 8].copy_from_slice(&length.to_le_bytes());
+}
+
+/// A section whose records are the items of `items`, each written by `put`.
+fn section<T>(
+    out: &mut Vec<u8>,
+    section: Section,
+    items: impl IntoIterator<Item = T>,
+    mut put: impl FnMut(&mut Vec<u8>, T),
+) {
+    record(out, section.tag, |out| {
+        for item in items {
+            let before = out.len();
+            put(out, item);
+            debug_assert_eq!(out.len() - before, section.record, "{}", section.name);
+        }
+    });
+}
+
+fn u32s(out: &mut Vec<u8>, section_: Section, values: &[u32]) {
+    section(out, section_, values, |out, v| put_u32(out, *v));
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_f32(out: &mut Vec<u8>, v: f32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_vec3(out: &mut Vec<u8>, v: Vec3) {
+    for c in v.to_array() {
+        put_f32(out, c);
+    }
+}
+
+fn put_aabb(out: &mut Vec<u8>, b: Aabb) {
+    put_vec3(out, b.min);
+    put_vec3(out, b.max);
+}
+
+fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
+    // Welding is done by now (the corners are welded); whether degenerate connectors
+    // are allowed is whether the mesh has any.
+    let connectors = (0..mesh.polygon_count())
+        .any(|p| is_collinear_triangle(&mesh.corners[mesh.corner_range(p)], &mesh.ground));
+    section(out, OPTIONS, [()], |out, ()| {
+        out.push(match mesh.up {
+            UpAxis::Y => 0,
+            UpAxis::Z => 1,
+        });
+        out.push(u8::from(connectors));
+        out.extend_from_slice(&[0, 0]);
+        put_u32(out, mesh.island_count);
+        put_u32(out, 0);
+    });
+    section(out, VERTICES, &mesh.vertices, |out, v| put_vec3(out, *v));
+    u32s(out, POLYGONS, &mesh.poly_start);
+    u32s(out, CORNERS, &mesh.corners);
+    section(out, AREAS, &mesh.areas, |out, a| out.push(*a));
+    section(out, FLAGS, &mesh.flags[..], |out, f| {
+        put_u32(out, f.load(Ordering::Relaxed));
+    });
+    u32s(out, NEIGHBOURS, &mesh.neighbours);
+    u32s(out, TWINS, &mesh.twin);
+    section(out, PORTALS, &mesh.portals, |out, [l, r]| {
+        put_u32(out, *l);
+        put_u32(out, *r);
+    });
+    u32s(out, ISLANDS, &mesh.island);
+    section(out, NODES, &mesh.index.nodes, |out, node| {
+        put_aabb(out, node.bounds);
+        put_u32(out, node.right_or_first);
+        put_u32(out, node.count);
+    });
+    let entries = mesh.index.polygons.iter().zip(&mesh.index.polygon_bounds);
+    section(out, ENTRIES, entries, |out, (polygon, bounds)| {
+        put_u32(out, *polygon);
+        put_aabb(out, *bounds);
+    });
+    let links = &mesh.links;
+    let per_link = links.cost.iter().zip(&links.area).zip(&links.flags[..]);
+    section(out, LINKS, per_link, |out, ((cost, area), flags)| {
+        put_f32(out, *cost);
+        out.extend_from_slice(&[*area, 0, 0, 0]);
+        put_u32(out, flags.load(Ordering::Relaxed));
+    });
+    u32s(out, HOP_STARTS, &links.hop_start);
+    section(out, HOPS, &links.hops, |out, hop| {
+        put_u32(out, hop.link);
+        put_vec3(out, hop.from);
+        put_vec3(out, hop.to);
+        put_u32(out, hop.to_polygon);
+    });
+}

@@ -1,0 +1,414 @@
+//! The binary format (`.navstar`): a saved mesh loads to an equal mesh that answers
+//! every query bit for bit as the original, on real maps and on meshes with links, areas,
+//! flags and degenerate connectors; loading is much faster than building; damaged or
+//! forged bytes are refused with an error that names the section, record and offset.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+use navstar::io::{LoadError, load_mesh_file, load_navstar_bytes};
+use navstar::{
+    BinaryError, MeshError, MeshInput, MeshOptions, NavMesh, OffMeshLink, PathMode, PathOptions,
+    Query, QueryFilter,
+};
+
+use crate::common::{Rng, point_in_polygon, seeded_grid};
+use crate::{GRID_DIR, MESH_DIR};
+
+/// Saves and loads `mesh`; the reload saves to the same bytes.
+fn round_trip(mesh: &NavMesh) -> NavMesh {
+    let bytes = mesh.to_bytes();
+    let loaded = load_navstar_bytes(&bytes).unwrap_or_else(|e| panic!("reload refused: {e}"));
+    assert_eq!(
+        loaded.to_bytes(),
+        bytes,
+        "a reloaded mesh saves differently"
+    );
+    let mut written = Vec::new();
+    mesh.write_to(&mut written).unwrap();
+    assert_eq!(written, bytes);
+    loaded
+}
+
+/// Random queries in both modes (and with `filter`) answer identically on both meshes.
+fn assert_same_answers(a: &NavMesh, b: &NavMesh, queries: usize, filter: &QueryFilter) {
+    assert_eq!(a.polygon_count(), b.polygon_count());
+    assert_eq!(a.island_count(), b.island_count());
+    assert_eq!(a.bounds(), b.bounds());
+    for p in 0..a.polygon_count() {
+        assert_eq!(a.polygon_vertices(p), b.polygon_vertices(p));
+        assert_eq!(a.polygon_neighbours(p), b.polygon_neighbours(p));
+        assert_eq!(a.island(p), b.island(p));
+        assert_eq!(a.polygon_area(p), b.polygon_area(p));
+        assert_eq!(a.polygon_flags(p), b.polygon_flags(p));
+    }
+    let (mut qa, mut qb) = (Query::new(a), Query::new(b));
+    let mut rng = Rng(0x5eed ^ a.polygon_count() as u64);
+    let n = a.polygon_count();
+    for i in 0..queries {
+        let start = point_in_polygon(a, rng.below(n), rng.unit(), rng.unit(), rng.unit());
+        let goal = point_in_polygon(a, rng.below(n), rng.unit(), rng.unit(), rng.unit());
+        let mut options = PathOptions::default();
+        options.filter = filter.clone();
+        options.mode = if i % 2 == 0 {
+            PathMode::Funnel
+        } else {
+            PathMode::Optimal
+        };
+        let pa = qa.find_path(start, goal, &options).map(|p| {
+            (
+                p.corners.to_vec(),
+                p.details.to_vec(),
+                p.status,
+                p.cost.to_bits(),
+            )
+        });
+        let pb = qb.find_path(start, goal, &options).map(|p| {
+            (
+                p.corners.to_vec(),
+                p.details.to_vec(),
+                p.status,
+                p.cost.to_bits(),
+            )
+        });
+        assert_eq!(pa, pb, "query {i}: {start} -> {goal}");
+        let off = start + Vec3::new(0.3, 2.0, -0.2);
+        assert_eq!(a.nearest_point(off, 5.0), b.nearest_point(off, 5.0));
+        assert_eq!(
+            a.raycast(start, goal, filter),
+            b.raycast(start, goal, filter)
+        );
+    }
+}
+
+/// Loads `path` and its saved copy, checks they agree, returns (build, load) times.
+fn compare_file(path: &str, queries: usize) -> (Duration, Duration) {
+    let options = MeshOptions::default();
+    let started = Instant::now();
+    let built = load_mesh_file(Path::new(path), &options).unwrap();
+    let build_time = started.elapsed();
+    let bytes = built.to_bytes();
+    let started = Instant::now();
+    let loaded = load_navstar_bytes(&bytes).unwrap();
+    let load_time = started.elapsed();
+    println!(
+        "{path}: {} polygons, {} bytes, build {build_time:?}, load {load_time:?}",
+        built.polygon_count(),
+        bytes.len()
+    );
+    assert_same_answers(&built, &loaded, queries, &QueryFilter::default());
+    assert_eq!(loaded.to_bytes(), bytes);
+    (build_time, load_time)
+}
+
+#[test]
+fn real_maps_round_trip_with_identical_answers() {
+    compare_file(&format!("{MESH_DIR}/scene_mp_2p_01.mesh"), 200);
+    compare_file(&format!("{MESH_DIR}/arena.mesh"), 200);
+    compare_file(&format!("{GRID_DIR}/maze512-1-0.map"), 60);
+}
+
+/// A seeded grid with areas, flags, one-way and two-way links.
+fn decorated_mesh(seed: u64) -> NavMesh {
+    let soup = seeded_grid(seed, 14, 10);
+    let probe = soup.build();
+    let count = probe.polygon_count();
+    let areas: Vec<u8> = (0..count).map(|p| (p % 3) as u8).collect();
+    let flags: Vec<u32> = (0..count).map(|p| if p % 7 == 3 { 2 } else { 1 }).collect();
+    let mut rng = Rng(seed);
+    let links: Vec<OffMeshLink> = (0..6)
+        .map(|i| {
+            let a = point_in_polygon(&probe, rng.below(count), rng.unit(), rng.unit(), rng.unit());
+            let b = point_in_polygon(&probe, rng.below(count), rng.unit(), rng.unit(), rng.unit());
+            let mut link = OffMeshLink::new(a, b);
+            link.bidirectional = i % 2 == 0;
+            link.area = (i % 2) as u8;
+            link.flags = 1 + (i % 2) as u32;
+            link
+        })
+        .collect();
+    let input = MeshInput::new(&soup.vertices, &soup.indices)
+        .with_polygon_sizes(&soup.sizes)
+        .with_areas(&areas)
+        .with_flags(&flags)
+        .with_links(&links);
+    NavMesh::from_input(&input, &MeshOptions::default()).unwrap()
+}
+
+#[test]
+fn links_areas_and_flags_survive_the_round_trip() {
+    for seed in 1..6 {
+        let mesh = decorated_mesh(seed);
+        // Flags changed at run time are saved as they are.
+        mesh.set_polygon_flags(0, 4).unwrap();
+        mesh.set_link_flags(1, 0).unwrap();
+        let loaded = round_trip(&mesh);
+        assert_eq!(loaded.link_count(), mesh.link_count());
+        for l in 0..mesh.link_count() {
+            assert_eq!(loaded.link_flags(l), mesh.link_flags(l));
+        }
+        let filter = QueryFilter::default()
+            .with_area_cost(1, 3.0)
+            .with_area_cost(2, 0.5);
+        assert_same_answers(&mesh, &loaded, 100, &filter);
+        let mut excluding = filter.clone();
+        excluding.exclude_flags = 2;
+        assert_same_answers(&mesh, &loaded, 100, &excluding);
+    }
+}
+
+#[test]
+fn degenerate_connectors_survive_the_round_trip() {
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let vertices = [
+        v(0.0, 1.0),
+        v(1.0, 1.0),
+        v(2.0, 1.0),
+        v(2.0, 2.0),
+        v(0.0, 2.0),
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(2.0, 0.0),
+    ];
+    let indices = [0, 2, 3, 4, 5, 6, 1, 0, 6, 7, 2, 1, 0, 1, 2];
+    let mut options = MeshOptions::default();
+    options.allow_degenerate_connectors = true;
+    let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4, 3], &options).unwrap();
+    let loaded = round_trip(&mesh);
+    assert_same_answers(&mesh, &loaded, 100, &QueryFilter::default());
+}
+
+/// Rewrites the header's checksum so that validation itself is exercised.
+fn reseal(bytes: &mut [u8]) {
+    let crc = crc32(&bytes[32..]);
+    bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// CRC-32 (IEEE), bit by bit: slow but independent of the library's.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+fn binary_error(bytes: &[u8]) -> BinaryError {
+    match load_navstar_bytes(bytes) {
+        Err(LoadError::Binary(e)) => e,
+        Err(other) => panic!("not a binary error: {other}"),
+        Ok(_) => panic!("damaged bytes were accepted"),
+    }
+}
+
+/// The file offset of the section with `tag`.
+fn section_offset(bytes: &[u8], tag: &[u8; 4]) -> usize {
+    let mut at = 32 + 12; // the header, then the tile record's tag and length
+    loop {
+        let length = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().unwrap()) as usize;
+        if &bytes[at..at + 4] == tag {
+            return at + 12;
+        }
+        at += 12 + length;
+    }
+}
+
+#[test]
+fn header_damage_is_named() {
+    let bytes = decorated_mesh(3).to_bytes();
+    assert_eq!(binary_error(b"NOTNAVST"), BinaryError::BadMagic);
+    assert!(matches!(
+        binary_error(&bytes[..20]),
+        BinaryError::Truncated { what: "header", .. }
+    ));
+    let mut v2 = bytes.clone();
+    v2[8] = 2;
+    assert!(matches!(
+        binary_error(&v2),
+        BinaryError::UnsupportedVersion { version: 2, .. }
+    ));
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x10;
+    assert!(matches!(
+        binary_error(&flipped),
+        BinaryError::ChecksumMismatch { .. }
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        binary_error(&longer),
+        BinaryError::Layout {
+            section: "header",
+            ..
+        }
+    ));
+    // Every prefix is refused, none panics.
+    for cut in 0..bytes.len() {
+        assert!(
+            load_navstar_bytes(&bytes[..cut]).is_err(),
+            "prefix {cut} accepted"
+        );
+    }
+}
+
+#[test]
+fn inconsistent_tables_are_refused_naming_section_record_and_offset() {
+    let mesh = decorated_mesh(2);
+    let bytes = mesh.to_bytes();
+    let forge = |tag: &[u8; 4], record: usize, size: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        let at = section_offset(&b, tag) + record * size;
+        b[at..at + value.len()].copy_from_slice(value);
+        reseal(&mut b);
+        (binary_error(&b), at as u64)
+    };
+    // A wall made a neighbour: it does not point back.
+    let slot = (0..mesh.polygon_count())
+        .flat_map(|p| mesh.polygon_neighbours(p).to_vec())
+        .position(|n| n == navstar::NO_NEIGHBOUR)
+        .unwrap();
+    let (e, at) = forge(b"NEIB", slot, 4, &0u32.to_le_bytes());
+    match e {
+        BinaryError::Invalid {
+            section,
+            record,
+            offset,
+            ..
+        } => {
+            assert_eq!((section, record, offset), ("neighbours", slot as u64, at));
+        }
+        other => panic!("{other}"),
+    }
+    // A corner out of range.
+    let (e, _) = forge(b"CORN", 5, 4, &u32::MAX.to_le_bytes());
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "corners",
+                record: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // An island label that disagrees with the adjacency.
+    let (e, _) = forge(b"ISLE", 0, 4, &7u32.to_le_bytes());
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "islands",
+                record: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A polygon's box in the index that is not its box.
+    let (e, _) = forge(b"BVHE", 3, 28, &[0, 0, 0, 0, 0, 0, 0x80, 0x49]);
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "index entries",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // An index node whose box misses its polygons.
+    let (e, _) = forge(b"BVHN", 0, 32, &1.0e6f32.to_le_bytes());
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "index nodes",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A vertex moved makes a polygon non-convex or its boxes wrong: either is refused.
+    let used = mesh.polygon_vertices(0)[0] as usize;
+    let (e, _) = forge(b"VERT", used, 12, &1.0e6f32.to_le_bytes());
+    assert!(
+        matches!(e, BinaryError::Mesh(_) | BinaryError::Invalid { .. }),
+        "{e}"
+    );
+    // A non-finite vertex is the builder's error.
+    let (e, _) = forge(b"VERT", 1, 12, &f32::NAN.to_le_bytes()); // used or not
+    assert!(
+        matches!(
+            e,
+            BinaryError::Mesh(MeshError::NonFiniteVertex { vertex: 1, .. })
+        ),
+        "{e}"
+    );
+    // A link hop moved off its polygon.
+    let (e, _) = forge(b"HOPS", 0, 32, &[0, 0, 0, 0, 0, 0, 0x80, 0x49]);
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "link hops",
+                record: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A section length that is not a whole number of records.
+    let mut b = bytes.clone();
+    let at = section_offset(&b, b"TWIN") - 8;
+    let length = u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    b[at..at + 8].copy_from_slice(&(length - 1).to_le_bytes());
+    reseal(&mut b);
+    assert!(matches!(binary_error(&b), BinaryError::Layout { .. }));
+}
+
+#[test]
+fn random_flips_with_a_resealed_checksum_load_equal_or_fail() {
+    let mesh = decorated_mesh(4);
+    let bytes = mesh.to_bytes();
+    let mut rng = Rng(77);
+    let mut refused = 0;
+    for _ in 0..400 {
+        let mut b = bytes.clone();
+        let at = 32 + rng.below((b.len() - 32) as u32) as usize;
+        b[at] ^= 1 << rng.below(8);
+        assert!(
+            load_navstar_bytes(&b).is_err(),
+            "a flip passed the checksum"
+        );
+        reseal(&mut b);
+        match load_navstar_bytes(&b) {
+            Err(_) => refused += 1,
+            // Some flips are harmless (a flag, a link cost): the mesh still answers.
+            Ok(loaded) => {
+                let mut query = Query::new(&loaded);
+                let (s, g) = (loaded.vertices()[0], loaded.vertices()[3]);
+                let _ = query.find_path(s, g, &PathOptions::default());
+                assert_eq!(loaded.to_bytes(), b);
+            }
+        }
+    }
+    assert!(refused > 200, "only {refused} of 400 forged files refused");
+}
+
+#[test]
+fn loading_is_much_faster_than_building() {
+    // Timings in a debug build say little; the release figures are in the CLI's
+    // `info` output. Here: loading at least beats building on the largest map.
+    let (build, load) = compare_file(&format!("{GRID_DIR}/maze512-1-0.map"), 0);
+    assert!(load < build, "load {load:?} vs build {build:?}");
+}
