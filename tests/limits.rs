@@ -649,16 +649,15 @@ fn allocation_ladder() {
 // Query scratch that cannot be allocated
 // ---------------------------------------------------------------------------------------
 
-/// A query's scratch is one node per polygon corner: when it cannot be allocated,
-/// `navstar_query_create` says NAVSTAR_ERROR_OUT_OF_MEMORY (and the Rust API
-/// `QueryError::OutOfMemory`) instead of aborting.
+/// A query's scratch follows the nodes its searches touch, not the mesh: creating one on
+/// a 20,000-triangle mesh needs far less than 64 KiB, in Rust and through the C ABI.
 #[test]
-fn query_scratch_out_of_memory_is_a_status() {
-    in_child("query_scratch_out_of_memory_is_a_status", || {
+fn query_creation_needs_no_memory_per_polygon() {
+    in_child("query_creation_needs_no_memory_per_polygon", || {
         let (vertices, indices) = strip(20_000);
         let mesh = NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap();
         let rust = with_alloc_limit(64 * 1024, || navstar::Query::try_new(&mesh).map(|_| ()));
-        assert_eq!(rust, Err(navstar::QueryError::OutOfMemory));
+        assert_eq!(rust, Ok(()));
 
         let floats: Vec<f32> = vertices.iter().flat_map(|v| v.to_array()).collect();
         let mut handle: *mut navstar::ffi::NavstarMesh = ptr::null_mut();
@@ -680,14 +679,10 @@ fn query_scratch_out_of_memory_is_a_status() {
         let status = with_alloc_limit(64 * 1024, || unsafe {
             navstar::ffi::navstar_query_create(handle, &mut query)
         });
-        assert_eq!(status, navstar::ffi::NavstarStatus::NavstarErrorOutOfMemory);
-        assert!(query.is_null());
-        // SAFETY: the message pointer is valid until the next navstar call on this thread.
-        let message = unsafe { CStr::from_ptr(navstar::ffi::navstar_last_error_message()) };
-        assert!(
-            message.to_string_lossy().contains("out of memory"),
-            "{message:?}"
-        );
+        assert_eq!(status, navstar::ffi::NavstarStatus::NavstarOk);
+        assert!(!query.is_null());
+        // SAFETY: query is live and freed once.
+        unsafe { navstar::ffi::navstar_query_free(query) };
         // SAFETY: handle is live and freed once.
         unsafe { navstar::ffi::navstar_mesh_free(handle) };
     });

@@ -151,3 +151,25 @@ fn steady_state_optimal_queries_do_not_allocate() {
         assert_eq!(n, 0, "{n} allocations in steady state (optimal mode)");
     }
 }
+
+#[test]
+fn steady_state_queries_of_a_grown_or_limited_query_do_not_allocate() {
+    let mesh = seeded_grid(13, 30, 30).build();
+    let mut work = workload(&mesh, 300);
+    for (k, (_, _, o)) in work.iter_mut().enumerate() {
+        if k % 2 == 1 {
+            o.mode = navstar::PathMode::Optimal;
+        }
+    }
+    for limit in [40, Query::DEFAULT_MAX_NODES] {
+        // Created with no search memory: it must grow during the warm-up.
+        let mut query = Query::new(&mesh).with_max_nodes(limit);
+        assert_eq!(query.scratch_bytes(), 0);
+        let warm = run(&mut query, &work);
+        assert!(query.scratch_bytes() > 0, "the searches grew the scratch");
+        let mut again = 0;
+        let n = allocations_in(|| again = run(&mut query, &work));
+        assert_eq!(again, warm);
+        assert_eq!(n, 0, "{n} allocations in steady state (limit {limit})");
+    }
+}

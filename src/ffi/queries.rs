@@ -107,7 +107,7 @@ pub unsafe extern "C" fn navstar_query_path_info(
         out_info.set(NavstarPathInfo {
             point_count: corners.len() as u32,
             polygon_count: state.query.corridor().len() as u32,
-            status: if status == PathStatus::Partial {
+            status: if status.is_partial() {
                 NavstarStatus::NavstarPartialPath
             } else {
                 NavstarStatus::NavstarOk

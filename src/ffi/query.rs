@@ -103,9 +103,7 @@ pub(crate) fn write_path(
     status: PathStatus,
 ) -> NavstarStatus {
     match out.write(corners.iter().map(|c| c.to_array())) {
-        NavstarStatus::NavstarOk if status == PathStatus::Partial => {
-            NavstarStatus::NavstarPartialPath
-        }
+        NavstarStatus::NavstarOk if status.is_partial() => NavstarStatus::NavstarPartialPath,
         written => written,
     }
 }

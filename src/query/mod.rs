@@ -28,11 +28,16 @@ pub use path::{Path, PathStatus};
 
 /// Per-thread query state over one mesh.
 ///
-/// A `Query` owns scratch memory sized to its mesh and a reference to the mesh (so the
-/// mesh lives as long as the query). It is `Send` but is used by one thread at a time
-/// (`&mut self`); make one per thread. After the first few queries it allocates nothing.
+/// A `Query` owns scratch memory and a reference to the mesh (so the mesh lives as long
+/// as the query). Its memory follows the search nodes its searches touch, not the size of
+/// the mesh: creating one allocates no search memory, and searches grow it on demand, up
+/// to the node limit ([`Query::with_max_nodes`]). It is `Send` but is used by one thread
+/// at a time (`&mut self`); make one per thread. After the first few queries it
+/// allocates nothing.
 pub struct Query {
     pub(super) mesh: NavMesh,
+    /// The node limit of each search.
+    pub(super) max_nodes: usize,
     pub(super) search: AStar,
     pub(super) corridor: Vec<CorridorStep>,
     /// The last path found.
@@ -67,27 +72,32 @@ impl std::fmt::Debug for Query {
 }
 
 impl Query {
-    /// Creates a query for `mesh`, holding its own reference to it. Its scratch memory
-    /// is about 72 bytes per polygon corner of the mesh.
+    /// The default node limit ([`Query::with_max_nodes`]): none. A search then touches
+    /// at most one node per corner slot and link hop of the mesh (the exact mode: a
+    /// bounded multiple of that), so answers are those of an unbounded search, and memory
+    /// still follows what the searches touch.
+    pub const DEFAULT_MAX_NODES: usize = usize::MAX;
+
+    /// Creates a query for `mesh`, holding its own reference to it. O(1) in the size of
+    /// the mesh: search memory is allocated by the searches, as they need it.
     ///
     /// # Panics
-    /// When that memory cannot be allocated; [`Query::try_new`] returns an error instead.
+    /// Never for want of memory today (creation allocates no search memory); kept for
+    /// symmetry with [`Query::try_new`].
     pub fn new(mesh: &NavMesh) -> Query {
         Query::try_new(mesh).expect("out of memory for the query's search scratch")
     }
 
-    /// Like [`Query::new`], but a failed allocation of the scratch memory is
-    /// [`QueryError::OutOfMemory`] instead of a panic.
+    /// Like [`Query::new`], but a failed allocation is [`QueryError::OutOfMemory`]
+    /// instead of a panic.
     ///
     /// # Errors
     /// [`QueryError::OutOfMemory`].
     pub fn try_new(mesh: &NavMesh) -> Result<Query, QueryError> {
-        let data = mesh.data();
-        let search = AStar::try_new(data.corners.len(), data.links.hops.len())
-            .ok_or(QueryError::OutOfMemory)?;
         Ok(Query {
             mesh: mesh.clone(),
-            search,
+            max_nodes: Query::DEFAULT_MAX_NODES,
+            search: AStar::new(Query::DEFAULT_MAX_NODES),
             corridor: Vec::new(),
             path: PathBuffer::default(),
             cost: 0.0,
@@ -101,6 +111,47 @@ impl Query {
             exact_coarse: None,
             admits_all: None,
         })
+    }
+
+    /// Limits each search of this query to `max_nodes` nodes (Detour's `maxNodes`):
+    /// the default mode's A* nodes (one per way into a polygon), the exact mode's
+    /// interval nodes, the reachability flood's nodes. A search that reaches the limit
+    /// stops: a path query then returns the path to the reached polygon closest to the
+    /// goal with [`PathStatus::NodeLimit`] (or the path to the goal found so far, with
+    /// [`PathStatus::Complete`], when one was already found); the exact mode, cut,
+    /// falls back to the default mode under the same limit; [`Query::reachable_polygons`]
+    /// lists the polygons found so far. A limit of 0 searches nothing. Default:
+    /// [`Query::DEFAULT_MAX_NODES`] (no limit).
+    #[must_use]
+    pub fn with_max_nodes(mut self, max_nodes: usize) -> Query {
+        self.max_nodes = max_nodes;
+        self.search = AStar::new(max_nodes);
+        self.exact = None;
+        self.exact_coarse = None;
+        self
+    }
+
+    /// The node limit of each search (see [`Query::with_max_nodes`]).
+    pub fn max_nodes(&self) -> usize {
+        self.max_nodes
+    }
+
+    /// Whether the last search stopped at the node limit (see
+    /// [`Query::with_max_nodes`]): after [`Query::reachable_polygons`], whether the
+    /// list may be incomplete.
+    pub fn hit_node_limit(&self) -> bool {
+        self.search.was_cut()
+    }
+
+    /// The bytes of search scratch memory this query holds now (it grows with the
+    /// largest searches made, not with the mesh).
+    pub fn scratch_bytes(&self) -> usize {
+        let exact = |e: &Option<Box<ExactSearch>>| e.as_ref().map_or(0, |e| e.bytes());
+        self.search.bytes()
+            + exact(&self.exact)
+            + exact(&self.exact_coarse)
+            + (self.corridor.capacity() + self.best_corridor.capacity())
+                * std::mem::size_of::<CorridorStep>()
     }
 
     /// The mesh this query searches.
@@ -278,8 +329,8 @@ impl Query {
             point: target.point,
         }];
         let request = search_request(&start, &targets, options);
-        if let SearchOutcome::Closest(end) = self.search.search(mesh, &request, &mut self.corridor)
-        {
+        let outcome = self.search.search(mesh, &request, &mut self.corridor);
+        if let SearchOutcome::Closest(end) = outcome {
             // Unreachable although on the same island (the filter refuses the way):
             // end at the explored polygon closest to the goal.
             if !options.allow_partial {
@@ -290,7 +341,11 @@ impl Query {
                 point: mesh.closest_point_on_polygon(end, goal.point),
                 distance: 0.0,
             };
-            status = PathStatus::Partial;
+            status = if self.search.was_cut() {
+                PathStatus::NodeLimit
+            } else {
+                PathStatus::Partial
+            };
         }
         self.pull_path(start.point, target.point, options);
         Ok(status)
@@ -315,7 +370,7 @@ impl Query {
             };
             return self
                 .exact_coarse
-                .get_or_insert_with(|| Box::new(ExactSearch::new(&coarse.mesh)))
+                .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)))
                 .find(
                     &coarse.mesh,
                     &on_coarse(start),
@@ -325,7 +380,7 @@ impl Query {
                 );
         }
         self.exact
-            .get_or_insert_with(|| Box::new(ExactSearch::new(mesh)))
+            .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)))
             .find(
                 mesh,
                 start,
@@ -395,7 +450,7 @@ impl Query {
                     }
                 };
                 let end = self.path.corners[self.path.corners.len() - 1];
-                let partial = status == PathStatus::Partial;
+                let partial = status != PathStatus::Complete;
                 let rank = (
                     partial,
                     if partial {

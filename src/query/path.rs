@@ -14,6 +14,18 @@ pub enum PathStatus {
     /// Also when the filter moved the goal: it lies in (or above or below) a polygon the
     /// filter refuses, and the path ends at the nearest point the filter admits.
     Partial,
+    /// Partial because the search stopped at the query's node limit
+    /// ([`crate::Query::with_max_nodes`]): the goal may be reachable; the path ends at
+    /// the point closest to the goal of the polygons reached before the limit.
+    NodeLimit,
+}
+
+impl PathStatus {
+    /// Whether the path ends short of the goal ([`PathStatus::Partial`] or
+    /// [`PathStatus::NodeLimit`]).
+    pub fn is_partial(self) -> bool {
+        self != PathStatus::Complete
+    }
 }
 
 /// A path found by [`crate::Query::find_path`]; borrows the query's memory.

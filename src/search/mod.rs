@@ -7,5 +7,6 @@
 
 pub(crate) mod astar;
 pub(crate) mod exact;
+pub(crate) mod map;
 
 pub use astar::{ReachedPolygon, SearchStrategy};

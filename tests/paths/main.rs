@@ -18,6 +18,7 @@ mod common;
 mod connectors;
 mod exact;
 mod known;
+mod node_limit;
 mod properties;
 mod queries;
 mod spatial;

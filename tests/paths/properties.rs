@@ -245,6 +245,7 @@ fn check_query(
                 );
             }
         }
+        PathStatus::NodeLimit => prop_assert!(false, "{}: no node limit was set", context),
     }
 
     // On the mesh, and as short as it should be.

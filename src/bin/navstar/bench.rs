@@ -170,7 +170,7 @@ fn warm_up(query: &mut Query, pairs: &[(Vec3, Vec3)], options: &PathOptions) -> 
     for &(start, goal) in pairs {
         match query.find_path(start, goal, options).map(|p| p.status) {
             Ok(PathStatus::Complete) => counts.complete += 1,
-            Ok(PathStatus::Partial) => counts.partial += 1,
+            Ok(PathStatus::Partial | PathStatus::NodeLimit) => counts.partial += 1,
             Err(_) => counts.errors += 1,
         }
     }

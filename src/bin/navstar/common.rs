@@ -87,11 +87,12 @@ pub fn axis_name(up: UpAxis) -> &'static str {
 // Points
 // ---------------------------------------------------------------------------------------
 
-/// How a path's status is printed: `complete` or `partial`.
+/// How a path's status is printed: `complete`, `partial` or `partial (node limit)`.
 pub fn status_name(status: PathStatus) -> &'static str {
     match status {
         PathStatus::Complete => "complete",
         PathStatus::Partial => "partial",
+        PathStatus::NodeLimit => "partial (node limit)",
     }
 }
 

@@ -28,23 +28,25 @@ impl AStar {
         self.replay.push(portal);
         let mut index = from;
         let mut found = false;
+        let corner_count = mesh.corners.len() as u32;
         for _ in 0..self.nodes.len() {
-            if index == corner_node {
+            let node = &self.nodes[index as usize];
+            // Portals are tagged with node keys, unique within a search.
+            if node.key == corner_node {
                 found = true;
                 break;
             }
-            let node = &self.nodes[index as usize];
             // The root and link hops start a wedge afresh: the corner lies after them.
-            if node.parent == NONE || index >= self.corner_count {
+            if node.parent == NONE || node.key >= corner_count {
                 break;
             }
-            // A node's index is the slot of its entry portal, owned by its parent's polygon.
+            // A node's key is the slot of its entry portal, owned by its parent's polygon.
             let parent_polygon = self.nodes[node.parent as usize].polygon;
-            let (left, right) = mesh.portal_vertices(parent_polygon, index as usize);
+            let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);
             self.replay.push(TaggedPortal {
                 left: mesh.vertices[left as usize],
                 right: mesh.vertices[right as usize],
-                node: index,
+                node: node.key,
             });
             index = node.parent;
         }
@@ -56,7 +58,7 @@ impl AStar {
     }
 
     /// Follows parent links back from node `end` and writes the corridor in walking
-    /// order. A node's index is how its polygon was entered: the corner slot of the
+    /// order. A node's key is how its polygon was entered: the corner slot of the
     /// parent's polygon, or a link hop.
     pub(super) fn write_corridor(&self, end: u32, corridor: &mut Vec<CorridorStep>) {
         self.write_chain(end, 0, corridor, |index, _| {
@@ -90,7 +92,7 @@ impl AStar {
             let Some(previous) = back(index, state) else {
                 break;
             };
-            exit = index;
+            exit = node.key;
             (index, state) = previous;
         }
         corridor.reverse();

@@ -7,6 +7,7 @@ use super::open::SearchStrategy;
 use super::{AStar, Context, NONE};
 use crate::filter::QueryFilter;
 use crate::mesh::MeshData;
+use crate::search::map::Slot;
 
 /// A polygon reached by [`crate::Query::reachable_polygons`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,23 +46,21 @@ impl AStar {
             sampled: false,
             max_cost,
             needs_cost: true,
+            corner_count: mesh.corners.len() as u32,
         };
-        if self.listed.len() != mesh.polygon_count() as usize {
-            self.listed.clear();
-            self.listed.resize(mesh.polygon_count() as usize, 0);
-        }
+        self.listed.clear();
         self.begin(mesh, &ctx, start_polygon, start);
-        let mut reopen_budget = self.nodes.len();
+        let mut reopen_budget = super::element_count(mesh);
         while let Some(entry) = self.open.pop() {
             let index = entry.node;
-            let node = *self.node(index);
+            let node = self.nodes[index as usize];
             if node.closed || entry.estimate != node.estimate {
                 continue;
             }
             self.nodes[index as usize].closed = true;
-            let listed = &mut self.listed[node.polygon as usize];
-            if *listed != self.nodes.generation() {
-                *listed = self.nodes.generation();
+            if let Slot::Vacant(bucket) = self.listed.find(node.polygon)
+                && self.listed.insert_at(bucket, node.polygon, 0)
+            {
                 let parent = if node.parent == NONE {
                     NONE
                 } else {
@@ -74,6 +73,10 @@ impl AStar {
                 });
             }
             self.expand(mesh, &ctx, index, &mut reopen_budget);
+            if self.cut {
+                // The node limit: the list holds the polygons found so far.
+                break;
+            }
         }
     }
 }

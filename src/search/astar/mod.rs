@@ -57,8 +57,9 @@ use crate::corridor::{CorridorStep, PathBuffer, PullRequest, PullScratch, pull_c
 use crate::filter::QueryFilter;
 use crate::geometry::gap_between_segments_2d;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
+use crate::search::map::{NodeMap, Slot};
 pub use flood::ReachedPolygon;
-use nodes::{NONE, Node, NodePool, UNVISITED};
+use nodes::{NONE, Node, NodePool, ROOT_KEY, UNVISITED};
 use open::OpenList;
 pub use open::SearchStrategy;
 use sampled::{SampledOffer, Samples};
@@ -113,6 +114,8 @@ struct Context<'a> {
     sampled: bool,
     /// Entries costing more are not pushed (the flood's bound).
     max_cost: f32,
+    /// Keys below this are corner slots; from it on, link hops.
+    corner_count: u32,
     /// Whether the cost so far of nodes is needed: by every order but plain A*'s, and
     /// by the flood's bound (plain A* orders by the estimate alone).
     needs_cost: bool,
@@ -148,77 +151,83 @@ impl Context<'_> {
     }
 }
 
-/// Reusable search memory: one node per corner slot (directed edge), one per off-mesh
-/// link hop, plus the root; the open list; scratch for measuring corridors.
+/// Reusable search memory: a node per corner slot (directed edge) or off-mesh link hop
+/// the search reaches, plus the root; the open list; scratch for measuring corridors.
+/// Its memory follows the nodes the searches touch, not the mesh.
 pub(crate) struct AStar {
     nodes: NodePool,
     open: OpenList,
-    /// Nodes below this index are corner slots; from it up to the root, link hops.
-    corner_count: u32,
+    /// Whether the current search was cut short by the node limit.
+    cut: bool,
     /// Scratch for measuring a candidate corridor exactly.
     corridor: Vec<CorridorStep>,
     pull: PullScratch,
     measured: PathBuffer,
     /// Scratch for replaying the funnel after a corner.
     replay: Vec<TaggedPortal>,
-    /// Per polygon: the generation in which the flood listed it.
-    listed: Vec<u32>,
-    /// Per node, for searches with mixed area costs; empty until the first one.
+    /// The polygons the current flood has listed.
+    listed: NodeMap,
+    /// Per node index, for searches with mixed area costs; empty until the first one.
     samples: Vec<Samples>,
 }
 
 impl AStar {
-    /// Scratch for a mesh with `corner_count` polygon corners and `hop_count` link hops
-    /// in all, or `None` when the node array cannot be allocated.
-    pub fn try_new(corner_count: usize, hop_count: usize) -> Option<AStar> {
-        let count = corner_count.checked_add(hop_count)?.checked_add(1)?;
-        u32::try_from(count).ok()?;
-        Some(AStar {
-            nodes: NodePool::try_new(count)?,
+    /// Scratch for searches of at most `max_nodes` nodes each; allocates nothing until
+    /// the first search.
+    pub fn new(max_nodes: usize) -> AStar {
+        AStar {
+            nodes: NodePool::new(max_nodes),
             open: OpenList::default(),
-            corner_count: corner_count as u32,
+            cut: false,
             corridor: Vec::new(),
             pull: PullScratch::default(),
             measured: PathBuffer::default(),
             replay: Vec::new(),
-            listed: Vec::new(),
+            listed: NodeMap::default(),
             samples: Vec::new(),
-        })
-    }
-
-    /// The index of the root node (the start polygon).
-    fn root(&self) -> u32 {
-        (self.nodes.len() - 1) as u32
-    }
-
-    /// Starts a new search generation with an empty open list.
-    fn next_generation(&mut self) {
-        if self.nodes.next_generation() {
-            self.listed.fill(0);
         }
-        self.open.clear();
     }
 
-    /// Node `index`, reset first when the current search has not reached it.
-    #[inline]
-    fn node(&mut self, index: u32) -> &mut Node {
-        self.nodes.node(index)
+    /// Whether the last search (or flood) stopped because it reached the node limit.
+    pub fn was_cut(&self) -> bool {
+        self.cut
     }
 
-    /// Starts a search from `start` in `start_polygon`: a fresh generation and the root.
+    /// The bytes of memory the search holds (nodes, tables, open list, corridors).
+    pub fn bytes(&self) -> usize {
+        self.nodes.bytes()
+            + self.open.bytes()
+            + self.listed.bytes()
+            + self.samples.capacity() * std::mem::size_of::<Samples>()
+            + (self.corridor.capacity()) * std::mem::size_of::<CorridorStep>()
+            + self.replay.capacity() * std::mem::size_of::<TaggedPortal>()
+    }
+
+    /// Starts a search from `start` in `start_polygon`: no nodes, an empty open list,
+    /// and the root (index 0).
     fn begin(&mut self, mesh: &MeshData, ctx: &Context<'_>, start_polygon: u32, start: Vec3) {
-        self.next_generation();
-        let root = self.root();
+        self.nodes.clear();
+        self.open.clear();
+        self.cut = false;
+        let root = match self.nodes.add(ROOT_KEY, self.nodes.find(ROOT_KEY)) {
+            Some(root) => root,
+            None => {
+                // A limit of zero nodes (or no memory): nothing is searched.
+                self.cut = true;
+                return;
+            }
+        };
         let wedge = Wedge::at(start, 0.0);
         let estimate = ctx.estimate(mesh, &wedge, 0.0, 0.0);
-        *self.node(root) = Node {
-            stamp: self.nodes.generation(),
+        self.nodes[root as usize] = Node {
+            key: ROOT_KEY,
             polygon: start_polygon,
             estimate,
             wedge,
             ..UNVISITED
         };
         if ctx.sampled {
+            self.sample_slot(root);
             self.samples[root as usize] = Samples::START;
         }
         self.push(ctx, root, 0.0, estimate);
@@ -250,16 +259,13 @@ impl AStar {
             max_cost: f32::INFINITY,
             needs_cost: !(request.strategy == SearchStrategy::AStar
                 && request.heuristic_weight == 1.0),
+            corner_count: mesh.corners.len() as u32,
         };
-        if ctx.sampled && self.samples.len() != self.nodes.len() {
-            self.samples.clear();
-            self.samples.resize(self.nodes.len(), Samples::UNREACHED);
-        }
         self.begin(mesh, &ctx, request.start_polygon, request.start);
         // Each reopening strictly lowers an estimate (or, sampled, one of three arrival
         // costs), so this only guards against pathological float behaviour; past the
         // budget, closed nodes stay closed.
-        let mut reopen_budget = if ctx.sampled { 3 } else { 1 } * self.nodes.len();
+        let mut reopen_budget = if ctx.sampled { 3 } else { 1 } * element_count(mesh);
         // The best measured path: (cost, node, target, sample of the sampled graph).
         let mut best: Option<(f32, u32, usize, u8)> = None;
         let ordered = !ctx.first_come();
@@ -271,7 +277,7 @@ impl AStar {
             }
             self.open.pop();
             let index = entry.node;
-            let node = *self.node(index);
+            let node = self.nodes[index as usize];
             if node.closed || entry.estimate != node.estimate {
                 continue; // stale entry
             }
@@ -294,6 +300,10 @@ impl AStar {
             }
             self.nodes[index as usize].closed = true;
             self.expand(mesh, &ctx, index, &mut reopen_budget);
+            if self.cut {
+                // The node limit: answer with what was found (see `Query::with_max_nodes`).
+                break;
+            }
         }
         match best {
             Some((cost, end, target, sample)) => {
@@ -303,6 +313,14 @@ impl AStar {
                     self.write_corridor(end, corridor);
                 }
                 SearchOutcome::Reached { target, cost }
+            }
+            None if self.nodes.len() == 0 => {
+                corridor.clear();
+                corridor.push(CorridorStep {
+                    polygon: request.start_polygon,
+                    exit: crate::corridor::LAST_STEP,
+                });
+                SearchOutcome::Closest(request.start_polygon)
             }
             None => {
                 let end = self.closest_reached(mesh, request.targets[0].point);
@@ -352,12 +370,13 @@ impl AStar {
             let p = mesh.up.ground(node.wedge.apex);
             return (p, p);
         }
-        if index < self.corner_count {
+        let corner_count = mesh.corners.len() as u32;
+        if node.key < corner_count {
             let parent_polygon = self.nodes[node.parent as usize].polygon;
-            let (left, right) = mesh.portal_vertices(parent_polygon, index as usize);
+            let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);
             return (mesh.ground[left as usize], mesh.ground[right as usize]);
         }
-        let hop = &mesh.links.hops[(index - self.corner_count) as usize];
+        let hop = &mesh.links.hops[(node.key - corner_count) as usize];
         let p = mesh.up.ground(hop.to);
         (p, p)
     }
@@ -402,9 +421,10 @@ impl AStar {
             // Estimates never fall below the parent's, so a node already reached with
             // an estimate at most this one's cannot be improved from here: skip the
             // funnel work. The unordered strategies never improve a reached node.
-            let known = &self.nodes[slot];
-            if known.stamp == self.nodes.generation()
-                && ((ctx.uniform && known.estimate <= node.estimate) || ctx.first_come())
+            let known = self.nodes.find(slot as u32);
+            if let Slot::Found(known) = known
+                && ((ctx.uniform && self.nodes[known as usize].estimate <= node.estimate)
+                    || ctx.first_come())
             {
                 continue;
             }
@@ -430,7 +450,8 @@ impl AStar {
                 node.cost
             };
             let child = Child {
-                index: slot as u32,
+                key: slot as u32,
+                known,
                 polygon: neighbour,
                 wedge,
                 penalty,
@@ -454,10 +475,11 @@ impl AStar {
             {
                 continue;
             }
-            let child_index = self.corner_count + first_hop + i as u32;
-            let known = &self.nodes[child_index as usize];
-            if known.stamp == self.nodes.generation()
-                && ((ctx.uniform && known.estimate <= node.estimate) || ctx.first_come())
+            let key = ctx.corner_count + first_hop + i as u32;
+            let known = self.nodes.find(key);
+            if let Slot::Found(known) = known
+                && ((ctx.uniform && self.nodes[known as usize].estimate <= node.estimate)
+                    || ctx.first_come())
             {
                 continue;
             }
@@ -473,7 +495,8 @@ impl AStar {
             let wedge = Wedge::at(hop.to, walked);
             let cost = (ctx.scale * walked + penalty).max(node.cost);
             let child = Child {
-                index: child_index,
+                key,
+                known,
                 polygon: hop.to_polygon,
                 wedge,
                 penalty,
@@ -510,15 +533,18 @@ impl AStar {
         let estimate = ctx
             .estimate(mesh, &child.wedge, child.penalty, child.cost)
             .max(parent_node.estimate);
-        let next = *self.node(child.index);
+        let Some(index) = self.child_node(&child) else {
+            return;
+        };
+        let next = self.nodes[index as usize];
         if estimate >= next.estimate || (next.closed && *reopen_budget == 0) {
             return;
         }
         if next.closed {
             *reopen_budget -= 1;
         }
-        self.nodes[child.index as usize] = Node {
-            stamp: next.stamp,
+        self.nodes[index as usize] = Node {
+            key: child.key,
             polygon: child.polygon,
             estimate,
             cost: child.cost.min(estimate),
@@ -527,7 +553,16 @@ impl AStar {
             parent,
             ..UNVISITED
         };
-        self.push(ctx, child.index, child.cost.min(estimate), estimate);
+        self.push(ctx, index, child.cost.min(estimate), estimate);
+    }
+
+    /// The index of `child`'s node, added unvisited when the search has not reached it
+    /// yet; `None` (and the search marked cut) when the node limit is reached.
+    #[inline]
+    fn child_node(&mut self, child: &Child) -> Option<u32> {
+        let index = self.nodes.add(child.key, child.known);
+        self.cut |= index.is_none();
+        index
     }
 
     /// After a failed search: a reached node whose polygon comes closest to `target`
@@ -536,14 +571,14 @@ impl AStar {
     /// it lies on a polygon's far side (flags can close the way beyond any edge). Scans
     /// the node array once, which only the rare failure pays for.
     fn closest_reached(&self, mesh: &MeshData, target: Vec3) -> u32 {
-        let root = self.root();
+        let root = 0;
         let distance = |node: &Node| {
             mesh.closest_point_on_polygon(node.polygon, target)
                 .distance(target)
         };
         let mut best = (root, distance(&self.nodes[root as usize]));
         for (index, node) in self.nodes.iter() {
-            if node.stamp != self.nodes.generation() || node.parent == NONE {
+            if node.parent == NONE || node.polygon == NONE {
                 continue;
             }
             let distance = distance(node);
@@ -555,9 +590,17 @@ impl AStar {
     }
 }
 
+/// The number of possible nodes on `mesh`: its corner slots, link hops and the root.
+fn element_count(mesh: &MeshData) -> usize {
+    mesh.corners.len() + mesh.links.hops.len() + 1
+}
+
 /// A successor being offered.
 struct Child {
-    index: u32,
+    /// Its way in (see [`Node::key`]).
+    key: u32,
+    /// Its node, or where the node would go (looked up once while expanding).
+    known: Slot,
     polygon: u32,
     wedge: Wedge,
     penalty: f32,

@@ -1,23 +1,30 @@
 //! The node pool: one node per way into a polygon (corner slot or link hop) plus the
-//! root, each stamped with the search generation that last wrote it, so nothing needs
-//! clearing between searches.
+//! root, created when the search first reaches it. Nodes live in an array that grows on
+//! demand, up to a caller-set limit; a [`NodeMap`] finds a mesh element's node, so that
+//! starting a search costs nothing per element of the mesh.
 
 use std::ops::{Index, IndexMut};
 
 use glam::Vec3;
 
 use super::wedge::{NO_NODE, Wedge};
+use crate::search::map::{ElementKey, NodeMap, Slot};
 
 /// Marks "no parent" / "no slot".
 pub(super) const NONE: u32 = u32::MAX;
 
-/// Per-node search state. Valid only while `stamp` equals the search's generation, so
-/// nothing needs clearing between searches.
+/// The key of the root node (the start polygon): neither a corner slot nor a link hop.
+pub(super) const ROOT_KEY: ElementKey = u32::MAX - 1;
+
+/// Per-node search state.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
-    pub stamp: u32,
+    /// The way into the polygon this node stands for: the corner slot of its entry
+    /// portal (owned by the parent's polygon), the mesh's corner count plus the link hop
+    /// index, or [`ROOT_KEY`].
+    pub key: ElementKey,
     pub closed: bool,
-    /// The polygon this node is in.
+    /// The polygon this node is in ([`NONE`] until first offered).
     pub polygon: u32,
     /// Lower bound of the cost of the whole path through this node (with mixed area costs:
     /// its rank in the sampled graph, see
@@ -30,12 +37,12 @@ pub(super) struct Node {
     pub penalty: f32,
     /// Funnel state of the corridor from the start to this node.
     pub wedge: Wedge,
-    /// The node this one was reached from (`NONE` for the root).
+    /// The index of the node this one was reached from (`NONE` for the root).
     pub parent: u32,
 }
 
 pub(super) const UNVISITED: Node = Node {
-    stamp: 0,
+    key: ROOT_KEY,
     closed: false,
     polygon: NONE,
     estimate: f32::INFINITY,
@@ -52,66 +59,69 @@ pub(super) const UNVISITED: Node = Node {
     parent: NONE,
 };
 
-/// The nodes of one [`super::AStar`], valid per search generation.
+/// The nodes of one search of an [`super::AStar`].
 pub(super) struct NodePool {
     nodes: Vec<Node>,
-    generation: u32,
+    /// From a node's key to its index in `nodes`.
+    map: NodeMap,
+    /// At most this many nodes per search.
+    max_nodes: usize,
 }
 
 impl NodePool {
-    /// `count` unvisited nodes, or `None` when they cannot be allocated.
-    pub fn try_new(count: usize) -> Option<NodePool> {
-        let mut nodes = Vec::new();
-        nodes.try_reserve_exact(count).ok()?;
-        nodes.resize(count, UNVISITED);
-        Some(NodePool {
-            nodes,
-            generation: 0,
-        })
+    /// An empty pool of at most `max_nodes` nodes per search; allocates nothing.
+    pub fn new(max_nodes: usize) -> NodePool {
+        NodePool {
+            nodes: Vec::new(),
+            map: NodeMap::default(),
+            max_nodes,
+        }
     }
 
-    /// The number of nodes (reached or not).
+    /// The number of nodes of the current search.
     #[inline]
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
-    /// The current search generation: a node is reached in the current search when
-    /// its `stamp` equals it.
+    /// The bytes held by the pool.
+    pub fn bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.map.bytes()
+    }
+
+    /// Starts a new search: no node is reached. O(1).
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.map.clear();
+    }
+
+    /// The index of the node of `key`, or where it would be added.
     #[inline]
-    pub fn generation(&self) -> u32 {
-        self.generation
+    pub fn find(&self, key: ElementKey) -> Slot {
+        self.map.find(key)
     }
 
-    /// Starts a new search: every node becomes unvisited. Returns `true` when the
-    /// generation wrapped round (once every 2^32 searches) and the stamps were wiped,
-    /// so that stamps kept elsewhere must be wiped too.
-    pub fn next_generation(&mut self) -> bool {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Old stamps could alias: wipe them.
-            self.nodes.fill(UNVISITED);
-            self.generation = 1;
-            return true;
-        }
-        false
-    }
-
-    /// Node `index`, reset to unvisited first when the current search has not reached it.
+    /// Adds an unvisited node for `key` at `slot` (from [`NodePool::find`], no other
+    /// addition in between) and returns its index; `None` when the pool is at its limit
+    /// or out of memory.
     #[inline]
-    pub fn node(&mut self, index: u32) -> &mut Node {
-        let generation = self.generation;
-        let node = &mut self.nodes[index as usize];
-        if node.stamp != generation {
-            *node = Node {
-                stamp: generation,
-                ..UNVISITED
-            };
+    pub fn add(&mut self, key: ElementKey, slot: Slot) -> Option<u32> {
+        let bucket = match slot {
+            Slot::Found(index) => return Some(index),
+            Slot::Vacant(bucket) => bucket,
+        };
+        if self.nodes.len() >= self.max_nodes || self.nodes.try_reserve(1).is_err() {
+            return None;
         }
-        node
+        let index = self.nodes.len() as u32;
+        if !self.map.insert_at(bucket, key, index) {
+            return None;
+        }
+        self.nodes.push(Node { key, ..UNVISITED });
+        Some(index)
     }
 
-    /// Every node with its index; those with a stale stamp are not reached.
+    /// Every node of the current search with its index.
     pub fn iter(&self) -> impl Iterator<Item = (usize, &Node)> {
         self.nodes.iter().enumerate()
     }

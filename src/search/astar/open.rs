@@ -123,6 +123,11 @@ impl OpenList {
         });
     }
 
+    /// The bytes held by the list.
+    pub fn bytes(&self) -> usize {
+        self.heap.capacity() * std::mem::size_of::<OpenEntry>()
+    }
+
     /// The entry that pops next.
     #[inline]
     pub fn peek(&self) -> Option<&OpenEntry> {

@@ -145,10 +145,13 @@ impl AStar {
         offer: SampledOffer,
         reopen_budget: &mut usize,
     ) {
-        let next = *self.node(child.index);
-        let reached = next.polygon != NONE;
-        let index = child.index as usize;
-        if !reached {
+        let Some(index) = self.child_node(&child) else {
+            return;
+        };
+        let next = self.nodes[index as usize];
+        self.sample_slot(index);
+        let index = index as usize;
+        if next.polygon == NONE {
             self.samples[index] = Samples::UNREACHED;
         }
         let state = &mut self.samples[index];
@@ -176,7 +179,7 @@ impl AStar {
             }
         }
         let node = Node {
-            stamp: next.stamp,
+            key: child.key,
             closed: false,
             polygon: child.polygon,
             estimate: rank,
@@ -186,7 +189,15 @@ impl AStar {
             parent: state.via[best].0,
         };
         self.nodes[index] = node;
-        self.push(ctx, child.index, node.cost, rank);
+        self.push(ctx, index as u32, node.cost, rank);
+    }
+
+    /// Makes room in `samples` for node `index` (nodes are added in index order).
+    #[inline]
+    pub(super) fn sample_slot(&mut self, index: u32) {
+        if self.samples.len() <= index as usize {
+            self.samples.resize(index as usize + 1, Samples::UNREACHED);
+        }
     }
 
     /// Three points of node `index`'s entry in world coordinates: the ends and middle
@@ -196,13 +207,14 @@ impl AStar {
         if node.parent == NONE {
             return [node.wedge.apex; 3];
         }
-        if index < self.corner_count {
+        let corner_count = mesh.corners.len() as u32;
+        if node.key < corner_count {
             let parent_polygon = self.nodes[node.parent as usize].polygon;
-            let (left, right) = mesh.portal_vertices(parent_polygon, index as usize);
+            let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);
             let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
             return [left, left.lerp(right, 0.5), right];
         }
-        let hop = &mesh.links.hops[(index - self.corner_count) as usize];
+        let hop = &mesh.links.hops[(node.key - corner_count) as usize];
         [hop.to; 3]
     }
 

@@ -42,6 +42,7 @@ use glam::{DVec2, Vec3};
 use crate::filter::QueryFilter;
 use crate::geometry::point_near_segment as near_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, NearestPoint};
+use crate::search::map::{NodeMap, Slot};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::Projection;
 
@@ -80,27 +81,29 @@ impl Ord for Open {
     }
 }
 
-/// The scratch memory of exact searches on one mesh.
+/// The scratch memory of exact searches: it follows the vertices, polygons and nodes a
+/// search touches, not the mesh (the per-vertex and per-polygon state lives in
+/// [`NodeMap`]s, emptied in O(1) per search).
 pub(crate) struct ExactSearch {
-    /// Per vertex inside the mesh: whether the current filter refuses a polygon round
-    /// it, valid when `refused_stamp` equals `stamp`.
-    refused_round: Vec<bool>,
-    refused_stamp: Vec<u32>,
+    /// Per vertex inside the mesh met so far: whether the current filter refuses a
+    /// polygon round it (1) or not (0).
+    refused_round: NodeMap,
     /// The flag masks of the current query's filter (unused when `admits_all`).
     include_flags: u32,
     exclude_flags: u32,
     /// The current search admits every polygon: no flag checks.
     admits_all: bool,
-    /// Per vertex: the best length from the start found so far, valid when
-    /// `root_stamp` equals `stamp`.
+    /// Per vertex root: its index in `root_g`.
+    root_index: NodeMap,
+    /// The best length from the start found so far to each root of `root_index`.
     root_g: Vec<f64>,
-    root_stamp: Vec<u32>,
-    /// Per polygon: the vertex root that last saw it whole (from one of its corners),
-    /// at which length; valid when `fan_stamp` equals `stamp`.
-    fan_root: Vec<u32>,
-    fan_g: Vec<f64>,
-    fan_stamp: Vec<u32>,
-    stamp: u32,
+    /// Per polygon: its index in `fan`.
+    fan_index: NodeMap,
+    /// The vertex root that last saw a polygon of `fan_index` whole (from one of its
+    /// corners), at which length.
+    fan: Vec<(u32, f64)>,
+    /// At most this many nodes per search.
+    max_nodes: usize,
     nodes: Vec<SearchNode>,
     open: BinaryHeap<Open>,
     /// Nodes made by the current expansion, not yet in `open`.
@@ -121,20 +124,18 @@ impl std::fmt::Debug for ExactSearch {
 }
 
 impl ExactSearch {
-    /// Scratch memory sized to `mesh`.
-    pub fn new(mesh: &MeshData) -> ExactSearch {
+    /// Scratch for searches of at most `max_nodes` nodes each; allocates nothing.
+    pub fn new(max_nodes: usize) -> ExactSearch {
         ExactSearch {
-            refused_round: vec![false; mesh.vertices.len()],
-            refused_stamp: vec![0; mesh.vertices.len()],
+            refused_round: NodeMap::default(),
             include_flags: u32::MAX,
             exclude_flags: 0,
             admits_all: false,
-            root_g: vec![f64::INFINITY; mesh.vertices.len()],
-            root_stamp: vec![0; mesh.vertices.len()],
-            fan_root: vec![NONE; mesh.polygon_count() as usize],
-            fan_g: vec![f64::INFINITY; mesh.polygon_count() as usize],
-            fan_stamp: vec![0; mesh.polygon_count() as usize],
-            stamp: 0,
+            root_index: NodeMap::default(),
+            root_g: Vec::new(),
+            fan_index: NodeMap::default(),
+            fan: Vec::new(),
+            max_nodes,
             nodes: Vec::new(),
             open: BinaryHeap::new(),
             fresh: Vec::new(),
@@ -144,6 +145,19 @@ impl ExactSearch {
             start: DVec2::ZERO,
             target: DVec2::ZERO,
         }
+    }
+
+    /// The bytes of memory held.
+    pub fn bytes(&self) -> usize {
+        self.refused_round.bytes()
+            + self.root_index.bytes()
+            + self.fan_index.bytes()
+            + self.root_g.capacity() * std::mem::size_of::<f64>()
+            + self.fan.capacity() * std::mem::size_of::<(u32, f64)>()
+            + self.nodes.capacity() * std::mem::size_of::<SearchNode>()
+            + self.open.capacity() * std::mem::size_of::<Open>()
+            + (self.fresh.capacity() + self.start_set.capacity() + self.target_set.capacity())
+                * std::mem::size_of::<u32>()
     }
 
     /// Writes the shortest path from `start` to `target` (both snapped onto polygons
@@ -170,13 +184,11 @@ impl ExactSearch {
         self.start = up.ground(start.point).as_dvec2();
         self.target = up.ground(target.point).as_dvec2();
         self.best_final = f64::INFINITY;
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.root_stamp.fill(0);
-            self.fan_stamp.fill(0);
-            self.refused_stamp.fill(0);
-            self.stamp = 1;
-        }
+        self.refused_round.clear();
+        self.root_index.clear();
+        self.root_g.clear();
+        self.fan_index.clear();
+        self.fan.clear();
         self.nodes.clear();
         self.open.clear();
         self.fresh.clear();
@@ -204,6 +216,7 @@ impl ExactSearch {
         self.push_start_nodes(mesh);
         self.flush_fresh();
         let limit = 8 * mesh.corners.len() + 65_536;
+        let max_nodes = self.max_nodes;
         while let Some(entry) = self.open.pop() {
             let node = self.nodes[entry.node as usize];
             if node.polygon == NONE {
@@ -218,6 +231,9 @@ impl ExactSearch {
             // of polygons). Target nodes always go through the open list.
             let mut index = entry.node;
             loop {
+                if self.nodes.len() >= max_nodes {
+                    return false;
+                }
                 if self.nodes.len() > limit {
                     debug_assert!(false, "exact search gave up: {} nodes", self.nodes.len());
                     return false;
@@ -245,8 +261,9 @@ impl ExactSearch {
         if node.root >= START {
             return false;
         }
-        let root = node.root as usize;
-        self.root_stamp[root] == self.stamp && self.root_g[root] < node.g - 1e-9 * (1.0 + node.g)
+        self.root_index
+            .get(node.root)
+            .is_some_and(|i| self.root_g[i as usize] < node.g - 1e-9 * (1.0 + node.g))
     }
 
     /// Moves the nodes made since the last call into the open list.
@@ -360,16 +377,25 @@ impl ExactSearch {
     /// time (or now at a shorter length); records it.
     #[inline]
     fn first_fan_visit(&mut self, polygon: u32, root: u32, g: f64) -> bool {
-        let p = polygon as usize;
-        if self.fan_stamp[p] == self.stamp
-            && self.fan_root[p] == root
-            && self.fan_g[p] <= g + 1e-9 * (1.0 + g)
-        {
-            return false;
+        match self.fan_index.find(polygon) {
+            Slot::Found(i) => {
+                let fan = &mut self.fan[i as usize];
+                if fan.0 == root && fan.1 <= g + 1e-9 * (1.0 + g) {
+                    return false;
+                }
+                *fan = (root, g);
+            }
+            Slot::Vacant(bucket) => {
+                // Out of memory for the table: the visit counts as a first one (more
+                // nodes, same answer).
+                if self
+                    .fan_index
+                    .insert_at(bucket, polygon, self.fan.len() as u32)
+                {
+                    self.fan.push((root, g));
+                }
+            }
         }
-        self.fan_stamp[p] = self.stamp;
-        self.fan_root[p] = root;
-        self.fan_g[p] = g;
         true
     }
 
@@ -390,11 +416,14 @@ impl ExactSearch {
         if self.admits_all {
             return false;
         }
-        if self.refused_stamp[i] != self.stamp {
-            self.refused_stamp[i] = self.stamp;
-            self.refused_round[i] = self.refuses_round(mesh, slot);
+        match self.refused_round.find(v) {
+            Slot::Found(refused) => refused != 0,
+            Slot::Vacant(bucket) => {
+                let refused = self.refuses_round(mesh, slot);
+                self.refused_round.insert_at(bucket, v, u32::from(refused));
+                refused
+            }
         }
-        self.refused_round[i]
     }
 
     /// Goes round the vertex of corner slot `first` (no wall of the mesh ends there, so
@@ -426,12 +455,19 @@ impl ExactSearch {
         if root >= START {
             return true;
         }
-        let r = root as usize;
-        if self.root_stamp[r] != self.stamp {
-            self.root_stamp[r] = self.stamp;
-            self.root_g[r] = g;
-            return true;
-        }
+        let r = match self.root_index.find(root) {
+            Slot::Found(r) => r as usize,
+            Slot::Vacant(bucket) => {
+                // Out of memory for the table: the root is not pruned (same answer).
+                if self
+                    .root_index
+                    .insert_at(bucket, root, self.root_g.len() as u32)
+                {
+                    self.root_g.push(g);
+                }
+                return true;
+            }
+        };
         let best = self.root_g[r];
         if g > best + 1e-9 * (1.0 + best) {
             return false;
