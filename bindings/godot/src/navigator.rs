@@ -3,7 +3,7 @@
 //! into here, so this is where the behaviour is unit-tested.
 
 use navstar::glam::Vec3;
-use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
+use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, Query};
 
 use crate::convert::{self, PolygonList};
 
@@ -164,7 +164,7 @@ impl Navigator {
         match query.find_path(Vec3::from_array(from), Vec3::from_array(to), &options) {
             Ok(path) => {
                 last_error.clear();
-                *last_partial = path.status == PathStatus::Partial;
+                *last_partial = path.status.is_partial();
                 Ok(path.corners)
             }
             Err(e) => {
