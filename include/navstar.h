@@ -69,6 +69,9 @@
 // `NavstarReachedPolygon::parent` of the start polygon.
 #define NAVSTAR_NO_POLYGON UINT32_MAX
 
+// The format version written by this library, and the only one it reads.
+#define FORMAT_VERSION 1
+
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message
 // (`navstar_last_error_message`). More codes may be added; these keep their values.
@@ -667,6 +670,53 @@ NavstarStatus navstar_mesh_interpolate(const struct NavstarMesh *mesh,
                                        const struct NavstarQueryFilter *filter,
                                        float *out_values,
                                        uint32_t *out_polygon);
+
+// Writes a mesh in navstar's binary format (`.navstar`: polygons, areas, current flags,
+// off-mesh links and the tables derived from them) into `buffer`.
+//
+// * `mesh` (in): the mesh.
+// * `buffer` (out): room for `capacity` bytes; may be NULL when `capacity` is 0 (to
+//   ask for the size alone).
+// * `out_size` (out): the full size of the saved mesh, in bytes.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when the bytes do not fit: the first `capacity`
+// bytes were written and `*out_size` holds the size needed (call again with that
+// capacity). A mesh of more than 4 GiB is `NAVSTAR_ERROR_INVALID_ARGUMENT`.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `buffer` NULL or writable for `capacity` bytes;
+// `out_size` NULL or writable.
+NavstarStatus navstar_mesh_save(const struct NavstarMesh *mesh,
+                                uint8_t *buffer,
+                                uint32_t capacity,
+                                uint32_t *out_size);
+
+// Loads a mesh saved by `navstar_mesh_save` (or `navstar save`) from the file `path`.
+//
+// * `path` (in): a NUL-terminated file path (UTF-8 on Windows; bytes elsewhere).
+// * `out_mesh` (out): the new mesh on success, NULL on any error. Release it with
+//   `navstar_mesh_free`.
+//
+// The bytes are never trusted: every table is checked against the polygons. A file
+// that cannot be read is `NAVSTAR_ERROR_INVALID_ARGUMENT`; a refused file is
+// `NAVSTAR_ERROR_INVALID_MESH` with a message naming the section, record and byte
+// offset.
+//
+// # Safety
+// `path` must be NULL or a NUL-terminated string; `out_mesh` NULL or writable.
+NavstarStatus navstar_mesh_load_navstar(const char *path, struct NavstarMesh **out_mesh);
+
+// Loads a mesh saved by `navstar_mesh_save` from `size` bytes at `bytes` (which the
+// caller keeps; they are not used after the call).
+//
+// * `bytes` (in): may be NULL only when `size` is 0 (which is refused as truncated).
+// * `out_mesh` (out): as for `navstar_mesh_load_navstar`.
+//
+// # Safety
+// `bytes` must be NULL or readable for `size` bytes; `out_mesh` NULL or writable.
+NavstarStatus navstar_mesh_load_navstar_bytes(const uint8_t *bytes,
+                                              uint32_t size,
+                                              struct NavstarMesh **out_mesh);
 
 #ifdef __cplusplus
 }  // extern "C"

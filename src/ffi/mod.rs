@@ -37,6 +37,8 @@ mod queries;
 
 mod spatial;
 
+mod saved;
+
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
     navstar_path_options_default, navstar_query_filter_default,
@@ -65,6 +67,7 @@ pub use queries::{
     navstar_query_reachable_polygons,
 };
 pub use query::{navstar_find_path, navstar_query_create, navstar_query_free};
+pub use saved::{navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes, navstar_mesh_save};
 pub use spatial::{
     NavstarRaycastHit, navstar_mesh_interpolate, navstar_mesh_nearest_point, navstar_mesh_raycast,
 };

@@ -7,6 +7,7 @@
 //!   path details, the nearest of several goals, the reachable polygons, and the mesh
 //!   queries (nearest point, raycast, interpolation);
 //! * `regressions`: the inputs the fuzzers failed on;
+//! * `saved`: saving a mesh into a caller buffer and loading the binary format;
 //! * `stress`: many threads on one mesh while handles come and go and flags change.
 //!
 //! miri runs the `contract` tests (`scripts/test`).
@@ -16,6 +17,7 @@ mod common;
 mod contract;
 mod queries;
 mod regressions;
+mod saved;
 mod stress;
 
 use std::ffi::CStr;
