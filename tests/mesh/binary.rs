@@ -412,3 +412,18 @@ fn loading_is_much_faster_than_building() {
     let (build, load) = compare_file(&format!("{GRID_DIR}/maze512-1-0.map"), 0);
     assert!(load < build, "load {load:?} vs build {build:?}");
 }
+
+#[test]
+fn a_two_way_link_inside_one_polygon_round_trips() {
+    // Found by the load_navstar fuzz target: both hops of such a link leave from the
+    // same polygon, with the same link number.
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let vertices = [v(0.0, 0.0), v(4.0, 0.0), v(4.0, 4.0), v(0.0, 4.0)];
+    let links = [OffMeshLink::new(v(1.0, 1.0), v(3.0, 3.0))];
+    let input = MeshInput::new(&vertices, &[0, 1, 2, 3])
+        .with_polygon_sizes(&[4])
+        .with_links(&links);
+    let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+    let loaded = round_trip(&mesh);
+    assert_same_answers(&mesh, &loaded, 20, &QueryFilter::default());
+}

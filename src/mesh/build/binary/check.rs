@@ -536,7 +536,8 @@ fn check_links(tile: &Tile) -> Result<Links, BinaryError> {
             if link as usize >= links.items.len() || to_polygon as usize >= polygon_count {
                 return Err(hops.invalid(h, "link or polygon out of range"));
             }
-            if previous.is_some_and(|l| l >= link) {
+            // A two-way link with both ends in one polygon has two hops there.
+            if previous.is_some_and(|l| l > link) {
                 return Err(hops.invalid(h, "hops of a polygon are not in link order"));
             }
             previous = Some(link);

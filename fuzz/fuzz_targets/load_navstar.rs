@@ -1,0 +1,70 @@
+//! Fuzzes the binary format loader (`navstar::io::load_navstar_bytes`).
+//!
+//! Two kinds of input: arbitrary bytes, and a fuzzed mesh (areas, flags, links) saved
+//! with `NavMesh::to_bytes`, then damaged by byte flips, with the checksum left as it
+//! is or recomputed (so that the validation behind the checksum is exercised too).
+//!
+//! Checks: no panic, whatever the bytes; flips without a new checksum are refused; the
+//! undamaged file loads to a mesh that saves to the same bytes and answers as the
+//! original; any bytes that load give a mesh that saves to exactly those bytes and
+//! whose queries are valid.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use navstar::MeshOptions;
+use navstar::io::load_navstar_bytes;
+use navstar_fuzz::input::MeshArrays;
+use navstar_fuzz::{MeshSpec, run_queries};
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    /// Bytes to load as they are (when `mesh` is `None`).
+    raw: Vec<u8>,
+    /// A mesh to save, then damage.
+    mesh: Option<MeshSpec>,
+    /// (position, xor mask) pairs applied to the saved bytes.
+    flips: Vec<(u32, u8)>,
+    /// Recompute the checksum after the flips.
+    reseal: bool,
+    /// Query picks.
+    picks: [u8; 32],
+}
+
+fuzz_target!(|input: Input| {
+    let Some(spec) = &input.mesh else {
+        if let Ok(mesh) = load_navstar_bytes(&input.raw) {
+            assert_eq!(mesh.to_bytes(), input.raw, "a loaded file saves differently");
+            run_queries(&mesh, &input.picks);
+        }
+        return;
+    };
+    let arrays = MeshArrays::new(&spec.grid, &spec.extras);
+    let Some(Ok(original)) = arrays.rust_mesh(&MeshOptions::with_up_axis(arrays.up_axis)) else {
+        return;
+    };
+    let saved = original.to_bytes();
+    let reloaded = load_navstar_bytes(&saved).expect("a saved mesh loads");
+    assert_eq!(reloaded.to_bytes(), saved);
+    let mut bytes = saved.clone();
+    for &(at, mask) in input.flips.iter().take(8) {
+        let len = bytes.len();
+        bytes[at as usize % len] ^= mask;
+    }
+    let changed_payload = bytes[32..] != saved[32..];
+    if input.reseal {
+        let crc = crc32fast::hash(&bytes[32..]);
+        bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    }
+    match load_navstar_bytes(&bytes) {
+        Ok(mesh) => {
+            assert!(
+                input.reseal || !changed_payload,
+                "a damaged payload passed the checksum"
+            );
+            assert_eq!(mesh.to_bytes(), bytes, "a loaded file saves differently");
+            run_queries(&mesh, &input.picks);
+        }
+        Err(e) => assert!(bytes != saved, "the saved mesh was refused: {e}"),
+    }
+});
