@@ -69,8 +69,11 @@
 // `NavstarReachedPolygon::parent` of the start polygon.
 #define NAVSTAR_NO_POLYGON UINT32_MAX
 
-// The format version written by this library, and the only one it reads.
-#define FORMAT_VERSION 1
+// The version of the binary format that `navstar_mesh_save` writes and the loaders
+// read (bytes 8 to 11 of a `.navstar` file, little endian).
+#define NAVSTAR_FORMAT_VERSION 1
+
+
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message

@@ -67,7 +67,10 @@ pub use queries::{
     navstar_query_reachable_polygons,
 };
 pub use query::{navstar_find_path, navstar_query_create, navstar_query_free};
-pub use saved::{navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes, navstar_mesh_save};
+pub use saved::{
+    NAVSTAR_FORMAT_VERSION, navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes,
+    navstar_mesh_save,
+};
 pub use spatial::{
     NavstarRaycastHit, navstar_mesh_interpolate, navstar_mesh_nearest_point, navstar_mesh_raycast,
 };

@@ -7,7 +7,12 @@ use super::boundary::{FfiError, OutSlice, non_null, read_array, run};
 use super::handle::{self, HandleOut, NavstarMesh};
 use super::status::NavstarStatus;
 use crate::io::{LoadError, load_navstar_bytes};
-use crate::{BinaryError, NavMesh};
+use crate::{BinaryError, FORMAT_VERSION, NavMesh};
+
+/// The version of the binary format that `navstar_mesh_save` writes and the loaders
+/// read (bytes 8 to 11 of a `.navstar` file, little endian).
+pub const NAVSTAR_FORMAT_VERSION: u32 = 1;
+const _: () = assert!(NAVSTAR_FORMAT_VERSION == FORMAT_VERSION);
 
 /// Writes a mesh in navstar's binary format (`.navstar`: polygons, areas, current flags,
 /// off-mesh links and the tables derived from them) into `buffer`.
