@@ -26,6 +26,10 @@ const EMPTY: Bucket = Bucket {
 /// The smallest number of buckets once the map holds anything.
 const MIN_BUCKETS: usize = 64;
 
+/// Consecutive keys that share a block of buckets (a power of two, below
+/// [`MIN_BUCKETS`]).
+const GROUP: usize = 8;
+
 /// A map from [`ElementKey`] to `u32` (an index into a node array), emptied in O(1) by
 /// [`NodeMap::clear`].
 #[derive(Default)]
@@ -63,12 +67,17 @@ impl NodeMap {
         self.buckets.capacity() * std::mem::size_of::<Bucket>()
     }
 
-    /// The first bucket to probe for `key` (Fibonacci hashing: the high bits of the
-    /// product spread consecutive ids over the table).
+    /// The first bucket to probe for `key`. Keys come in runs (the corner slots of one
+    /// polygon are consecutive), so each run of [`GROUP`] keys goes to one block of
+    /// consecutive buckets (one or two cache lines), placed by Fibonacci hashing of the
+    /// run's number (the high bits of the product spread neighbouring runs over the
+    /// table).
     #[inline(always)]
     fn home(&self, key: ElementKey) -> usize {
         let bits = self.buckets.len().trailing_zeros();
-        ((u64::from(key).wrapping_mul(0x9E37_79B9_7F4A_7C15)) >> (64 - bits)) as usize
+        let group = u64::from(key / GROUP as u32);
+        let block = (group.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+        (block & !(GROUP - 1)) | (key as usize & (GROUP - 1))
     }
 
     /// The value of `key`, if the map holds it.
