@@ -161,7 +161,8 @@ impl Query {
 
     /// The polygon corridor of the last successful path query, start polygon first.
     /// Empty when that path was answered without a search (start and goal in one
-    /// polygon or in direct sight) or by the exact mode.
+    /// polygon or in direct sight) or by the exact mode. When all areas cost the same,
+    /// no polygon is listed twice unless an off-mesh link lies between its two visits.
     pub fn corridor(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
         self.corridor.iter().map(|step| step.polygon)
     }

@@ -5,6 +5,7 @@ use super::wedge::{Side, TaggedPortal, Wedge};
 use super::{AStar, NONE};
 use crate::corridor::{CorridorStep, LAST_STEP};
 use crate::mesh::MeshData;
+use crate::search::map::{NodeMap, Slot};
 
 impl AStar {
     /// The funnel state after `portal` when it lies beyond `side` of the wedge of node
@@ -59,11 +60,27 @@ impl AStar {
 
     /// Follows parent links back from node `end` and writes the corridor in walking
     /// order. A node's key is how its polygon was entered: the corner slot of the
-    /// parent's polygon, or a link hop.
-    pub(super) fn write_corridor(&self, end: u32, corridor: &mut Vec<CorridorStep>) {
+    /// parent's polygon, or a link hop (numbered from `corner_count`).
+    ///
+    /// With `uniform` costs the corridor's loops are cut (see [`cut_loops`]): a chain of
+    /// parent links may leave a polygon and come back into it, because each way into a
+    /// polygon is a node of its own, and such a detour can take the place of a better
+    /// way into the node after it when its estimate is the lower one (estimates are
+    /// lower bounds, looser for some corridors than for others: a funnel state of zero
+    /// width along a polygon's side ignores the portals after it).
+    pub(super) fn write_corridor(
+        &mut self,
+        end: u32,
+        uniform: bool,
+        corner_count: u32,
+        corridor: &mut Vec<CorridorStep>,
+    ) {
         self.write_chain(end, 0, corridor, |index, _| {
             Some((self.nodes[index as usize].parent, 0))
         });
+        if uniform {
+            cut_loops(corridor, &mut self.last_visit, corner_count);
+        }
     }
 
     /// Writes the corridor ending at node `end` (state `state`), stepping back with
@@ -96,5 +113,96 @@ impl AStar {
             (index, state) = previous;
         }
         corridor.reverse();
+    }
+}
+
+/// Cuts the loops out of `corridor`: when a polygon comes back, the steps from its
+/// first visit up to its last are dropped, and the first visit leaves the polygon the way
+/// the last one does. Polygons are convex, so with equal area costs the straight way
+/// across the polygon is never longer than the loop: the pulled path of the cut corridor
+/// is never longer. A loop through an off-mesh link (a step left by a hop, numbered from
+/// `corner_count`) is kept: the link may be worth it. `last_visit` is scratch; should it
+/// run out of memory, the loops it cannot see are kept.
+fn cut_loops(corridor: &mut Vec<CorridorStep>, last_visit: &mut NodeMap, corner_count: u32) {
+    // Stretch by stretch between links: the last visit of each polygon (walking the
+    // stretch backwards, the first one found), then from each step on to the last
+    // visit of its polygon. Written steps never overtake the ones still to be read.
+    let mut kept = 0;
+    let mut begin = 0;
+    while begin < corridor.len() {
+        let end = corridor[begin..]
+            .iter()
+            .position(|step| step.exit != LAST_STEP && step.exit >= corner_count)
+            .map_or(corridor.len(), |i| begin + i + 1);
+        last_visit.clear();
+        for i in (begin..end).rev() {
+            if let Slot::Vacant(bucket) = last_visit.find(corridor[i].polygon) {
+                last_visit.insert_at(bucket, corridor[i].polygon, i as u32);
+            }
+        }
+        let mut i = begin;
+        while i < end {
+            let last = last_visit
+                .get(corridor[i].polygon)
+                .map_or(i, |v| v as usize);
+            let last = last.max(i);
+            corridor[kept] = corridor[last];
+            kept += 1;
+            i = last + 1;
+        }
+        begin = end;
+    }
+    corridor.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn steps(polygons: &[u32], exits: &[u32]) -> Vec<CorridorStep> {
+        polygons
+            .iter()
+            .zip(exits)
+            .map(|(&polygon, &exit)| CorridorStep { polygon, exit })
+            .collect()
+    }
+
+    /// Exits are numbered `10 * polygon + k`: corner slots below 100, hops from 100.
+    #[test]
+    fn loops_are_cut_and_the_return_leaves_as_before() {
+        let mut last_visit = NodeMap::default();
+        let mut corridor = steps(
+            &[0, 1, 2, 0, 3, 4, 5, 3, 6],
+            &[1, 11, 21, 2, 31, 41, 51, 32, LAST_STEP],
+        );
+        cut_loops(&mut corridor, &mut last_visit, 100);
+        assert_eq!(corridor, steps(&[0, 3, 6], &[2, 32, LAST_STEP]));
+        // A loop inside another is cut with it; a polygon of a cut loop may come again.
+        let mut corridor = steps(
+            &[0, 1, 2, 1, 3, 0, 2, 4],
+            &[1, 11, 21, 12, 31, 2, 22, LAST_STEP],
+        );
+        cut_loops(&mut corridor, &mut last_visit, 100);
+        assert_eq!(corridor, steps(&[0, 2, 4], &[2, 22, LAST_STEP]));
+        // Nothing to cut.
+        let mut corridor = steps(&[5, 4, 3], &[51, 41, LAST_STEP]);
+        cut_loops(&mut corridor, &mut last_visit, 100);
+        assert_eq!(corridor, steps(&[5, 4, 3], &[51, 41, LAST_STEP]));
+    }
+
+    #[test]
+    fn loops_through_a_link_are_kept() {
+        let mut last_visit = NodeMap::default();
+        // 0 -> 1 -> (hop) -> 2 -> 0 -> 3: the loop holds the hop and stays. After the hop
+        // a loop of its own is cut.
+        let mut corridor = steps(
+            &[0, 1, 2, 0, 3, 4, 3, 5],
+            &[1, 100, 21, 2, 31, 41, 32, LAST_STEP],
+        );
+        cut_loops(&mut corridor, &mut last_visit, 100);
+        assert_eq!(
+            corridor,
+            steps(&[0, 1, 2, 0, 3, 5], &[1, 100, 21, 2, 32, LAST_STEP])
+        );
     }
 }

@@ -167,6 +167,9 @@ pub(crate) struct AStar {
     replay: Vec<TaggedPortal>,
     /// The polygons the current flood has listed.
     listed: NodeMap,
+    /// Per polygon of the corridor being written: the step of its last visit (see
+    /// [`AStar::write_corridor`]).
+    last_visit: NodeMap,
     /// Per node index, for searches with mixed area costs; empty until the first one.
     samples: Vec<Samples>,
 }
@@ -184,6 +187,7 @@ impl AStar {
             measured: PathBuffer::default(),
             replay: Vec::new(),
             listed: NodeMap::default(),
+            last_visit: NodeMap::default(),
             samples: Vec::new(),
         }
     }
@@ -198,6 +202,7 @@ impl AStar {
         self.nodes.bytes()
             + self.open.bytes()
             + self.listed.bytes()
+            + self.last_visit.bytes()
             + self.samples.capacity() * std::mem::size_of::<Samples>()
             + (self.corridor.capacity()) * std::mem::size_of::<CorridorStep>()
             + self.replay.capacity() * std::mem::size_of::<TaggedPortal>()
@@ -310,7 +315,7 @@ impl AStar {
                 if ctx.sampled {
                     self.write_sampled_corridor(end, sample, corridor);
                 } else {
-                    self.write_corridor(end, corridor);
+                    self.write_corridor(end, ctx.uniform, ctx.corner_count, corridor);
                 }
                 SearchOutcome::Reached { target, cost }
             }
@@ -324,7 +329,7 @@ impl AStar {
             }
             None => {
                 let end = self.closest_reached(mesh, request.targets[0].point);
-                self.write_corridor(end, corridor);
+                self.write_corridor(end, ctx.uniform, ctx.corner_count, corridor);
                 SearchOutcome::Closest(self.nodes[end as usize].polygon)
             }
         }
@@ -345,7 +350,9 @@ impl AStar {
                 continue;
             }
             let mut corridor = std::mem::take(&mut self.corridor);
-            self.write_corridor(index, &mut corridor);
+            // Measured only without the sampled graph, so areas cost alike.
+            let corner_count = mesh.corners.len() as u32;
+            self.write_corridor(index, true, corner_count, &mut corridor);
             let pull = PullRequest {
                 start: request.start,
                 target: target.point,
