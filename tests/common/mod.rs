@@ -13,6 +13,36 @@ use std::collections::HashMap;
 
 use glam::{DVec2, Vec3};
 use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, NavMesh, UpAxis};
+use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+
+// ---------------------------------------------------------------------------------------
+// Property tests
+// ---------------------------------------------------------------------------------------
+
+/// The configuration of a property test of `cases` cases, drawn from a seed that a
+/// failure can be replayed with. The seed is `PROPTEST_RNG_SEED` when set, else a new
+/// random one each run (so that runs keep exploring); either way it is printed, and the
+/// test's output shows it on failure: `PROPTEST_RNG_SEED=<seed> cargo nextest run ...
+/// <test>` replays the run case for case, shrinking included. `PROPTEST_CASES`
+/// overrides `cases` (for long local runs). Nothing is written to disk.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    // The defaults hold what the `PROPTEST_*` variables set.
+    let defaults = ProptestConfig::default();
+    let seed = match defaults.rng_seed {
+        RngSeed::Fixed(seed) => seed,
+        RngSeed::Random => {
+            use std::hash::BuildHasher;
+            std::collections::hash_map::RandomState::new().hash_one(std::time::SystemTime::now())
+        }
+    };
+    eprintln!("proptest seed {seed}: replay with PROPTEST_RNG_SEED={seed}");
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(seed),
+        ..defaults
+    }
+}
 
 // ---------------------------------------------------------------------------------------
 // Mesh input

@@ -506,11 +506,7 @@ fn scenario_errors_have_line_numbers() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 300,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::proptest_config(300))]
 
     /// Random small grids: the mesh covers exactly the passable cells, and its islands
     /// are the 4-connected components.

@@ -6,6 +6,10 @@
 //! the true shortest path (visibility-graph oracle), is exactly the shortest path inside
 //! its corridor, is straight when the goal is in clear sight, and (a separate property)
 //! is no longer than the best polyline through portal midpoints of any corridor.
+//!
+//! Each run draws new cases from a new seed, printed with the test's output: a failure
+//! is replayed with `PROPTEST_RNG_SEED=<seed>` (see `common::proptest_config`), and its
+//! case then belongs among the fixed tests at the end of this file.
 
 use glam::{DVec2, Vec3};
 use navstar::{NavMesh, PathOptions, PathStatus, Query};
@@ -342,11 +346,7 @@ fn check_case(case: &Case, check: Check) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 300,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::proptest_config(300))]
 
     #[test]
     fn random_meshes_give_valid_paths(case in case()) {
