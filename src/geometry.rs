@@ -34,6 +34,15 @@ impl UpAxis {
         }
     }
 
+    /// The world point at ground-plane position `ground` and height `height`.
+    #[inline]
+    pub fn place(self, ground: Vec2, height: f32) -> Vec3 {
+        match self {
+            UpAxis::Y => Vec3::new(ground.x, height, ground.y),
+            UpAxis::Z => Vec3::new(ground.x, ground.y, height),
+        }
+    }
+
     /// A ground-plane direction as a world vector (no component along the up axis).
     #[inline]
     pub fn lift(self, d: Vec2) -> Vec3 {

@@ -3,7 +3,7 @@
 use super::boundary::{FfiError, Out, OutCount, OutSlice, read_point, read_points, run};
 use super::handle::{self, NavstarQuery, QueryState};
 use super::options::NavstarPathOptions;
-use super::query::write_path;
+use super::query::{forget_last_path, write_path};
 use super::status::NavstarStatus;
 use crate::{CornerFlags, NO_LINK, PathStatus, QueryError};
 
@@ -198,10 +198,10 @@ pub unsafe extern "C" fn navstar_find_nearest_target(
     out_goal: *mut u32,
 ) -> NavstarStatus {
     run("navstar_find_nearest_target", || {
+        let state = forget_last_path(query);
         let out = OutCount::new(out_points.cast::<[f32; 3]>(), capacity, out_count)?;
         let out_goal = Out::required(out_goal, "out_goal")?;
-        let state = handle::borrow_mut(query, "query")?;
-        state.last_path = None;
+        let state = state?;
         let start = read_point(start, "start")?;
         let goals = read_points(goals, goal_count, "goals")?;
         if let Some(bad) = goals.iter().position(|g| !g.is_finite()) {

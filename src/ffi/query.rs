@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use super::boundary::{OutCount, OutSlice, read_point, run, run_void};
+use super::boundary::{FfiError, OutCount, OutSlice, read_point, run, run_void};
 use super::handle::{self, HandleOut, NavstarMesh, NavstarQuery, QueryState};
 use super::options::NavstarPathOptions;
 use super::status::NavstarStatus;
@@ -80,9 +80,9 @@ pub unsafe extern "C" fn navstar_find_path(
     out_count: *mut u32,
 ) -> NavstarStatus {
     run("navstar_find_path", || {
+        let state = forget_last_path(query);
         let out = OutCount::new(out_points.cast::<[f32; 3]>(), capacity, out_count)?;
-        let state = handle::borrow_mut(query, "query")?;
-        state.last_path = None;
+        let state = state?;
         let start = read_point(start, "start")?;
         let goal = read_point(goal, "goal")?;
         let out = out.check_room("out_points")?;
@@ -93,6 +93,18 @@ pub unsafe extern "C" fn navstar_find_path(
         state.last_path = Some(status);
         Ok(result)
     })
+}
+
+/// The state behind `query` with its last path forgotten: the first step of a path
+/// call, so that the read-back functions answer `NAVSTAR_ERROR_NO_PATH` after it fails,
+/// whatever argument it fails on. A NULL `query` is the error, for the call to report
+/// in its turn.
+pub(crate) fn forget_last_path<'a>(
+    query: *mut NavstarQuery,
+) -> Result<&'a mut QueryState, FfiError> {
+    let state = handle::borrow_mut(query, "query")?;
+    state.last_path = None;
+    Ok(state)
 }
 
 /// Writes a path's corners to an output array of points: `NAVSTAR_BUFFER_TOO_SMALL`

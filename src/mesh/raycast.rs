@@ -1,11 +1,12 @@
 //! Raycasts along the mesh surface: does a straight walk stay on the mesh, and where
 //! does it hit a wall.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
 use super::{MeshData, NavMesh, WalkEnd};
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
+use crate::geometry::barycentric_2d;
 
 /// The answer of [`NavMesh::raycast`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,8 +17,8 @@ pub struct RaycastHit {
     /// start to the end the walk got, from 0 to 1; 1 when nothing was hit.
     pub t: f32,
     /// Where the walk stopped, in world coordinates with the mesh's height there: the
-    /// hit point on the wall edge, or the point of the last polygon at the end of the
-    /// segment when nothing was hit.
+    /// hit point on the wall edge, or the end of the ground segment on the surface of
+    /// the last polygon when nothing was hit.
     pub point: Vec3,
     /// The unit normal of the wall edge hit, in the ground plane (no up component),
     /// pointing back into the walkable side; zero when nothing was hit.
@@ -100,7 +101,7 @@ fn cast(
         WalkEnd::Reached(last) => RaycastHit {
             hit: false,
             t: 1.0,
-            point: mesh.closest_point_on_polygon(last, end),
+            point: mesh.point_over(last, to),
             normal: Vec3::ZERO,
             polygon: last,
         },
@@ -141,6 +142,42 @@ fn cast(
                 normal: up.lift(inward),
                 polygon,
             }
+        }
+    }
+}
+
+impl MeshData {
+    /// The point of `polygon`'s surface (the fan of triangles from its first corner, as
+    /// in [`MeshData::closest_point_on_polygon`]) over ground-plane position `ground`:
+    /// `ground` with the height of the fan triangle that holds it (or, for a position a
+    /// rounding error outside, of the one it is least outside of).
+    pub(crate) fn point_over(&self, polygon: u32, ground: Vec2) -> Vec3 {
+        let up = self.up;
+        let corners = &self.corners[self.corner_range(polygon)];
+        let first = corners[0] as usize;
+        // (smallest weight, height): the triangle whose smallest weight is largest holds
+        // the position, or is the nearest to holding it.
+        let mut best: Option<(f32, f32)> = None;
+        for pair in corners[1..].windows(2) {
+            let triangle = [first, pair[0] as usize, pair[1] as usize];
+            let [a, b, c] = triangle.map(|v| self.ground[v]);
+            let Some(weights) = barycentric_2d(ground, a, b, c) else {
+                continue;
+            };
+            let least = weights[0].min(weights[1]).min(weights[2]);
+            if best.is_none_or(|(l, _)| least > l) {
+                let height = triangle
+                    .iter()
+                    .zip(weights)
+                    .map(|(&v, w)| w * up.height(self.vertices[v]))
+                    .sum();
+                best = Some((least, height));
+            }
+        }
+        match best {
+            Some((_, height)) => up.place(ground, height),
+            // No triangle has area in the ground plane (cannot happen on a valid mesh).
+            None => self.closest_point_on_polygon(polygon, up.place(ground, 0.0)),
         }
     }
 }

@@ -159,17 +159,17 @@ impl Query {
         &self.mesh
     }
 
-    /// The polygon corridor of the last successful path query, start polygon first.
-    /// Empty when that path was answered without a search (start and goal in one
-    /// polygon or in direct sight) or by the exact mode. When all areas cost the same,
-    /// no polygon is listed twice unless an off-mesh link lies between its two visits.
+    /// The polygon corridor of the last path query, start polygon first. Empty when
+    /// that query failed (it forgets the path before it), or when its path was answered
+    /// without a search (start and goal in one polygon or in direct sight) or by the
+    /// exact mode. When all areas cost the same, no polygon is listed twice unless an
+    /// off-mesh link lies between its two visits.
     pub fn corridor(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
         self.corridor.iter().map(|step| step.polygon)
     }
 
-    /// The corners, corner details and cost of the last path found (empty before the
-    /// first one; after a failed query, whatever the last successful one left). For the
-    /// C ABI's read-back functions.
+    /// The corners, corner details and cost of the last path query (empty before the
+    /// first one and after a failed one). For the C ABI's read-back functions.
     #[cfg(feature = "capi")]
     pub(crate) fn last_corners(&self) -> (&[Vec3], &[CornerDetail], f32) {
         (&self.path.corners, &self.path.details, self.cost)
@@ -183,6 +183,18 @@ impl Query {
             status,
             cost: self.cost,
         }
+    }
+
+    /// The answer of a path query: on success the path it left in this query; on
+    /// failure the error, with the path before it forgotten, so that no read-back
+    /// ([`Query::corridor`], the C ABI's path info) shows a path the query did not find.
+    pub(super) fn answer<T>(&mut self, outcome: Result<T, QueryError>) -> Result<T, QueryError> {
+        if outcome.is_err() {
+            self.path.clear();
+            self.corridor.clear();
+            self.cost = 0.0;
+        }
+        outcome
     }
 
     /// Finds a path from `start` to `goal` (world coordinates).
@@ -208,13 +220,25 @@ impl Query {
     /// [`QueryError::NonFinitePoint`], [`QueryError::InvalidOption`],
     /// [`QueryError::InvalidAreaCost`], [`QueryError::NotOnMesh`], or
     /// [`QueryError::NoPath`] when the goal is unreachable (or moved by the filter) and
-    /// `options.allow_partial` is false.
+    /// `options.allow_partial` is false. A failed query forgets the path before it.
     pub fn find_path(
         &mut self,
         start: Vec3,
         goal: Vec3,
         options: &PathOptions,
     ) -> Result<Path<'_>, QueryError> {
+        let outcome = self.path_between(start, goal, options);
+        let status = self.answer(outcome)?;
+        Ok(self.last_path(status))
+    }
+
+    /// [`Query::find_path`] into `self.path` and `self.corridor`; returns the status.
+    fn path_between(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        options: &PathOptions,
+    ) -> Result<PathStatus, QueryError> {
         options.validate()?;
         let start = self.snap(start, Endpoint::Start, options)?;
         let asked = goal;
@@ -233,7 +257,7 @@ impl Query {
         } else {
             self.route_best(&start, &starts, &goal, &goals, options)?
         };
-        Ok(self.last_path(if moved { PathStatus::Partial } else { status }))
+        Ok(if moved { PathStatus::Partial } else { status })
     }
 
     /// Whether the filter moved the goal `asked` (snapped to `snapped`) away from the

@@ -5,6 +5,7 @@ use glam::Vec3;
 use super::{Path, PathMode, PathOptions, PathStatus, Query, search_request};
 use crate::corridor::path_length;
 use crate::error::{Endpoint, QueryError};
+use crate::mesh::{Fans, NearestPoint};
 use crate::search::astar::{SearchOutcome, Target};
 
 /// The answer of [`Query::find_nearest_target`]: which goal is nearest, and the path.
@@ -21,23 +22,41 @@ impl Query {
     /// `start`, and the path to it, by one search whose estimate is the distance to the
     /// nearest goal.
     ///
-    /// Each goal is snapped like the goal of [`Query::find_path`]; goals that are not
-    /// finite are an error, goals farther than `options.max_snap_distance` from the mesh,
-    /// moved by the filter (in a refused polygon: a path there would be partial) or
-    /// unreachable are skipped. Ties go to the lower index. In the exact mode
-    /// ([`PathMode::Optimal`]) each reachable goal is searched in turn and the shortest
-    /// path wins. Partial paths are not returned.
+    /// Each goal is snapped like the goal of [`Query::find_path`], and like there a start
+    /// or goal exactly on a pinched vertex lies in every polygon round it (see
+    /// [`Query::find_path`]); goals that are not finite are an error, goals farther than
+    /// `options.max_snap_distance` from the mesh, moved by the filter (in a refused
+    /// polygon: a path there would be partial) or unreachable are skipped. Ties go to the
+    /// lower index. In the exact mode ([`PathMode::Optimal`]) each reachable goal is
+    /// searched in turn and the shortest path wins. Partial paths are not returned.
     ///
     /// # Errors
     /// [`QueryError::NonFinitePoint`] (start or a goal), option errors as for
     /// [`Query::find_path`], [`QueryError::NotOnMesh`] for the start, and
-    /// [`QueryError::NoPath`] when no goal is reachable (or `goals` is empty).
+    /// [`QueryError::NoPath`] when no goal is reachable (or `goals` is empty). A failed
+    /// query forgets the path before it.
     pub fn find_nearest_target(
         &mut self,
         start: Vec3,
         goals: &[Vec3],
         options: &PathOptions,
     ) -> Result<NearestTarget<'_>, QueryError> {
+        let outcome = self.nearest_target(start, goals, options);
+        let goal = self.answer(outcome)?;
+        Ok(NearestTarget {
+            goal,
+            path: self.last_path(PathStatus::Complete),
+        })
+    }
+
+    /// [`Query::find_nearest_target`] into `self.path` and `self.corridor`; returns the
+    /// index of the chosen goal.
+    fn nearest_target(
+        &mut self,
+        start: Vec3,
+        goals: &[Vec3],
+        options: &PathOptions,
+    ) -> Result<usize, QueryError> {
         options.validate()?;
         if goals.iter().any(|g| !g.is_finite()) {
             return Err(QueryError::NonFinitePoint(Endpoint::Goal));
@@ -45,18 +64,30 @@ impl Query {
         let start = self.snap(start, Endpoint::Start, options)?;
         let handle = self.mesh.clone();
         let mesh = handle.data();
-        let island = mesh.island[start.polygon as usize];
+        let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
+        let starts = mesh.fans_at(start.polygon, start.point, admitted);
+        let on_start_island = |p: u32| {
+            starts
+                .as_slice()
+                .iter()
+                .any(|&s| mesh.island[s as usize] == mesh.island[p as usize])
+        };
         self.targets.clear();
         self.target_goals.clear();
         for (i, &goal) in goals.iter().enumerate() {
             let Ok(snapped) = self.snap(goal, Endpoint::Goal, options) else {
                 continue;
             };
-            if mesh.island[snapped.polygon as usize] == island
-                && !self.moved_by_filter(goal, &snapped, &options.filter)
+            let fans = mesh.fans_at(snapped.polygon, snapped.point, admitted);
+            if !fans.as_slice().iter().any(|&p| on_start_island(p))
+                || self.moved_by_filter(goal, &snapped, &options.filter)
             {
+                continue;
+            }
+            // A goal on a pinched vertex is a target in each of its fans.
+            for &polygon in fans.as_slice().iter().filter(|&&p| on_start_island(p)) {
                 self.targets.push(Target {
-                    polygon: snapped.polygon,
+                    polygon,
                     point: snapped.point,
                 });
                 self.target_goals.push(i);
@@ -65,53 +96,95 @@ impl Query {
         if self.targets.is_empty() {
             return Err(QueryError::NoPath);
         }
-        let goal = if options.mode == PathMode::Optimal {
-            self.nearest_by_exact_paths(&start, options)?
+        let target = if options.mode == PathMode::Optimal {
+            self.nearest_by_exact_paths(&start, &starts, options)?
         } else {
-            let request = search_request(&start, &self.targets, options);
-            match self.search.search(mesh, &request, &mut self.corridor) {
-                SearchOutcome::Reached { target, .. } => {
-                    let point = self.targets[target].point;
-                    self.pull_path(start.point, point, options);
-                    target
-                }
-                SearchOutcome::Closest(_) => return Err(QueryError::NoPath),
-            }
+            self.nearest_by_search(&start, &starts, options)?
         };
-        Ok(NearestTarget {
-            goal: self.target_goals[goal],
-            path: self.last_path(PathStatus::Complete),
-        })
+        Ok(self.target_goals[target])
     }
 
-    /// The exact mode's answer: every target routed in turn, the shortest kept in
-    /// `self.path`. Returns the index of the winning target.
+    /// The default mode's answer: one search from each fan of the start (one, unless
+    /// the start is on a pinched vertex), the cheapest path kept in `self.path` and
+    /// `self.corridor`. Returns the index of the winning target.
+    fn nearest_by_search(
+        &mut self,
+        start: &NearestPoint,
+        starts: &Fans,
+        options: &PathOptions,
+    ) -> Result<usize, QueryError> {
+        let handle = self.mesh.clone();
+        let mesh = handle.data();
+        // (cost, goal, target): the cheapest wins, ties to the lower goal index.
+        let mut best: Option<(f32, usize, usize)> = None;
+        for &polygon in starts.as_slice() {
+            let island = mesh.island[polygon as usize];
+            if !self
+                .targets
+                .iter()
+                .any(|t| mesh.island[t.polygon as usize] == island)
+            {
+                continue;
+            }
+            let from = NearestPoint { polygon, ..*start };
+            let request = search_request(&from, &self.targets, options);
+            let SearchOutcome::Reached { target, cost } =
+                self.search.search(mesh, &request, &mut self.corridor)
+            else {
+                continue;
+            };
+            let goal = self.target_goals[target];
+            if best.is_none_or(|(c, g, _)| (cost, goal) < (c, g)) {
+                best = Some((cost, goal, target));
+                std::mem::swap(&mut self.corridor, &mut self.best_corridor);
+            }
+        }
+        let (_, _, target) = best.ok_or(QueryError::NoPath)?;
+        std::mem::swap(&mut self.corridor, &mut self.best_corridor);
+        let point = self.targets[target].point;
+        self.pull_path(start.point, point, options);
+        Ok(target)
+    }
+
+    /// The exact mode's answer: every target routed in turn from each fan of the start
+    /// on its island, the shortest kept in `self.path`. Returns the index of the winning
+    /// target.
     fn nearest_by_exact_paths(
         &mut self,
-        start: &crate::mesh::NearestPoint,
+        start: &NearestPoint,
+        starts: &Fans,
         options: &PathOptions,
     ) -> Result<usize, QueryError> {
         let exact = PathOptions {
             allow_partial: false,
             ..options.clone()
         };
+        let handle = self.mesh.clone();
+        let island = |p: u32| handle.data().island[p as usize];
         // (length, target, cost): the shortest path wins, as the exact mode ignores
-        // area costs in choosing paths.
+        // area costs in choosing paths; ties to the lower index (targets are in goal
+        // order).
         let mut best: Option<(f32, usize, f32)> = None;
         for i in 0..self.targets.len() {
             let Target { polygon, point } = self.targets[i];
-            let goal = crate::mesh::NearestPoint {
+            let goal = NearestPoint {
                 polygon,
                 point,
                 distance: 0.0,
             };
-            if self.route(start, &goal, &exact).is_err() {
-                continue;
-            }
-            let length = path_length(&self.path.corners);
-            if best.is_none_or(|(shortest, _, _)| length < shortest) {
-                best = Some((length, i, self.cost));
-                std::mem::swap(&mut self.path, &mut self.best_path);
+            for &s in starts.as_slice() {
+                let from = NearestPoint {
+                    polygon: s,
+                    ..*start
+                };
+                if island(s) != island(polygon) || self.route(&from, &goal, &exact).is_err() {
+                    continue;
+                }
+                let length = path_length(&self.path.corners);
+                if best.is_none_or(|(shortest, _, _)| length < shortest) {
+                    best = Some((length, i, self.cost));
+                    std::mem::swap(&mut self.path, &mut self.best_path);
+                }
             }
         }
         let (_, winner, cost) = best.ok_or(QueryError::NoPath)?;

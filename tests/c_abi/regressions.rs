@@ -236,3 +236,302 @@ fn find_path_far_points_and_huge_snap_distances() {
     options.max_snap_distance = 2e30;
     assert!(query.find_path_vec(far, goal, &options).is_ok());
 }
+
+/// Two unit squares (Z up), `[0,1] x [0,1]` and `[1,2] x [1,2]`, touching only at the
+/// pinched vertex `(1, 1)`: two islands.
+fn pinched_squares() -> NavMesh {
+    let vertices = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+        (2.0, 1.0),
+        (2.0, 2.0),
+        (1.0, 2.0),
+    ]
+    .map(|(x, y)| Vec3::new(x, y, 0.0));
+    let (indices, sizes) = ([0, 1, 2, 3, 2, 4, 5, 6], [4, 4]);
+    let input = navstar::MeshInput::new(&vertices, &indices).with_polygon_sizes(&sizes);
+    NavMesh::from_input(&input, &MeshOptions::with_up_axis(navstar::UpAxis::Z)).unwrap()
+}
+
+/// `nearest_target_reachable`, fuzz/findings/nearest_target_pinched_goal.bin: a goal on
+/// a vertex shared by polygons of two islands was snapped to one of them and skipped
+/// when that was not the start's island, although `find_path` (which tries each polygon
+/// at such a point) reaches it. Fixed in `find_nearest_target`: a goal is a target in
+/// each fan of polygons round it, and a start on a pinched vertex searches from each of
+/// its fans, in both path modes.
+#[test]
+fn nearest_target_reachable_pinched_goal_and_start() {
+    let mesh = pinched_squares();
+    let mut query = navstar::Query::new(&mesh);
+    let z = |x: f32, y: f32| Vec3::new(x, y, 0.0);
+    for mode in [navstar::PathMode::Funnel, navstar::PathMode::Optimal] {
+        let mut options = navstar::PathOptions::default();
+        options.mode = mode;
+        // The goal on the pinch, from either island.
+        for start in [z(1.5, 1.5), z(0.5, 0.5)] {
+            let (corners, _) = query.find_path_vec(start, z(1.0, 1.0), &options).unwrap();
+            assert_eq!(corners, [start, z(1.0, 1.0)], "{mode:?}");
+            let answer = query
+                .find_nearest_target(start, &[z(1.0, 1.0)], &options)
+                .unwrap_or_else(|e| panic!("{mode:?} from {start}: {e:?}"));
+            assert_eq!(answer.goal, 0);
+            assert_eq!(answer.path.corners, [start, z(1.0, 1.0)], "{mode:?}");
+        }
+        // The start on the pinch: the nearer goal wins, whichever island it is on.
+        for (goals, nearest) in [
+            ([z(0.2, 0.2), z(1.6, 1.6)], 1),
+            ([z(0.4, 0.4), z(1.8, 1.8)], 0),
+        ] {
+            let answer = query
+                .find_nearest_target(z(1.0, 1.0), &goals, &options)
+                .unwrap();
+            assert_eq!(answer.goal, nearest, "{mode:?} {goals:?}");
+            assert_eq!(answer.path.corners, [z(1.0, 1.0), goals[nearest]]);
+        }
+    }
+}
+
+/// Three unit cells in an L (Y up): `[0,2] x [0,1]` as two cells and `[0,1] x [1,2]`.
+/// The path from one end to the other needs a search, so that there is a corridor.
+const L_VERTICES: [f32; 24] = [
+    0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 2.0, 0.0, 1.0, 0.0,
+    0.0, 2.0, 1.0, 0.0, 2.0,
+];
+const L_INDICES: [u32; 12] = [0, 3, 4, 1, 1, 4, 5, 2, 3, 6, 7, 4];
+const L_SIZES: [u32; 3] = [4, 4, 4];
+
+/// fuzz/findings/null_out_count_keeps_last_path.c: `navstar_find_path` and
+/// `navstar_find_nearest_target` checked `out_count` and `out_goal` before forgetting
+/// the query's last path, so a call failing for them left it readable, and the
+/// read-back functions answered `NAVSTAR_OK` where the docs promise
+/// `NAVSTAR_ERROR_NO_PATH` after a failed path call. Fixed: a path call forgets the last
+/// path first.
+#[test]
+fn failed_path_calls_forget_the_last_path() {
+    use navstar::ffi::{
+        NavstarPathInfo, navstar_find_nearest_target, navstar_find_path, navstar_query_create,
+        navstar_query_free, navstar_query_path_corridor, navstar_query_path_details,
+        navstar_query_path_info,
+    };
+    let mut mesh = ptr::null_mut();
+    // SAFETY: arrays of the stated sizes; `mesh` is writable.
+    let status = unsafe {
+        navstar_mesh_create(
+            L_VERTICES.as_ptr(),
+            8,
+            L_INDICES.as_ptr(),
+            L_SIZES.as_ptr(),
+            3,
+            ptr::null(),
+            &mut mesh,
+        )
+    };
+    assert_eq!(status, NavstarStatus::NavstarOk, "{}", last_error());
+    let mut query = ptr::null_mut();
+    // SAFETY: a live mesh; `query` is writable.
+    assert_eq!(
+        unsafe { navstar_query_create(mesh, &mut query) },
+        NavstarStatus::NavstarOk
+    );
+    let (start, goal) = ([1.8f32, 0.0, 0.5], [0.5f32, 0.0, 1.8]);
+    let mut points = [0.0f32; 30];
+    let (mut count, mut chosen) = (0u32, 0u32);
+    // Every read-back answers `want`.
+    let read_backs = |want: NavstarStatus, after: &str| {
+        let mut info = NavstarPathInfo {
+            point_count: 0,
+            polygon_count: 0,
+            status: NavstarStatus::NavstarOk,
+            length: 0.0,
+            cost: 0.0,
+        };
+        let mut n = 0;
+        // SAFETY: a live query; writable outputs; capacity 0 with NULL buffers.
+        let answers = unsafe {
+            [
+                navstar_query_path_info(query, &mut info),
+                navstar_query_path_details(query, ptr::null_mut(), 0, &mut n),
+                navstar_query_path_corridor(query, ptr::null_mut(), 0, &mut n),
+            ]
+        };
+        for answer in answers {
+            let answer = if answer == NavstarStatus::NavstarBufferTooSmall {
+                NavstarStatus::NavstarOk
+            } else {
+                answer
+            };
+            assert_eq!(answer, want, "after {after}");
+        }
+    };
+    let find_path = |out_count: *mut u32, points: &mut [f32; 30]| {
+        // SAFETY: a live query; 3-float points; `points` holds 10 points.
+        unsafe {
+            navstar_find_path(
+                query,
+                start.as_ptr(),
+                goal.as_ptr(),
+                ptr::null(),
+                points.as_mut_ptr(),
+                10,
+                out_count,
+            )
+        }
+    };
+    assert_eq!(find_path(&mut count, &mut points), NavstarStatus::NavstarOk);
+    read_backs(NavstarStatus::NavstarOk, "a path");
+    assert_eq!(
+        find_path(ptr::null_mut(), &mut points),
+        NavstarStatus::NavstarErrorNullArgument
+    );
+    read_backs(
+        NavstarStatus::NavstarErrorNoPath,
+        "find_path with out_count NULL",
+    );
+    let nearest = |out_count: *mut u32, out_goal: *mut u32, points: &mut [f32; 30]| {
+        // SAFETY: a live query; one 3-float goal; `points` holds 10 points.
+        unsafe {
+            navstar_find_nearest_target(
+                query,
+                start.as_ptr(),
+                goal.as_ptr(),
+                1,
+                ptr::null(),
+                points.as_mut_ptr(),
+                10,
+                out_count,
+                out_goal,
+            )
+        }
+    };
+    let failures: [(*mut u32, *mut u32, &str); 2] = [
+        (&mut count, ptr::null_mut(), "out_goal NULL"),
+        (ptr::null_mut(), &mut chosen, "out_count NULL"),
+    ];
+    for (out_count, out_goal, what) in failures {
+        assert_eq!(
+            nearest(&mut count, &mut chosen, &mut points),
+            NavstarStatus::NavstarOk
+        );
+        read_backs(NavstarStatus::NavstarOk, "a nearest target");
+        assert_eq!(
+            nearest(out_count, out_goal, &mut points),
+            NavstarStatus::NavstarErrorNullArgument
+        );
+        read_backs(
+            NavstarStatus::NavstarErrorNoPath,
+            &format!("find_nearest_target with {what}"),
+        );
+    }
+    // SAFETY: live handles, freed once.
+    unsafe {
+        navstar_query_free(query);
+        navstar_mesh_free(mesh);
+    }
+}
+
+/// A path query on `(query, start, goal)` that fails; true when it did.
+type FailingQuery = fn(&mut navstar::Query, Vec3, Vec3) -> bool;
+
+/// The Rust side of the same contract: a failed path query forgets the corridor of the
+/// path before it, whatever it fails on.
+#[test]
+fn failed_rust_path_queries_forget_the_corridor() {
+    let vertices: Vec<Vec3> = L_VERTICES.chunks(3).map(Vec3::from_slice).collect();
+    let input = navstar::MeshInput::new(&vertices, &L_INDICES).with_polygon_sizes(&L_SIZES);
+    let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+    let mut query = navstar::Query::new(&mesh);
+    let options = navstar::PathOptions::default();
+    let (start, goal) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
+    let failures: [(&str, FailingQuery); 3] = [
+        ("find_path from NaN", |q, _, goal| {
+            q.find_path(Vec3::splat(f32::NAN), goal, &Default::default())
+                .is_err()
+        }),
+        ("find_nearest_target without goals", |q, start, _| {
+            q.find_nearest_target(start, &[], &Default::default())
+                .is_err()
+        }),
+        ("find_path with a bad weight", |q, start, goal| {
+            let mut options = navstar::PathOptions::default();
+            options.heuristic_weight = -1.0;
+            q.find_path(start, goal, &options).is_err()
+        }),
+    ];
+    for (what, fail) in failures {
+        query.find_path(start, goal, &options).unwrap();
+        assert_eq!(query.corridor().len(), 3, "the L's three cells");
+        assert!(fail(&mut query, start, goal), "{what} did not fail");
+        assert_eq!(query.corridor().len(), 0, "after {what}");
+    }
+}
+
+/// `spatial_queries`, fuzz/findings/raycast_end_point_on_slope.bin: without a hit, the
+/// raycast's point was the last polygon's point nearest to `end` in 3D, which on a slope
+/// with `end` above or below the surface is not at the end of the ground segment,
+/// although `t` is 1. Fixed in the raycast: the end of the ground segment, with the
+/// polygon's height there.
+#[test]
+fn spatial_queries_raycast_end_point_on_slope() {
+    use navstar::ffi::{NavstarRaycastHit, navstar_mesh_raycast};
+    // A ramp rising along z (height y = z) over [0,1] x [0,1], Y up.
+    let vertices: [f32; 12] = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0];
+    let vertices3: Vec<Vec3> = vertices.chunks(3).map(Vec3::from_slice).collect();
+    let ramp = NavMesh::from_input(
+        &navstar::MeshInput::new(&vertices3, &[0, 1, 2, 3]).with_polygon_sizes(&[4]),
+        &MeshOptions::default(),
+    )
+    .unwrap();
+    let start = Vec3::new(0.5, 0.25, 0.25);
+    for (end, want) in [
+        (Vec3::new(0.5, 0.0, 0.5), Vec3::new(0.5, 0.5, 0.5)),
+        (Vec3::new(0.25, 2.0, 0.75), Vec3::new(0.25, 0.75, 0.75)),
+    ] {
+        let hit = ramp
+            .raycast(start, end, &navstar::QueryFilter::default())
+            .unwrap();
+        assert!(!hit.hit && hit.t == 1.0, "{hit:?}");
+        assert!(
+            hit.point.distance(want) < 1e-6,
+            "{end}: {hit:?}, not {want}"
+        );
+        // The same through the C ABI.
+        let mut mesh = ptr::null_mut();
+        // SAFETY: arrays of the stated sizes; `mesh` is writable.
+        let status = unsafe {
+            navstar_mesh_create(
+                vertices.as_ptr(),
+                4,
+                [0u32, 1, 2, 3].as_ptr(),
+                [4u32].as_ptr(),
+                1,
+                ptr::null(),
+                &mut mesh,
+            )
+        };
+        assert_eq!(status, NavstarStatus::NavstarOk, "{}", last_error());
+        let mut c_hit = NavstarRaycastHit {
+            hit: 9,
+            t: -1.0,
+            point: [0.0; 3],
+            normal: [9.0; 3],
+            polygon: 9,
+        };
+        // SAFETY: a live mesh; 3-float points; `c_hit` writable.
+        let status = unsafe {
+            navstar_mesh_raycast(
+                mesh,
+                start.to_array().as_ptr(),
+                end.to_array().as_ptr(),
+                ptr::null(),
+                &mut c_hit,
+            )
+        };
+        // SAFETY: a live mesh, freed once.
+        unsafe { navstar_mesh_free(mesh) };
+        assert_eq!(status, NavstarStatus::NavstarOk);
+        assert_eq!((c_hit.hit, c_hit.t), (0, 1.0));
+        assert_eq!(c_hit.point, hit.point.to_array());
+    }
+}
