@@ -58,9 +58,31 @@ pub struct Query {
     pub(super) exact: Option<Box<ExactSearch>>,
     /// The same on the mesh's merged copy (used when the filter admits every polygon).
     pub(super) exact_coarse: Option<Box<ExactSearch>>,
-    /// Whether a filter with these `(include, exclude)` masks admitted every polygon
-    /// when the flags had this generation: `(generation, include, exclude, answer)`.
-    pub(super) admits_all: Option<(u64, u32, u32, bool)>,
+    /// Whether the last filter of an exact query admitted every polygon.
+    pub(super) admits_all: Option<AdmitsAll>,
+}
+
+/// Whether a filter with these flag masks admitted every polygon when the mesh's flags
+/// had this generation (scanning all the flags again is needed only when either
+/// changes).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct AdmitsAll {
+    generation: u64,
+    include_flags: u32,
+    exclude_flags: u32,
+    answer: bool,
+}
+
+/// How good the path of one pairing of pinched fans is (see [`Query::route_best`]); the
+/// derived order compares the fields in turn, lowest best.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+struct PairingRank {
+    /// Complete paths first.
+    partial: bool,
+    /// Then, for partial paths, the distance from the path's end to the goal.
+    miss: f32,
+    /// Then the cost.
+    cost: f32,
 }
 
 impl std::fmt::Debug for Query {
@@ -284,15 +306,23 @@ impl Query {
     fn admits_every_polygon(&mut self, filter: &QueryFilter) -> bool {
         let mesh = self.mesh.data();
         let generation = mesh.flags_generation();
-        let masks = (filter.include_flags, filter.exclude_flags);
         match self.admits_all {
-            Some((g, include, exclude, all)) if g == generation && (include, exclude) == masks => {
-                all
+            Some(known)
+                if known.generation == generation
+                    && known.include_flags == filter.include_flags
+                    && known.exclude_flags == filter.exclude_flags =>
+            {
+                known.answer
             }
             _ => {
-                let all = mesh.admits_all(|flags| filter.admits(flags));
-                self.admits_all = Some((generation, masks.0, masks.1, all));
-                all
+                let answer = mesh.admits_all(|flags| filter.admits(flags));
+                self.admits_all = Some(AdmitsAll {
+                    generation,
+                    include_flags: filter.include_flags,
+                    exclude_flags: filter.exclude_flags,
+                    answer,
+                });
+                answer
             }
         }
     }
@@ -452,7 +482,7 @@ impl Query {
             .as_slice()
             .iter()
             .any(|&s| goals.as_slice().iter().any(|&g| island(s) == island(g)));
-        let mut best: Option<(PathStatus, (bool, f32, f32), f32)> = None;
+        let mut best: Option<(PathStatus, PairingRank)> = None;
         let mut failure = QueryError::NoPath;
         for &s in starts.as_slice() {
             for &g in goals.as_slice() {
@@ -476,26 +506,26 @@ impl Query {
                 };
                 let end = self.path.corners[self.path.corners.len() - 1];
                 let partial = status != PathStatus::Complete;
-                let rank = (
+                let rank = PairingRank {
                     partial,
-                    if partial {
+                    miss: if partial {
                         end.distance(goal.point)
                     } else {
                         0.0
                     },
-                    self.cost,
-                );
-                if best.is_none_or(|(_, b, _)| rank < b) {
-                    best = Some((status, rank, self.cost));
+                    cost: self.cost,
+                };
+                if best.is_none_or(|(_, b)| rank < b) {
+                    best = Some((status, rank));
                     std::mem::swap(&mut self.path, &mut self.best_path);
                     std::mem::swap(&mut self.corridor, &mut self.best_corridor);
                 }
             }
         }
-        let (status, _, cost) = best.ok_or(failure)?;
+        let (status, rank) = best.ok_or(failure)?;
         std::mem::swap(&mut self.path, &mut self.best_path);
         std::mem::swap(&mut self.corridor, &mut self.best_corridor);
-        self.cost = cost;
+        self.cost = rank.cost;
         Ok(status)
     }
 

@@ -161,10 +161,14 @@ impl Query {
         };
         let handle = self.mesh.clone();
         let island = |p: u32| handle.data().island[p as usize];
-        // (length, target, cost): the shortest path wins, as the exact mode ignores
-        // area costs in choosing paths; ties to the lower index (targets are in goal
-        // order).
-        let mut best: Option<(f32, usize, f32)> = None;
+        /// The shortest path so far: it wins, as the exact mode ignores area costs in
+        /// choosing paths; ties go to the lower index (targets are in goal order).
+        struct Shortest {
+            length: f32,
+            target: usize,
+            cost: f32,
+        }
+        let mut best: Option<Shortest> = None;
         for i in 0..self.targets.len() {
             let Target { polygon, point } = self.targets[i];
             let goal = NearestPoint {
@@ -181,16 +185,20 @@ impl Query {
                     continue;
                 }
                 let length = path_length(&self.path.corners);
-                if best.is_none_or(|(shortest, _, _)| length < shortest) {
-                    best = Some((length, i, self.cost));
+                if best.as_ref().is_none_or(|b| length < b.length) {
+                    best = Some(Shortest {
+                        length,
+                        target: i,
+                        cost: self.cost,
+                    });
                     std::mem::swap(&mut self.path, &mut self.best_path);
                 }
             }
         }
-        let (_, winner, cost) = best.ok_or(QueryError::NoPath)?;
+        let best = best.ok_or(QueryError::NoPath)?;
         std::mem::swap(&mut self.path, &mut self.best_path);
-        self.cost = cost;
+        self.cost = best.cost;
         self.corridor.clear();
-        Ok(winner)
+        Ok(best.target)
     }
 }

@@ -109,6 +109,11 @@ pub(super) fn link_neighbours(poly_start: &[u32], corners: &[u32]) -> Result<Adj
             }
         }
     }
+    debug_assert!(
+        (0..corners.len())
+            .all(|slot| twin[slot] == NO_TWIN || twin[twin[slot] as usize] == slot as u32),
+        "edge twins are not mutual"
+    );
     Ok(Adjacency { neighbours, twin })
 }
 
@@ -213,4 +218,88 @@ pub(super) fn portal_of_slot(corners: &[u32], neighbours: &[u32], local: usize) 
     // Corners run counter-clockwise, so the interior is on the left of a -> b; facing
     // out through the edge, b is on the walker's left and a on the right.
     [corners[(last + 1) % n], corners[first]]
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
+    use crate::{MeshOptions, NavMesh, TileGrid, UpAxis};
+
+    /// Checks the edge tables against their definitions, found the slow way: the twin
+    /// of a slot is the neighbour's slot walking the same edge backwards; a wall vertex
+    /// ends an edge without one; a dead end has at most one neighbouring polygon.
+    fn check_tables(mesh: &MeshData) {
+        let mut wall = vec![false; mesh.vertices.len()];
+        for p in 0..mesh.polygon_count() {
+            let mut others = Vec::new();
+            for slot in mesh.corner_range(p) {
+                let (a, b) = mesh.edge(p, slot);
+                let n = mesh.neighbours[slot];
+                let expected = if n == NO_NEIGHBOUR {
+                    NO_TWIN
+                } else {
+                    mesh.corner_range(n)
+                        .find(|&j| mesh.edge(n, j) == (b, a))
+                        .map_or(NO_TWIN, |j| j as u32)
+                };
+                assert_eq!(mesh.twin[slot], expected, "twin of slot {slot}");
+                if expected == NO_TWIN {
+                    wall[a as usize] = true;
+                    wall[b as usize] = true;
+                } else if !others.contains(&n) {
+                    others.push(n);
+                }
+            }
+            assert_eq!(mesh.dead_end[p as usize], others.len() <= 1, "polygon {p}");
+        }
+        assert_eq!(mesh.wall_vertex, wall);
+    }
+
+    /// A mesh of the cells marked `.` (rows top to bottom), merged into rectangles.
+    fn grid_mesh(rows: &[&str]) -> NavMesh {
+        let walkable: Vec<bool> = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|c| c == b'.'))
+            .collect();
+        let grid = TileGrid {
+            width: rows[0].len() as u32,
+            height: rows.len() as u32,
+            walkable: &walkable,
+            cell_size: 1.0,
+            origin: Vec3::ZERO,
+        };
+        NavMesh::from_grid(&grid, &MeshOptions::with_up_axis(UpAxis::Z)).unwrap()
+    }
+
+    #[test]
+    fn edge_tables_match_their_definitions() {
+        // T-junctions (collinear corners), a hole, and the merged copy.
+        let mesh = grid_mesh(&["......", ".##.#.", ".#..#.", "......", "#.####"]);
+        check_tables(mesh.data());
+        if let Some(coarse) = mesh.data().coarse() {
+            check_tables(&coarse.mesh);
+        }
+        // Two columns joined by a cell below: the columns are dead ends, the cell not.
+        let mesh = grid_mesh(&[".#.", "..."]);
+        check_tables(mesh.data());
+        let dead = |p: u32| mesh.data().dead_end[p as usize];
+        assert_eq!((0..mesh.polygon_count()).filter(|&p| dead(p)).count(), 2);
+        assert_eq!(mesh.polygon_count(), 3);
+        // Four triangles round an inner vertex (2), which ends no wall.
+        let vertices = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 1.0),
+            Vec3::new(0.0, 0.0, 2.0),
+            Vec3::new(2.0, 0.0, 2.0),
+        ];
+        let indices = [0, 1, 2, 1, 4, 2, 4, 3, 2, 3, 0, 2];
+        let mesh = NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap();
+        check_tables(mesh.data());
+        assert!(!mesh.data().wall_vertex[2]);
+        assert!(mesh.data().wall_vertex[0]);
+        assert!(!mesh.data().dead_end.iter().any(|&d| d));
+    }
 }

@@ -97,6 +97,7 @@ impl AStar {
         let mut exit = LAST_STEP;
         // Parent links cannot form a cycle (estimates never decrease along them), but the
         // walk is bounded anyway so that a bug cannot hang a game.
+        let mut ended = false;
         for _ in 0..self.nodes.len() {
             let node = &self.nodes[index as usize];
             corridor.push(CorridorStep {
@@ -104,14 +105,17 @@ impl AStar {
                 exit,
             });
             if node.parent == NONE {
+                ended = true;
                 break;
             }
             let Some(previous) = back(index, state) else {
+                ended = true;
                 break;
             };
             exit = node.key;
             (index, state) = previous;
         }
+        debug_assert!(ended, "the parent links from node {end} form a cycle");
         corridor.reverse();
     }
 }

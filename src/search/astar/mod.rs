@@ -99,6 +99,18 @@ pub(crate) enum SearchOutcome {
     Closest(u32),
 }
 
+/// A way to a target found from a node in the target's polygon.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    /// Its cost: of the path pulled through the node's corridor, or (sampled graph) the
+    /// arrival cost at the target.
+    cost: f32,
+    /// Which target (an index into the request's targets).
+    target: usize,
+    /// Sampled graph: the node's entry sample the way leaves from (0 otherwise).
+    sample: u8,
+}
+
 /// The fixed parts of one search.
 struct Context<'a> {
     targets: &'a [Target],
@@ -271,12 +283,12 @@ impl AStar {
         // costs), so this only guards against pathological float behaviour; past the
         // budget, closed nodes stay closed.
         let mut reopen_budget = if ctx.sampled { 3 } else { 1 } * element_count(mesh);
-        // The best measured path: (cost, node, target, sample of the sampled graph).
-        let mut best: Option<(f32, u32, usize, u8)> = None;
+        // The best measured path, and the node it ends at.
+        let mut best: Option<(Measured, u32)> = None;
         let ordered = !ctx.first_come();
         while let Some(&entry) = self.open.peek() {
-            if let Some((cost, _, _, _)) = best
-                && (!ordered || entry.priority() >= cost)
+            if let Some((measured, _)) = best
+                && (!ordered || entry.priority() >= measured.cost)
             {
                 break;
             }
@@ -290,11 +302,10 @@ impl AStar {
                 self.sampled_target_cost(mesh, &ctx, index)
             } else {
                 self.measure_targets(mesh, index, request)
-                    .map(|(cost, target)| (cost, target, 0))
             };
-            if let Some((cost, target, sample)) = measured {
-                if best.is_none_or(|(b, _, _, _)| cost < b) {
-                    best = Some((cost, index, target, sample));
+            if let Some(measured) = measured {
+                if best.is_none_or(|(b, _)| measured.cost < b.cost) {
+                    best = Some((measured, index));
                 }
                 // One target: a path leaving its polygon and coming back is never
                 // better than another entry into it. Several: others may lie beyond.
@@ -311,13 +322,16 @@ impl AStar {
             }
         }
         match best {
-            Some((cost, end, target, sample)) => {
+            Some((measured, end)) => {
                 if ctx.sampled {
-                    self.write_sampled_corridor(end, sample, corridor);
+                    self.write_sampled_corridor(end, measured.sample, corridor);
                 } else {
                     self.write_corridor(end, ctx.uniform, ctx.corner_count, corridor);
                 }
-                SearchOutcome::Reached { target, cost }
+                SearchOutcome::Reached {
+                    target: measured.target,
+                    cost: measured.cost,
+                }
             }
             None if self.nodes.len() == 0 => {
                 corridor.clear();
@@ -342,9 +356,9 @@ impl AStar {
         mesh: &MeshData,
         index: u32,
         request: &SearchRequest<'_>,
-    ) -> Option<(f32, usize)> {
+    ) -> Option<Measured> {
         let polygon = self.nodes[index as usize].polygon;
-        let mut best: Option<(f32, usize)> = None;
+        let mut best: Option<Measured> = None;
         for (i, target) in request.targets.iter().enumerate() {
             if target.polygon != polygon {
                 continue;
@@ -362,8 +376,12 @@ impl AStar {
             };
             let cost = pull_corridor(mesh, &corridor, &pull, &mut self.pull, &mut self.measured);
             self.corridor = corridor;
-            if best.is_none_or(|(b, _)| cost < b) {
-                best = Some((cost, i));
+            if best.is_none_or(|b| cost < b.cost) {
+                best = Some(Measured {
+                    cost,
+                    target: i,
+                    sample: 0,
+                });
             }
         }
         best
@@ -399,6 +417,15 @@ impl AStar {
     ) {
         let up = mesh.up;
         let node = self.nodes[index as usize];
+        // Estimates never fall along parent links (`offer` gives a node at least its
+        // parent's estimate, and a parent's estimate only drops afterwards), which rules
+        // out parent cycles when nodes are reopened.
+        debug_assert!(
+            ctx.sampled
+                || node.parent == NONE
+                || self.nodes[node.parent as usize].estimate <= node.estimate,
+            "the estimate of node {index} is below its parent's"
+        );
         let came_from = if node.parent == NONE {
             NONE
         } else {

@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::{AStar, Child, Context, NONE, Node};
+use super::{AStar, Child, Context, Measured, NONE, Node};
 use crate::corridor::CorridorStep;
 use crate::mesh::MeshData;
 
@@ -108,20 +108,24 @@ impl AStar {
         mesh: &MeshData,
         ctx: &Context<'_>,
         index: u32,
-    ) -> Option<(f32, usize, u8)> {
+    ) -> Option<Measured> {
         let node = &self.nodes[index as usize];
         let arrival = self.samples[index as usize].arrival;
         let samples = self.entry_samples(mesh, index);
         let cost = ctx.filter.cost(mesh.areas[node.polygon as usize]);
-        let mut best: Option<(f32, usize, u8)> = None;
+        let mut best: Option<Measured> = None;
         for (i, target) in ctx.targets.iter().enumerate() {
             if target.polygon != node.polygon {
                 continue;
             }
             for (j, sample) in samples.iter().enumerate() {
                 let arrival = arrival[j] + cost * sample.distance(target.point);
-                if best.is_none_or(|(b, _, _)| arrival < b) {
-                    best = Some((arrival, i, j as u8));
+                if best.is_none_or(|b| arrival < b.cost) {
+                    best = Some(Measured {
+                        cost: arrival,
+                        target: i,
+                        sample: j as u8,
+                    });
                 }
             }
         }
@@ -145,6 +149,15 @@ impl AStar {
         offer: SampledOffer,
         reopen_budget: &mut usize,
     ) {
+        // An offered arrival is the parent's arrival at the sample it comes from plus
+        // costs >= 0, so arrivals never drop along a chain of samples.
+        debug_assert!(
+            (0..3).all(|k| {
+                offer.arrival[k] >= self.samples[parent as usize].arrival[offer.via[k] as usize]
+            }),
+            "an arrival offered to element {} drops below its parent's",
+            child.key
+        );
         let Some(index) = self.child_node(&child) else {
             return;
         };

@@ -44,7 +44,7 @@ use crate::geometry::point_near_segment as near_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, NearestPoint};
 use crate::search::map::{NodeMap, Slot};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
-use successors::Projection;
+use successors::{Edge, Projection};
 
 /// At most this many polygons hold one point (a vertex where many polygons meet).
 const MAX_POINT_POLYGONS: usize = 64;
@@ -298,12 +298,8 @@ impl ExactSearch {
                 {
                     continue;
                 }
-                let (a, b) = mesh.edge(polygon, slot);
-                let (pa, pb) = (
-                    mesh.ground[a as usize].as_dvec2(),
-                    mesh.ground[b as usize].as_dvec2(),
-                );
-                if near_segment(s, pa, pb) {
+                let edge = Edge::of(mesh, polygon, slot);
+                if near_segment(s, edge.pu, edge.pw) {
                     continue;
                 }
                 let from = Projection {
@@ -311,7 +307,7 @@ impl ExactSearch {
                     root_point: s,
                     g: 0.0,
                 };
-                self.emit(mesh, NONE, slot, a, b, pa, pb, 0.0, 1.0, from);
+                self.emit(mesh, NONE, &edge, 0.0, 1.0, from);
             }
         }
     }

@@ -4,7 +4,8 @@ use glam::DVec2;
 
 use super::ExactSearch;
 use super::interval::{
-    NONE, SNAP, START, SearchNode, clip, cone_side, heuristic, orient, within_collinear,
+    NONE, SIDE_TOLERANCE, SNAP, START, SearchNode, clip, cone_side, heuristic, orient,
+    within_collinear,
 };
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
 
@@ -16,17 +17,43 @@ pub(super) struct Projection {
     pub g: f64,
 }
 
-/// For a root on the line of edge `u -> w` but outside it: the end of the edge nearer
-/// the root as the new root, if that end is the vertex itself.
+/// An edge of the polygon being expanded, walked counter-clockwise: from vertex `u` to
+/// vertex `w` (corner slot `slot`), with their ground-plane points. Seen walking out of
+/// the polygon through it, `w` is on the left and `u` on the right.
+#[derive(Clone, Copy)]
+pub(super) struct Edge {
+    pub slot: usize,
+    pub u: u32,
+    pub w: u32,
+    pub pu: DVec2,
+    pub pw: DVec2,
+}
+
+impl Edge {
+    /// The edge of corner slot `slot` of `polygon`.
+    #[inline]
+    pub fn of(mesh: &MeshData, polygon: u32, slot: usize) -> Edge {
+        let (u, w) = mesh.edge(polygon, slot);
+        Edge {
+            slot,
+            u,
+            w,
+            pu: mesh.ground[u as usize].as_dvec2(),
+            pw: mesh.ground[w as usize].as_dvec2(),
+        }
+    }
+}
+
+/// For a root on the line of `edge` but outside it: the end of the edge nearer the
+/// root as the new root, if that end is the vertex itself (`u_whole`, `w_whole`: the
+/// interval reaches that end).
 fn collinear_turn(
     from: Projection,
-    u: u32,
-    w: u32,
-    pu: DVec2,
-    pw: DVec2,
+    edge: &Edge,
     u_whole: bool,
     w_whole: bool,
 ) -> Option<Projection> {
+    let Edge { u, w, pu, pw, .. } = *edge;
     let (du, dw) = (from.root_point.distance(pu), from.root_point.distance(pw));
     let (vertex, point, distance, whole) = if du <= dw {
         (u, pu, du, u_whole)
@@ -52,6 +79,17 @@ impl ExactSearch {
         let slot_at = |i: usize| range.start + (k + i) % n;
         let vertex = |i: usize| mesh.corners[slot_at(i)];
         let point = |v: u32| mesh.ground[v as usize].as_dvec2();
+        // Edge `i` after the entry edge (edge 0), going round the polygon.
+        let edge_at = |i: usize| {
+            let (u, w) = (vertex(i), vertex(i + 1));
+            Edge {
+                slot: slot_at(i),
+                u,
+                w,
+                pu: point(u),
+                pw: point(w),
+            }
+        };
         let root = node.root_point;
         let (a0, a1) = (vertex(0), vertex(1));
         let (e0, e1) = (point(a0), point(a1));
@@ -94,9 +132,8 @@ impl ExactSearch {
         };
         if degenerate {
             for i in 1..n {
-                let slot = slot_at(i);
-                let (u, w) = (vertex(i), vertex(i + 1));
-                self.emit(mesh, index, slot, u, w, point(u), point(w), 0.0, 1.0, same);
+                let edge = edge_at(i);
+                self.emit(mesh, index, &edge, 0.0, 1.0, same);
             }
             return;
         }
@@ -122,44 +159,40 @@ impl ExactSearch {
             {
                 continue;
             }
-            let (u, w) = (vertex(i), vertex(i + 1));
-            let (pu, pw) = (point(u), point(w));
+            let edge = edge_at(i);
+            let (pu, pw) = (edge.pu, edge.pw);
             let (ru, rw) = (dr.perp_dot(pu - root), dr.perp_dot(pw - root));
             let (lu, lw) = (dl.perp_dot(pu - root), dl.perp_dot(pw - root));
             // Seen from the root: left of the right ray and right of the left ray.
             let (mut lo, mut hi) = (0.0, 1.0);
             clip(&mut lo, &mut hi, ru, rw);
             clip(&mut lo, &mut hi, -lu, -lw);
-            self.emit(mesh, index, slot, u, w, pu, pw, lo, hi, same);
+            self.emit(mesh, index, &edge, lo, hi, same);
             if let Some(turn) = right_turn {
                 let (mut lo, mut hi) = (0.0, 1.0);
                 clip(&mut lo, &mut hi, -ru, -rw);
-                self.emit(mesh, index, slot, u, w, pu, pw, lo, hi, turn);
+                self.emit(mesh, index, &edge, lo, hi, turn);
             }
             if let Some(turn) = left_turn {
                 let (mut lo, mut hi) = (0.0, 1.0);
                 clip(&mut lo, &mut hi, lu, lw);
-                self.emit(mesh, index, slot, u, w, pu, pw, lo, hi, turn);
+                self.emit(mesh, index, &edge, lo, hi, turn);
             }
         }
     }
 
-    /// Pushes the node for the part `lo..hi` of the edge `u -> w` (corner slot `slot`
-    /// of the polygon being expanded), seen from `from`.
-    #[allow(clippy::too_many_arguments)]
+    /// Pushes the node for the part `lo..hi` (0 at `u`, 1 at `w`) of `edge` of the
+    /// polygon being expanded, seen from `from`.
     pub(super) fn emit(
         &mut self,
         mesh: &MeshData,
         parent: u32,
-        slot: usize,
-        u: u32,
-        w: u32,
-        pu: DVec2,
-        pw: DVec2,
+        edge: &Edge,
         mut lo: f64,
         mut hi: f64,
         from: Projection,
     ) {
+        let Edge { slot, u, w, pu, pw } = *edge;
         if lo < SNAP {
             lo = 0.0;
         }
@@ -189,7 +222,7 @@ impl ExactSearch {
         if collinear && !within_collinear(from.root_point, pu, pw) {
             // The root sees this edge only along its line (collinear corners): the path
             // runs along the line to the nearer end and may bend there.
-            let Some(turn) = collinear_turn(from, u, w, pu, pw, lo == 0.0, hi == 1.0) else {
+            let Some(turn) = collinear_turn(from, edge, lo == 0.0, hi == 1.0) else {
                 return;
             };
             // A corner slot at the turning vertex: `u` starts this edge here, `w`
@@ -239,6 +272,15 @@ impl ExactSearch {
         if from.root != parent_root && !self.accept_root(from.root, from.g) {
             return;
         }
+        // Seen from the root, the interval runs counter-clockwise from its right end to
+        // its left end: the root lies on the near side of the edge's line (it sees the
+        // edge through the convex polygon being expanded), or on the line itself.
+        debug_assert!(
+            degenerate
+                || orient(root, right, left)
+                    >= -SIDE_TOLERANCE * root.distance(right) * root.distance(left),
+            "interval seen clockwise from its root"
+        );
         let h = if degenerate {
             root.distance(self.target)
         } else {
