@@ -1,10 +1,11 @@
 //! The queries a user asks: [`Query`] holds the per-thread scratch memory of both
 //! searches and answers path queries from A to B (here), to the nearest of several goals
 //! ([`nearest_target`]) and the polygons within a cost ([`reachable`]); snapping the
-//! ends onto the mesh, choosing between the searches, and writing the corners with the
-//! corridor layer. [`options`] holds what a query is asked with and [`path`] what it
+//! ends onto the mesh, answering without a search when it can ([`direct`]), choosing
+//! between the searches, and writing the corners with the corridor layer. [`options`] holds what a query is asked with and [`path`] what it
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
+mod direct;
 mod nearest_target;
 mod options;
 mod path;
@@ -19,9 +20,10 @@ use crate::corridor::{
 };
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
-use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint, WalkEnd};
+use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint};
 use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
 use crate::search::exact::ExactSearch;
+use direct::{direct_cost, in_direct_sight};
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{Path, PathStatus};
@@ -581,86 +583,5 @@ pub(super) fn search_request<'a>(
         strategy: options.strategy,
         heuristic_weight: options.heuristic_weight,
         filter: &options.filter,
-    }
-}
-
-/// The cost of walking straight from `start` to `target`, when that is the best path:
-/// the segment stays on polygons the filter admits, all of the cheapest area, and no
-/// off-mesh link could do better. `None` when a search is needed.
-fn direct_cost(
-    mesh: &MeshData,
-    start: &NearestPoint,
-    target: &NearestPoint,
-    options: &PathOptions,
-) -> Option<f32> {
-    let filter = &options.filter;
-    let length = start.point.distance(target.point);
-    let cost = if start.polygon == target.polygon {
-        // Within one convex polygon the segment is the corridor's pulled path.
-        filter.cost(mesh.areas[start.polygon as usize]) * length
-    } else {
-        let scale = filter.min_cost();
-        let cheapest = |p: u32| filter.cost(mesh.areas[p as usize]) == scale;
-        if !cheapest(start.polygon)
-            || options.split_at_area_changes
-            || !in_direct_sight(mesh, start, target, |p| {
-                filter.admits(mesh.flags_of(p)) && cheapest(p)
-            })
-        {
-            return None;
-        }
-        scale * length
-    };
-    (!link_may_be_cheaper(mesh, start.point, target.point, filter, cost)).then_some(cost)
-}
-
-/// Whether some admitted off-mesh link could give a path from `start` to `target`
-/// cheaper than `cost`: walking to its start and from its end at the smallest area cost,
-/// plus its own cost, is a lower bound of any path through it.
-fn link_may_be_cheaper(
-    mesh: &MeshData,
-    start: Vec3,
-    target: Vec3,
-    filter: &QueryFilter,
-    cost: f32,
-) -> bool {
-    let scale = filter.min_cost();
-    mesh.links.hops.iter().any(|hop| {
-        let link = hop.link as usize;
-        filter.admits(mesh.links.flags(hop.link))
-            && scale * (start.distance(hop.from) + hop.to.distance(target))
-                + mesh.links.cost[link] * filter.cost(mesh.links.area[link])
-                < cost
-    })
-}
-
-/// Whether the straight segment from `start` to `target` stays on polygons for which
-/// `passable` holds.
-fn in_direct_sight(
-    mesh: &MeshData,
-    start: &NearestPoint,
-    target: &NearestPoint,
-    passable: impl Fn(u32) -> bool,
-) -> bool {
-    let up = mesh.up;
-    match mesh.walk_straight(
-        start.polygon,
-        up.ground(start.point),
-        up.ground(target.point),
-        passable,
-    ) {
-        WalkEnd::Reached(polygon) if polygon == target.polygon => true,
-        // A target on a shared edge or vertex belongs to several polygons, and the walk
-        // may end in another one than the snap chose. It counts if it holds the target
-        // point itself (in 3D: a polygon of another storey above or below the target
-        // does not).
-        WalkEnd::Reached(polygon) => {
-            let scale = target.point.abs().max_element().max(1.0);
-            let tolerance = scale * f32::EPSILON * 8.0;
-            mesh.closest_point_on_polygon(polygon, target.point)
-                .distance_squared(target.point)
-                <= tolerance * tolerance
-        }
-        WalkEnd::Blocked { .. } => false,
     }
 }

@@ -1,9 +1,10 @@
 //! A* over the polygon graph, with one search node per way into a polygon: the search
 //! loop and the successors of a node (here), the node pool ([`nodes`]), the open list and
 //! its strategies ([`open`]), the funnel-state estimate ([`wedge`]), the sampled graph
-//! for mixed area costs ([`sampled`]), walks up the parent links ([`chain`]) and the
-//! reachability flood ([`flood`]). May use `corridor` (to measure candidate corridors),
-//! `mesh`, `filter`, `geometry`.
+//! for mixed area costs ([`sampled`]), walks up the parent links ([`chain`]), arrival at
+//! the targets ([`target`]) and the reachability flood ([`flood`]). May use
+//! `search::map`, `corridor` (to measure candidate corridors), `mesh`, `filter`,
+//! `geometry`.
 //!
 //! A node is "inside polygon Q, having entered it through portal s" (a directed edge of
 //! the mesh), plus one root node for the start polygon. Keeping a node per entry portal
@@ -49,11 +50,12 @@ mod flood;
 mod nodes;
 mod open;
 mod sampled;
+mod target;
 mod wedge;
 
 use glam::{Vec2, Vec3};
 
-use crate::corridor::{CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor};
+use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
 use crate::filter::QueryFilter;
 use crate::geometry::gap_between_segments_2d;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
@@ -63,6 +65,7 @@ use nodes::{NONE, Node, NodePool, ROOT_KEY, UNVISITED};
 use open::OpenList;
 pub use open::SearchStrategy;
 use sampled::{SampledOffer, Samples};
+use target::Measured;
 use wedge::{Step, TaggedPortal, Wedge};
 
 /// A point to reach: the polygon holding it and the point.
@@ -97,18 +100,6 @@ pub(crate) enum SearchOutcome {
     /// No target is reachable; the corridor leads to an explored polygon that comes
     /// closest to the first target.
     Closest(u32),
-}
-
-/// A way to a target found from a node in the target's polygon.
-#[derive(Debug, Clone, Copy)]
-struct Measured {
-    /// Its cost: of the path pulled through the node's corridor, or (sampled graph) the
-    /// arrival cost at the target.
-    cost: f32,
-    /// Which target (an index into the request's targets).
-    target: usize,
-    /// Sampled graph: the node's entry sample the way leaves from (0 otherwise).
-    sample: u8,
 }
 
 /// The fixed parts of one search.
@@ -349,44 +340,6 @@ impl AStar {
         }
     }
 
-    /// When node `index` is in the polygon of one or more targets: the exact cost of the
-    /// path pulled through its corridor to the cheapest of them, and which.
-    fn measure_targets(
-        &mut self,
-        mesh: &MeshData,
-        index: u32,
-        request: &SearchRequest<'_>,
-    ) -> Option<Measured> {
-        let polygon = self.nodes[index as usize].polygon;
-        let mut best: Option<Measured> = None;
-        for (i, target) in request.targets.iter().enumerate() {
-            if target.polygon != polygon {
-                continue;
-            }
-            let mut corridor = std::mem::take(&mut self.corridor);
-            // Measured only without the sampled graph, so areas cost alike.
-            let corner_count = mesh.corners.len() as u32;
-            self.write_corridor(index, true, corner_count, &mut corridor);
-            let pull = PullRequest {
-                start: request.start,
-                target: target.point,
-                filter: request.filter,
-                split_at_area_changes: false,
-                trace: false,
-            };
-            let cost = pull_corridor(mesh, &corridor, &pull, &mut self.pull, &mut self.measured);
-            self.corridor = corridor;
-            if best.is_none_or(|b| cost < b.cost) {
-                best = Some(Measured {
-                    cost,
-                    target: i,
-                    sample: 0,
-                });
-            }
-        }
-        best
-    }
-
     /// Where node `index` is entered: its entry portal, or a point (the start, or the
     /// end of a link hop), in the ground plane.
     fn entry_of(&self, mesh: &MeshData, index: u32) -> (Vec2, Vec2) {
@@ -597,30 +550,6 @@ impl AStar {
         let index = self.nodes.add(child.key, child.known);
         self.cut |= index.is_none();
         index
-    }
-
-    /// After a failed search: a reached node whose polygon comes closest to `target`
-    /// (the root when none is closer). Ranking by the polygon's own closest point, not
-    /// by the entry portal, finds the reachable point closest to the target even when
-    /// it lies on a polygon's far side (flags can close the way beyond any edge). Scans
-    /// the node array once, which only the rare failure pays for.
-    fn closest_reached(&self, mesh: &MeshData, target: Vec3) -> u32 {
-        let root = 0;
-        let distance = |node: &Node| {
-            mesh.closest_point_on_polygon(node.polygon, target)
-                .distance(target)
-        };
-        let mut best = (root, distance(&self.nodes[root as usize]));
-        for (index, node) in self.nodes.iter() {
-            if node.parent == NONE || node.polygon == NONE {
-                continue;
-            }
-            let distance = distance(node);
-            if distance < best.1 {
-                best = (index as u32, distance);
-            }
-        }
-        best.0
     }
 }
 

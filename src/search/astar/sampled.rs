@@ -4,7 +4,8 @@
 
 use glam::Vec3;
 
-use super::{AStar, Child, Context, Measured, NONE, Node};
+use super::target::Measured;
+use super::{AStar, Child, Context, NONE, Node};
 use crate::corridor::CorridorStep;
 use crate::mesh::MeshData;
 
