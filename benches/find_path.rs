@@ -34,7 +34,7 @@ fn random_queries(mesh: &NavMesh, count: usize, seed: u64) -> Vec<(Vec3, Vec3)> 
     let mut point = || {
         let t = Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32());
         let p = bounds.min + (bounds.max - bounds.min) * t;
-        mesh.nearest_point(p, f32::INFINITY)
+        mesh.nearest_point(p, f32::INFINITY, None)
             .expect("a mesh has polygons")
             .point
     };

@@ -34,7 +34,7 @@ fn load(c: &mut Criterion) {
         let sizes: Vec<u32> = polygons
             .map(|p| mesh.polygon_vertices(p).len() as u32)
             .collect();
-        let options = MeshOptions::with_up_axis(mesh.up_axis());
+        let options = MeshOptions::default().with_up_axis(mesh.up_axis());
         let bytes = mesh.to_bytes();
         let mut group = c.benchmark_group(name);
         group.sample_size(20);

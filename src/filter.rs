@@ -26,7 +26,18 @@ pub const DEFAULT_FLAGS: u32 = 1;
 /// Costs are multipliers of walked length. The searches stay exact with any positive
 /// costs: their estimates scale the straight-line distance by the smallest cost the
 /// filter has, so costs below 1 make a search explore more, never return worse corridors.
+///
+/// # Example
+/// ```
+/// use navstar::QueryFilter;
+///
+/// // Mud (area 1) costs five times its length; polygons flagged 0b10 are refused.
+/// let filter = QueryFilter::default().with_area_cost(1, 5.0).with_exclude_flags(0b10);
+/// assert_eq!((filter.cost(0), filter.cost(1)), (1.0, 5.0));
+/// assert!(filter.admits(0b01) && !filter.admits(0b11));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct QueryFilter {
     /// Cost multiplier of each area id: finite and > 0. Default 1.
     pub area_costs: [f32; MAX_AREAS],
@@ -49,6 +60,7 @@ impl Default for QueryFilter {
 impl QueryFilter {
     /// Whether an item with `flags` may be used.
     #[inline]
+    #[must_use]
     pub fn admits(&self, flags: u32) -> bool {
         flags & self.include_flags != 0 && flags & self.exclude_flags == 0
     }
@@ -56,12 +68,14 @@ impl QueryFilter {
     /// The cost multiplier of area `area` (ids beyond the table cost like the last one;
     /// meshes never hold such ids).
     #[inline]
+    #[must_use]
     pub fn cost(&self, area: u8) -> f32 {
         self.area_costs[usize::from(area).min(MAX_AREAS - 1)]
     }
 
     /// The smallest cost multiplier of any area: what the searches scale straight-line
     /// distances by so that their estimates stay lower bounds.
+    #[must_use]
     pub fn min_cost(&self) -> f32 {
         self.area_costs
             .iter()
@@ -70,17 +84,37 @@ impl QueryFilter {
     }
 
     /// Whether every area costs the same, so that costs cannot change which path is best.
+    #[must_use]
     pub fn is_uniform(&self) -> bool {
         self.area_costs.iter().all(|&c| c == self.area_costs[0])
     }
 
-    /// Sets the cost of one area; a builder-style helper.
+    /// This filter with another cost for one area ([`QueryFilter::area_costs`]).
     ///
     /// # Panics
     /// If `area >= MAX_AREAS`.
+    #[must_use]
     pub fn with_area_cost(mut self, area: u8, cost: f32) -> Self {
         self.area_costs[usize::from(area)] = cost;
         self
+    }
+
+    /// This filter with another include mask ([`QueryFilter::include_flags`]).
+    #[must_use]
+    pub fn with_include_flags(self, include_flags: u32) -> Self {
+        QueryFilter {
+            include_flags,
+            ..self
+        }
+    }
+
+    /// This filter with another exclude mask ([`QueryFilter::exclude_flags`]).
+    #[must_use]
+    pub fn with_exclude_flags(self, exclude_flags: u32) -> Self {
+        QueryFilter {
+            exclude_flags,
+            ..self
+        }
     }
 
     /// Rejects costs that are not finite and positive, naming the area.

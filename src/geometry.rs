@@ -60,13 +60,6 @@ pub fn signed_area2(a: Vec2, b: Vec2, c: Vec2) -> f32 {
     (b - a).perp_dot(c - a)
 }
 
-/// Twice the signed area of a simple polygon (shoelace formula); positive for
-/// counter-clockwise corners.
-pub fn polygon_signed_area2(corners: impl Iterator<Item = Vec2> + Clone) -> f32 {
-    let next = corners.clone().cycle().skip(1);
-    corners.zip(next).map(|(a, b)| a.perp_dot(b)).sum()
-}
-
 /// The point of segment `a..b` closest to `p` (works in any dimension glam offers).
 #[inline]
 pub fn closest_point_on_segment(p: Vec3, a: Vec3, b: Vec3) -> Vec3 {
@@ -323,12 +316,6 @@ mod tests {
         assert!(signed_area2(a, b, c) > 0.0);
         assert!(signed_area2(a, c, b) < 0.0);
         assert_eq!(signed_area2(a, b, Vec2::new(2.0, 0.0)), 0.0);
-    }
-
-    #[test]
-    fn polygon_area_of_unit_square_is_two_when_doubled() {
-        let square = [Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y];
-        assert_eq!(polygon_signed_area2(square.iter().copied()), 2.0);
     }
 
     #[test]

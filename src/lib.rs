@@ -33,24 +33,24 @@
 
 mod alloc;
 mod corridor;
-pub mod error;
+mod error;
 #[cfg(feature = "capi")]
 pub mod ffi;
-pub mod filter;
-pub mod geometry;
+mod filter;
+mod geometry;
 pub mod io;
 mod mesh;
 mod query;
 mod search;
 
-pub use corridor::{CornerDetail, CornerFlags, NO_LINK};
+pub use corridor::{CornerDetail, CornerFlags};
 pub use error::{Endpoint, MeshError, QueryError};
 pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
-pub use geometry::UpAxis;
+pub use geometry::{Aabb, UpAxis};
 pub use glam;
 pub use mesh::{
-    BinaryError, FORMAT_VERSION, MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh, NearestPoint,
-    OffMeshLink, RaycastHit, TileGrid,
+    BinaryError, FORMAT_VERSION, MeshInput, MeshOptions, NavMesh, NearestPoint, OffMeshLink,
+    Raycast, TileGrid, WallHit,
 };
-pub use query::{NearestTarget, Path, PathMode, PathOptions, PathStatus, Query};
+pub use query::{NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query};
 pub use search::{ReachedPolygon, SearchStrategy};

@@ -125,7 +125,7 @@ fn steady_state_queries_do_not_allocate() {
         // The nearest-point query allocates nothing either.
         let n = allocations_in(|| {
             for (s, _, _) in &work {
-                std::hint::black_box(mesh.nearest_point(*s, f32::INFINITY));
+                std::hint::black_box(mesh.nearest_point(*s, f32::INFINITY, None));
             }
         });
         assert_eq!(n, 0);

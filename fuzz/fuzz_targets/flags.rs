@@ -172,7 +172,7 @@ fn nearest(b: &Built, model: &Model, point: Option<[f32; 3]>, filter_in: &Filter
     );
     let rust = b
         .rust
-        .nearest_point_filtered(point.unwrap().into(), f32::INFINITY, &filter);
+        .nearest_point(point.unwrap().into(), f32::INFINITY, Some(&filter));
     assert_eq!(rust.map(|n| n.polygon), Some(polygon));
 }
 

@@ -34,13 +34,18 @@ struct Input {
 fuzz_target!(|input: Input| {
     let Some(spec) = &input.mesh else {
         if let Ok(mesh) = load_navstar_bytes(&input.raw) {
-            assert_eq!(mesh.to_bytes(), input.raw, "a loaded file saves differently");
+            assert_eq!(
+                mesh.to_bytes(),
+                input.raw,
+                "a loaded file saves differently"
+            );
             run_queries(&mesh, &input.picks);
         }
         return;
     };
     let arrays = MeshArrays::new(&spec.grid, &spec.extras);
-    let Some(Ok(original)) = arrays.rust_mesh(&MeshOptions::with_up_axis(arrays.up_axis)) else {
+    let Some(Ok(original)) = arrays.rust_mesh(&MeshOptions::default().with_up_axis(arrays.up_axis))
+    else {
         return;
     };
     let saved = original.to_bytes();

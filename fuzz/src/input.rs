@@ -325,7 +325,7 @@ impl MeshSpec {
         let c_options = input.c_options();
         // SAFETY: every pointer covers the count set from its own array.
         let answer = unsafe { c_mesh_create_ex(Some(&c_input), Some(&c_options)) };
-        let options = MeshOptions::with_up_axis(input.up_axis);
+        let options = MeshOptions::default().with_up_axis(input.up_axis);
         let Some(rust) = input.rust_mesh(&options) else {
             assert_eq!(answer.status, crate::INVALID_MESH, "{}", answer.message);
             assert!(answer.message.contains("link"), "{}", answer.message);
@@ -421,10 +421,12 @@ impl FilterIn {
         let Some(c) = self.to_c() else {
             return Some(QueryFilter::default());
         };
-        (c.struct_size as usize == size_of::<NavstarQueryFilter>()).then_some(QueryFilter {
-            area_costs: c.area_costs,
-            include_flags: c.include_flags,
-            exclude_flags: c.exclude_flags,
+        (c.struct_size as usize == size_of::<NavstarQueryFilter>()).then(|| {
+            let mut filter = QueryFilter::default()
+                .with_include_flags(c.include_flags)
+                .with_exclude_flags(c.exclude_flags);
+            filter.area_costs = c.area_costs;
+            filter
         })
     }
 

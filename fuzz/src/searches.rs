@@ -66,17 +66,19 @@ pub fn compare_reachable(cquery: &CQuery, mesh: &NavMesh, call: &ReachIn) {
     }
     let (start, options) = (Vec3::from(start.unwrap()), options.unwrap());
     let mut query = Query::new(mesh);
-    let reached = match query.reachable_polygons(start, max_cost, &options) {
-        Err(e) => {
-            assert_eq!(answer.status, query_status(&e), "Rust said {e}");
-            return;
-        }
-        Ok(reached) => reached.to_vec(),
-    };
+    let reached =
+        match query.reachable_polygons(start, max_cost, &options.filter, options.max_snap_distance)
+        {
+            Err(e) => {
+                assert_eq!(answer.status, query_status(&e), "Rust said {e}");
+                return;
+            }
+            Ok(reached) => reached.to_vec(),
+        };
     assert_eq!(answer.count as usize, reached.len());
     let c_form = |r: &ReachedPolygon| NavstarReachedPolygon {
         polygon: r.polygon,
-        parent: r.parent,
+        parent: r.parent.unwrap_or(NAVSTAR_NO_POLYGON),
         cost: r.cost,
     };
     for (c, r) in answer.items.iter().zip(&reached) {
@@ -101,13 +103,13 @@ fn check_reached(
     let filter = &options.filter;
     let admitted = |p: u32| filter.admits(mesh.polygon_flags(p));
     let from = mesh
-        .nearest_point_filtered(start, f32::INFINITY, filter)
+        .nearest_point(start, f32::INFINITY, Some(filter))
         .expect("a flood without an admitted polygon");
     let first = reached
         .first()
         .expect("the start polygon is always reached");
     assert_eq!(first.polygon, from.polygon, "{reached:?}");
-    assert_eq!(first.parent, NAVSTAR_NO_POLYGON, "{reached:?}");
+    assert_eq!(first.parent, None, "{reached:?}");
     let mut seen = HashSet::new();
     for (i, r) in reached.iter().enumerate() {
         assert!(r.polygon < mesh.polygon_count(), "{r:?}");
@@ -122,13 +124,15 @@ fn check_reached(
                 reached[i - 1].cost <= r.cost,
                 "not cheapest first: {reached:?}"
             );
+            let parent = r.parent.expect("only the start polygon has no parent");
             assert!(
-                reached[..i].iter().any(|q| q.polygon == r.parent),
+                reached[..i].iter().any(|q| q.polygon == parent),
                 "{r:?}: its parent is not listed before it"
             );
             if mesh.link_count() == 0 {
                 assert!(
-                    mesh.polygon_neighbours(r.parent).contains(&r.polygon),
+                    mesh.polygon_neighbours(parent)
+                        .any(|n| n == Some(r.polygon)),
                     "{r:?}: entered from a polygon that does not border it"
                 );
             }
@@ -138,8 +142,8 @@ fn check_reached(
         let mut connected = HashSet::from([from.polygon]);
         let mut queue = VecDeque::from([from.polygon]);
         while let Some(p) = queue.pop_front() {
-            for &n in mesh.polygon_neighbours(p) {
-                if n < mesh.polygon_count() && admitted(n) && connected.insert(n) {
+            for n in mesh.polygon_neighbours(p).flatten() {
+                if admitted(n) && connected.insert(n) {
                     queue.push_back(n);
                 }
             }
@@ -248,7 +252,7 @@ pub fn compare_nearest_target(cquery: &CQuery, mesh: &NavMesh, call: &TargetIn) 
     let mut query = Query::new(mesh);
     let rust = query
         .find_nearest_target(start, &goals, &options)
-        .map(|t| (t.goal, RustPath::new(&t.path, Vec::new())));
+        .map(|t| (t.target, RustPath::new(&t.path, Vec::new())));
     let rust = rust.map(|(goal, mut path)| {
         path.corridor = query.corridor().collect();
         (goal, path)

@@ -54,7 +54,10 @@ use std::fmt;
 use std::ptr::{self, NonNull};
 
 use navstar::glam::{DVec2, Vec3};
-use navstar::{NO_NEIGHBOUR, NavMesh, UpAxis};
+use navstar::{NavMesh, UpAxis};
+
+/// [`SplitPolygons::neighbours`] of an edge without a neighbour (a wall).
+pub const NO_NEIGHBOUR: u32 = u32::MAX;
 use recastnavigation_sys as sys;
 
 use crate::formats::TriangleSoup;
@@ -295,7 +298,7 @@ pub fn split_mesh(mesh: &NavMesh, max_corners: usize) -> SplitPolygons {
     for (i, piece) in split.pieces.iter().enumerate() {
         let source = split.source[i];
         let corners = mesh.polygon_vertices(source);
-        let links = mesh.polygon_neighbours(source);
+        let links: Vec<Option<u32>> = mesh.polygon_neighbours(source).collect();
         let mut neighbours = Vec::with_capacity(piece.len());
         for j in 0..piece.len() {
             let (a, b) = (piece[j], piece[(j + 1) % piece.len()]);
@@ -306,12 +309,14 @@ pub fn split_mesh(mesh: &NavMesh, max_corners: usize) -> SplitPolygons {
                 .filter(|&k| corners[(k + 1) % corners.len()] == b);
             let neighbour = match slot {
                 // An original edge: follow navstar's link, to the piece of that polygon.
-                Some(k) if links[k] == NO_NEIGHBOUR => NO_NEIGHBOUR,
-                Some(k) => edges
-                    .get(&(b, a))
-                    .copied()
-                    .filter(|&other| split.source[other as usize] == links[k])
-                    .unwrap_or(NO_NEIGHBOUR),
+                Some(k) => match links[k] {
+                    None => NO_NEIGHBOUR,
+                    Some(across) => edges
+                        .get(&(b, a))
+                        .copied()
+                        .filter(|&other| split.source[other as usize] == across)
+                        .unwrap_or(NO_NEIGHBOUR),
+                },
                 // A cut diagonal: the sibling piece on the other side.
                 None => edges.get(&(b, a)).copied().unwrap_or(NO_NEIGHBOUR),
             };
@@ -775,13 +780,9 @@ impl DetourMesh {
                 let poly = Clipped {
                     points: corners.iter().map(|&v| positions[v as usize]).collect(),
                     edges: links
-                        .iter()
-                        .map(|&n| {
-                            if n == NO_NEIGHBOUR {
-                                EdgeKind::Wall
-                            } else {
-                                EdgeKind::Open
-                            }
+                        .map(|n| match n {
+                            None => EdgeKind::Wall,
+                            Some(_) => EdgeKind::Open,
                         })
                         .collect(),
                 };

@@ -145,7 +145,11 @@ mod tests {
             cell_size: 1.0,
             origin: Vec3::ZERO,
         };
-        NavMesh::from_grid(&grid, &navstar::MeshOptions::with_up_axis(UpAxis::Z)).unwrap()
+        NavMesh::from_grid(
+            &grid,
+            &navstar::MeshOptions::default().with_up_axis(UpAxis::Z),
+        )
+        .unwrap()
     }
 
     /// The L-shaped floor of navstar's crate example (Y up).
@@ -256,8 +260,11 @@ mod tests {
             cell_size: 1.0,
             origin: Vec3::ZERO,
         };
-        let mesh =
-            NavMesh::from_grid(&grid, &navstar::MeshOptions::with_up_axis(UpAxis::Z)).unwrap();
+        let mesh = NavMesh::from_grid(
+            &grid,
+            &navstar::MeshOptions::default().with_up_axis(UpAxis::Z),
+        )
+        .unwrap();
         let settings = detour::DetourSettings {
             max_tile_polygons: 60,
             ..Default::default()

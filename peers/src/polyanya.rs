@@ -16,7 +16,7 @@
 
 use glam33::Vec2 as PVec2;
 use navstar::glam::Vec3;
-use navstar::{NO_NEIGHBOUR, NavMesh, UpAxis};
+use navstar::{NavMesh, UpAxis};
 
 /// A Polyanya mesh built from a navstar mesh.
 #[derive(Debug, Clone)]
@@ -44,17 +44,17 @@ fn vertex_fans(mesh: &NavMesh) -> Vec<Vec<u32>> {
         }
         // Across the edge that leaves `v` (clockwise side) and the one that arrives at
         // `v` (counter-clockwise side) of polygon `p` at corner `i`.
-        let cw = |(p, i): (u32, usize)| mesh.polygon_neighbours(p)[i];
+        let cw = |(p, i): (u32, usize)| mesh.polygon_neighbours(p).nth(i).flatten();
         let ccw = |(p, i): (u32, usize)| {
             let n = mesh.polygon_vertices(p).len();
-            mesh.polygon_neighbours(p)[(i + n - 1) % n]
+            mesh.polygon_neighbours(p).nth((i + n - 1) % n).flatten()
         };
         let slot_of = |p: u32| around.iter().copied().find(|&(q, _)| q == p);
         let walk = |first: (u32, usize), fan: &mut Vec<u32>| {
             let mut at = first;
             for _ in 0..around.len() {
                 fan.push(at.0);
-                match slot_of(ccw(at)) {
+                match ccw(at).and_then(slot_of) {
                     Some(next) if next != first => at = next,
                     _ => break,
                 }
@@ -63,7 +63,7 @@ fn vertex_fans(mesh: &NavMesh) -> Vec<Vec<u32>> {
         let starts: Vec<(u32, usize)> = around
             .iter()
             .copied()
-            .filter(|&c| cw(c) == NO_NEIGHBOUR || slot_of(cw(c)).is_none())
+            .filter(|&c| cw(c).and_then(slot_of).is_none())
             .collect();
         if starts.is_empty() {
             // An interior vertex: one closed fan.
@@ -117,11 +117,7 @@ impl PolyanyaMesh {
                     .iter()
                     .map(|&v| remap[v as usize])
                     .collect();
-                let links = mesh
-                    .polygon_neighbours(p)
-                    .iter()
-                    .filter(|&&n| n != NO_NEIGHBOUR)
-                    .count();
+                let links = mesh.polygon_neighbours(p).flatten().count();
                 ::polyanya::Polygon::new(corners, links <= 1)
             })
             .collect();
@@ -189,9 +185,12 @@ mod tests {
             Vec3::new(1.0, 1.0, 0.0),
         ];
         let indices = [0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4];
-        let mesh =
-            NavMesh::from_triangles(&vertices, &indices, &MeshOptions::with_up_axis(UpAxis::Z))
-                .unwrap();
+        let mesh = NavMesh::from_triangles(
+            &vertices,
+            &indices,
+            &MeshOptions::default().with_up_axis(UpAxis::Z),
+        )
+        .unwrap();
         let fans = vertex_fans(&mesh);
         let mut centre = fans[4].clone();
         assert_eq!(centre.len(), 4, "{fans:?}");
@@ -221,7 +220,7 @@ mod tests {
             &vertices,
             &indices,
             &[4, 4],
-            &MeshOptions::with_up_axis(UpAxis::Z),
+            &MeshOptions::default().with_up_axis(UpAxis::Z),
         )
         .unwrap();
         let fans = vertex_fans(&mesh);

@@ -48,14 +48,17 @@ fn recast_demo_path_queries() {
         // Valid: starts at the snapped start, ends at the snapped goal (or, when the
         // goal is on another island, at a reachable point), and every corner is on the
         // mesh.
-        let snapped_start = mesh.nearest_point(start, f32::INFINITY).unwrap().point;
+        let snapped_start = mesh
+            .nearest_point(start, f32::INFINITY, None)
+            .unwrap()
+            .point;
         assert!(
             corners[0] == snapped_start.to_array(),
             "query {i}: starts at {:?}",
             corners[0]
         );
         if status == PathStatus::Complete {
-            let snapped_goal = mesh.nearest_point(end, f32::INFINITY).unwrap().point;
+            let snapped_goal = mesh.nearest_point(end, f32::INFINITY, None).unwrap().point;
             assert!(
                 *corners.last().unwrap() == snapped_goal.to_array(),
                 "query {i}: ends at {:?}",
@@ -64,7 +67,7 @@ fn recast_demo_path_queries() {
         }
         for c in &corners {
             let on_mesh = mesh
-                .nearest_point(Vec3::from_array(*c), f32::INFINITY)
+                .nearest_point(Vec3::from_array(*c), f32::INFINITY, None)
                 .unwrap();
             assert!(
                 on_mesh.distance < 1e-3,

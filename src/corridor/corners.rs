@@ -2,9 +2,6 @@
 
 use glam::Vec3;
 
-/// `CornerDetail::link` of a corner that is not at an off-mesh link.
-pub const NO_LINK: u32 = u32::MAX;
-
 /// What happens at a path corner: a set of bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct CornerFlags(u8);
@@ -63,9 +60,9 @@ pub struct CornerDetail {
     /// area; for the last corner: the area it ends in).
     pub area: u8,
     /// The off-mesh link taken from here ([`CornerFlags::LINK_START`]) or arrived by
-    /// ([`CornerFlags::LINK_END`]), as its index in the mesh's link list; [`NO_LINK`]
-    /// otherwise.
-    pub link: u32,
+    /// ([`CornerFlags::LINK_END`]), as its index in the mesh's link list; `None` at a
+    /// corner that is not at an off-mesh link.
+    pub link: Option<u32>,
 }
 
 /// The sum of the 3D distances between consecutive corners.

@@ -9,7 +9,7 @@ pub(crate) mod funnel;
 mod pull;
 
 pub(crate) use corners::path_length;
-pub use corners::{CornerDetail, CornerFlags, NO_LINK};
+pub use corners::{CornerDetail, CornerFlags};
 pub(crate) use pull::{
     CorridorStep, LAST_STEP, PathBuffer, PullRequest, PullScratch, pull_corridor, walked_cost,
 };

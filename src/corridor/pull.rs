@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::corners::{CornerDetail, CornerFlags, NO_LINK, path_length};
+use super::corners::{CornerDetail, CornerFlags, path_length};
 use super::funnel::{Portal, string_pull};
 use crate::filter::QueryFilter;
 use crate::geometry::UpAxis;
@@ -65,7 +65,7 @@ impl PathBuffer {
         self.details.clear();
     }
 
-    fn push(&mut self, point: Vec3, flags: CornerFlags, area: u8, link: u32) {
+    fn push(&mut self, point: Vec3, flags: CornerFlags, area: u8, link: Option<u32>) {
         self.corners.push(point);
         self.details.push(CornerDetail { flags, area, link });
     }
@@ -73,8 +73,8 @@ impl PathBuffer {
     /// A straight path of two corners from `start` to `end` through area `area`.
     pub fn straight(&mut self, start: Vec3, end: Vec3, area: u8) {
         self.clear();
-        self.push(start, CornerFlags::START, area, NO_LINK);
-        self.push(end, CornerFlags::END, area, NO_LINK);
+        self.push(start, CornerFlags::START, area, None);
+        self.push(end, CornerFlags::END, area, None);
     }
 
     /// Plain corners (from the exact mode) with start and end flags.
@@ -93,7 +93,7 @@ impl PathBuffer {
             self.details.push(CornerDetail {
                 flags,
                 area,
-                link: NO_LINK,
+                link: None,
             });
         }
         self.merge_repeated_corners();
@@ -113,11 +113,7 @@ impl PathBuffer {
                 self.details[kept] = CornerDetail {
                     flags: earlier.flags | later.flags,
                     area: later.area,
-                    link: if later.link == NO_LINK {
-                        earlier.link
-                    } else {
-                        later.link
-                    },
+                    link: later.link.or(earlier.link),
                 };
             } else {
                 kept += 1;
@@ -195,7 +191,7 @@ pub(crate) fn pull_corridor(
     let mut cost = 0.0;
     let mut from = request.start;
     let mut first = 0;
-    let mut arrived_by = NO_LINK;
+    let mut arrived_by = None;
     for (i, step) in corridor.iter().enumerate() {
         let (to, link) = match exit_of(mesh, step) {
             Exit::Portal => continue,
@@ -217,12 +213,12 @@ pub(crate) fn pull_corridor(
         if let Some(hop) = link {
             let last = out.details.len() - 1;
             out.details[last].flags |= CornerFlags::LINK_START;
-            out.details[last].link = hop.link;
+            out.details[last].link = Some(hop.link);
             out.details[last].area = mesh.links.area[hop.link as usize];
             let area = mesh.links.area[hop.link as usize];
             cost += mesh.links.cost[hop.link as usize] * filter.cost(area);
             from = hop.to;
-            arrived_by = hop.link;
+            arrived_by = Some(hop.link);
             first = i + 1;
         }
     }
@@ -247,7 +243,7 @@ fn pull_stretch(
     steps: &[CorridorStep],
     (from, to): (Vec3, Vec3),
     request: &PullRequest<'_>,
-    arrived_by: u32,
+    arrived_by: Option<u32>,
     scratch: &mut PullScratch,
     out: &mut PathBuffer,
 ) -> f32 {
@@ -255,7 +251,7 @@ fn pull_stretch(
     string_pull(&scratch.portals, &mut scratch.corners);
     let area_of = |s: usize| mesh.areas[steps[s].polygon as usize];
     let cost_of = |s: usize| request.filter.cost(area_of(s));
-    let first_flags = if arrived_by == NO_LINK {
+    let first_flags = if arrived_by.is_none() {
         CornerFlags::START
     } else {
         CornerFlags::LINK_END
@@ -286,7 +282,7 @@ fn pull_stretch(
                 }
                 area_of(j.min(steps.len() - 1))
             };
-            out.push(corner, CornerFlags::NONE, area, NO_LINK);
+            out.push(corner, CornerFlags::NONE, area, None);
         }
         return length * cost_of(0);
     }
@@ -320,7 +316,7 @@ fn pull_stretch(
         if j == portals.len() - 1 {
             // The end; a crossing there already (an end on a portal) is the same corner.
             if here != last_corner || out.corners.len() < 2 {
-                out.push(here, CornerFlags::NONE, area_of(j - 1), NO_LINK);
+                out.push(here, CornerFlags::NONE, area_of(j - 1), None);
             }
             break;
         }
@@ -347,7 +343,7 @@ fn pull_stretch(
                 out.details[last].flags |= flags;
                 out.details[last].area = area_of(j);
             } else {
-                out.push(here, flags, area_of(j), NO_LINK);
+                out.push(here, flags, area_of(j), None);
                 last_corner = here;
             }
         }

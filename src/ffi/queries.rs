@@ -5,7 +5,7 @@ use super::handle::{self, NavstarQuery, QueryState};
 use super::options::NavstarPathOptions;
 use super::query::{forget_last_path, write_path};
 use super::status::NavstarStatus;
-use crate::{CornerFlags, NO_LINK, PathStatus, QueryError};
+use crate::{CornerFlags, PathStatus, QueryError};
 
 /// `NavstarCornerDetail::flags`: the first corner (the snapped start).
 pub const NAVSTAR_CORNER_START: u32 = 1;
@@ -28,7 +28,6 @@ const _: () = {
     assert!(NAVSTAR_CORNER_LINK_START == CornerFlags::LINK_START.bits() as u32);
     assert!(NAVSTAR_CORNER_LINK_END == CornerFlags::LINK_END.bits() as u32);
     assert!(NAVSTAR_CORNER_AREA_CHANGE == CornerFlags::AREA_CHANGE.bits() as u32);
-    assert!(NAVSTAR_NO_LINK == NO_LINK);
 };
 
 /// Details of one corner of the last path.
@@ -144,7 +143,7 @@ pub unsafe extern "C" fn navstar_query_path_details(
         Ok(out.write(details.iter().map(|d| NavstarCornerDetail {
             flags: u32::from(d.flags.bits()),
             area: u32::from(d.area),
-            link: d.link,
+            link: d.link.unwrap_or(NAVSTAR_NO_LINK),
         })))
     })
 }
@@ -212,7 +211,7 @@ pub unsafe extern "C" fn navstar_find_nearest_target(
         let out = out.check_room("out_points")?;
         let options = NavstarPathOptions::read(options)?;
         let answer = state.query.find_nearest_target(start, &goals, &options)?;
-        out_goal.set(answer.goal as u32);
+        out_goal.set(answer.target as u32);
         let status = write_path(out, answer.path.corners, PathStatus::Complete);
         state.last_path = Some(PathStatus::Complete);
         Ok(status)
@@ -253,13 +252,14 @@ pub unsafe extern "C" fn navstar_query_reachable_polygons(
         }
         let out = out.check_room("out_polygons")?;
         let options = NavstarPathOptions::read(options)?;
+        options.validate()?;
         let reached = state
             .query
-            .reachable_polygons(start, max_cost, &options)
+            .reachable_polygons(start, max_cost, &options.filter, options.max_snap_distance)
             .map_err(|e: QueryError| FfiError::from(e))?;
         Ok(out.write(reached.iter().map(|r| NavstarReachedPolygon {
             polygon: r.polygon,
-            parent: r.parent,
+            parent: r.parent.unwrap_or(NAVSTAR_NO_POLYGON),
             cost: r.cost,
         })))
     })

@@ -58,9 +58,9 @@ pub unsafe extern "C" fn navstar_mesh_nearest_point(
             )));
         }
         let filter = read_filter(filter, "filter")?;
-        let Some(nearest) = mesh.nearest_point_filtered(point, max_distance, &filter) else {
+        let Some(nearest) = mesh.nearest_point(point, max_distance, Some(&filter)) else {
             let distance = mesh
-                .nearest_point_filtered(point, f32::INFINITY, &filter)
+                .nearest_point(point, f32::INFINITY, Some(&filter))
                 .map_or(f32::INFINITY, |n| n.distance);
             return Err(FfiError::new(
                 NavstarStatus::NavstarErrorNotOnMesh,
@@ -98,13 +98,13 @@ pub unsafe extern "C" fn navstar_mesh_raycast(
         let start = read_point(start, "start")?;
         let end = read_point(end, "end")?;
         let filter = read_filter(filter, "filter")?;
-        let hit = mesh.raycast(start, end, &filter)?;
+        let ray = mesh.raycast(start, end, &filter)?;
         out_hit.set(NavstarRaycastHit {
-            hit: u32::from(hit.hit),
-            t: hit.t,
-            point: hit.point.to_array(),
-            normal: hit.normal.to_array(),
-            polygon: hit.polygon,
+            hit: u32::from(ray.hit.is_some()),
+            t: ray.t,
+            point: ray.point.to_array(),
+            normal: ray.hit.map_or([0.0; 3], |wall| wall.normal.to_array()),
+            polygon: ray.polygon,
         });
         Ok(NavstarStatus::NavstarOk)
     })

@@ -53,8 +53,8 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec3;
 
+use crate::UpAxis;
 use crate::error::MeshError;
-use crate::geometry::UpAxis;
 use crate::mesh::{BinaryError, MeshOptions, NavMesh};
 
 pub use movingai::{GridMap, parse_movingai_map, parse_movingai_map_bytes};
@@ -406,6 +406,20 @@ pub fn load_mesh(
 /// # Errors
 /// [`LoadError::UnknownFormat`] for an unknown extension, [`LoadError::Io`] naming
 /// `path` if it cannot be opened or read, otherwise as [`load_mesh`].
+///
+/// # Example
+/// ```
+/// use navstar::{io::load_mesh_file, MeshOptions};
+/// use std::path::Path;
+///
+/// // The arena of the Polyanya benchmark, shipped with the crate.
+/// let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/arena.mesh");
+/// let mesh = load_mesh_file(&path, &MeshOptions::default())?;
+/// assert!(mesh.polygon_count() > 0);
+/// // A 2D format: built Z-up whatever the options say.
+/// assert_eq!(mesh.up_axis(), navstar::UpAxis::Z);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_mesh_file(path: &Path, options: &MeshOptions) -> Result<NavMesh, LoadError> {
     let format = MeshFormat::from_path(path).ok_or_else(|| LoadError::UnknownFormat {
         path: path.to_path_buf(),

@@ -37,8 +37,8 @@ use glam::Vec3;
 
 use super::lexer::LineReader;
 use super::{LoadError, PolygonSoup, quoted, reserve_announced};
+use crate::UpAxis;
 use crate::error::MeshError;
-use crate::geometry::UpAxis;
 use crate::mesh::{MeshOptions, NavMesh, TileGrid};
 
 /// Largest number of cells (`width * height`) a map may have: 2^28, a 16384 x 16384 map.

@@ -65,7 +65,7 @@ use super::lexer::{Lexer, Token};
 use super::{
     LoadError, MAX_CORNERS, MAX_VERTICES, PolygonSoup, quoted, reserve_announced, try_push,
 };
-use crate::geometry::UpAxis;
+use crate::UpAxis;
 
 /// The word every Polyanya mesh file starts with.
 const MAGIC: &[u8] = b"mesh";

@@ -38,7 +38,7 @@ fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
     if sizes.len() == mesh.polygon_count() as usize {
         return None;
     }
-    let mut options = MeshOptions::with_up_axis(mesh.up);
+    let mut options = MeshOptions::default().with_up_axis(mesh.up);
     options.weld_vertices = false;
     options.allow_degenerate_connectors = true;
     let coarse = build::build(

@@ -51,6 +51,20 @@ impl NavMesh {
     /// # Errors
     /// [`MeshError::InvalidOption`] for a bad size, cell size or origin,
     /// [`MeshError::NoPolygons`] when no cell is passable, or any builder error.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, TileGrid};
+    ///
+    /// // 3 x 2 cells, the middle of the first row blocked:  . # .
+    /// //                                                      . . .
+    /// let walkable = [true, false, true, true, true, true];
+    /// let grid = TileGrid { width: 3, height: 2, walkable: &walkable, cell_size: 1.0, origin: Vec3::ZERO };
+    /// let mesh = NavMesh::from_grid(&grid, &MeshOptions::default())?;
+    /// assert_eq!(mesh.island_count(), 1);
+    /// assert!(mesh.nearest_point(Vec3::new(1.5, 0.0, 0.5), 0.1, None).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_grid(grid: &TileGrid<'_>, options: &MeshOptions) -> Result<NavMesh, MeshError> {
         let cells = (grid.width as u64) * (grid.height as u64);
         if grid.walkable.len() as u64 != cells {
@@ -220,7 +234,7 @@ mod tests {
             cell_size: 1.0,
             origin: Vec3::ZERO,
         };
-        NavMesh::from_grid(&grid, &MeshOptions::with_up_axis(UpAxis::Z)).unwrap()
+        NavMesh::from_grid(&grid, &MeshOptions::default().with_up_axis(UpAxis::Z)).unwrap()
     }
 
     #[test]
@@ -236,12 +250,7 @@ mod tests {
         let m = mesh(&["....", "..#.", "..#."]);
         assert_eq!(m.island_count(), 1);
         let linked: usize = (0..m.polygon_count())
-            .map(|p| {
-                m.polygon_neighbours(p)
-                    .iter()
-                    .filter(|&&n| n != crate::NO_NEIGHBOUR)
-                    .count()
-            })
+            .map(|p| m.polygon_neighbours(p).flatten().count())
             .sum();
         assert_eq!(linked, 4, "two shared edges, counted from both sides");
     }

@@ -23,6 +23,24 @@ impl NavMesh {
     /// `vertex_count() * channels` long or `out` is shorter than `channels`;
     /// [`QueryError::NonFinitePoint`]; [`QueryError::NotOnMesh`] when the filter admits
     /// no polygon.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// use navstar::QueryFilter;
+    ///
+    /// // One channel per vertex: its x coordinate (linear data comes back exactly).
+    /// let values: Vec<f32> = mesh.vertices().iter().map(|p| p.x).collect();
+    /// let mut out = [0.0];
+    /// let polygon = mesh.interpolate(Vec3::new(2.25, 0.0, 0.5), &values, 1, &mut out, &QueryFilter::default())?;
+    /// assert_eq!((polygon, out[0]), (2, 2.25));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn interpolate(
         &self,
         point: Vec3,

@@ -17,7 +17,7 @@ use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
 /// An off-mesh link: a connection between two points of the mesh that is not walked
 /// over polygons (a ladder, a jump, a teleporter).
 ///
-/// Make one with [`OffMeshLink::new`] and change the fields you need. A path through a
+/// Make one with [`OffMeshLink::new`] and change what you need with the `with_*` methods. A path through a
 /// link goes to `start`, then continues from `end`; the path's corners there carry
 /// [`crate::CornerFlags::LINK_START`] and [`crate::CornerFlags::LINK_END`] so an agent
 /// can play the right animation.
@@ -45,6 +45,7 @@ pub struct OffMeshLink {
 
 impl OffMeshLink {
     /// A two-way link from `start` to `end` with the default cost, area, flags and radius.
+    #[must_use]
     pub fn new(start: Vec3, end: Vec3) -> OffMeshLink {
         OffMeshLink {
             start,
@@ -55,6 +56,39 @@ impl OffMeshLink {
             flags: DEFAULT_FLAGS,
             radius: 1.0,
         }
+    }
+
+    /// This link, one-way or two-way ([`OffMeshLink::bidirectional`]).
+    #[must_use]
+    pub fn with_bidirectional(self, bidirectional: bool) -> Self {
+        OffMeshLink {
+            bidirectional,
+            ..self
+        }
+    }
+
+    /// This link with another cost ([`OffMeshLink::cost`]).
+    #[must_use]
+    pub fn with_cost(self, cost: f32) -> Self {
+        OffMeshLink { cost, ..self }
+    }
+
+    /// This link in another area ([`OffMeshLink::area`]).
+    #[must_use]
+    pub fn with_area(self, area: u8) -> Self {
+        OffMeshLink { area, ..self }
+    }
+
+    /// This link with other initial flags ([`OffMeshLink::flags`]).
+    #[must_use]
+    pub fn with_flags(self, flags: u32) -> Self {
+        OffMeshLink { flags, ..self }
+    }
+
+    /// This link with another attachment radius ([`OffMeshLink::radius`]).
+    #[must_use]
+    pub fn with_radius(self, radius: f32) -> Self {
+        OffMeshLink { radius, ..self }
     }
 }
 

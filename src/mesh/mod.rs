@@ -32,14 +32,15 @@ pub use grid::TileGrid;
 pub(crate) use links::Links;
 pub use links::OffMeshLink;
 pub(crate) use locate::PolygonIndex;
-pub use raycast::RaycastHit;
+pub use raycast::{Raycast, WallHit};
 pub(crate) use walk::WalkEnd;
 
 use crate::error::{MeshError, QueryError};
+use crate::filter::QueryFilter;
 use crate::geometry::{Aabb, UpAxis, closest_point_on_triangle};
 
-/// Marks a polygon edge that has no neighbour (a wall).
-pub const NO_NEIGHBOUR: u32 = u32::MAX;
+/// [`MeshData::neighbours`] of a polygon edge that has no neighbour (a wall).
+pub(crate) const NO_NEIGHBOUR: u32 = u32::MAX;
 
 /// [`MeshData::twin`] of an edge without a neighbour.
 pub(crate) const NO_TWIN: u32 = u32::MAX;
@@ -123,6 +124,7 @@ pub struct MeshInput<'a> {
 
 impl<'a> MeshInput<'a> {
     /// A triangle mesh: three indices per triangle, default areas and flags, no links.
+    #[must_use]
     pub fn new(vertices: &'a [Vec3], indices: &'a [u32]) -> MeshInput<'a> {
         MeshInput {
             vertices,
@@ -132,6 +134,7 @@ impl<'a> MeshInput<'a> {
     }
 
     /// Polygons of the given sizes instead of triangles.
+    #[must_use]
     pub fn with_polygon_sizes(self, polygon_sizes: &'a [u32]) -> Self {
         MeshInput {
             polygon_sizes: Some(polygon_sizes),
@@ -140,6 +143,7 @@ impl<'a> MeshInput<'a> {
     }
 
     /// An area id per polygon.
+    #[must_use]
     pub fn with_areas(self, areas: &'a [u8]) -> Self {
         MeshInput {
             areas: Some(areas),
@@ -148,6 +152,7 @@ impl<'a> MeshInput<'a> {
     }
 
     /// Initial flags per polygon.
+    #[must_use]
     pub fn with_flags(self, flags: &'a [u32]) -> Self {
         MeshInput {
             flags: Some(flags),
@@ -156,6 +161,7 @@ impl<'a> MeshInput<'a> {
     }
 
     /// Off-mesh links.
+    #[must_use]
     pub fn with_links(self, links: &'a [OffMeshLink]) -> Self {
         MeshInput { links, ..self }
     }
@@ -196,6 +202,20 @@ impl NavMesh {
     ///
     /// # Errors
     /// A [`MeshError`] naming the first offending polygon, corner, vertex or edge.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    ///
+    /// // Three unit squares in a row along x (y up); polygon 1 is the middle one.
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// assert_eq!((mesh.polygon_count(), mesh.island_count()), (3, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "new")]
     pub fn from_polygons(
         vertices: &[Vec3],
         indices: &[u32],
@@ -215,6 +235,27 @@ impl NavMesh {
     /// As [`NavMesh::from_polygons`], plus [`MeshError::PolygonAttributeCount`],
     /// [`MeshError::AreaOutOfRange`], [`MeshError::InvalidLink`] and
     /// [`MeshError::LinkOffMesh`].
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshInput, MeshOptions, NavMesh, OffMeshLink};
+    ///
+    /// // Two unit squares 2 apart along x, joined by a one-way jump; the second is mud (area 1).
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0), v(3.0, 0.0), v(4.0, 0.0), v(4.0, 1.0), v(3.0, 1.0)];
+    /// let indices = [0, 1, 2, 3, /**/ 4, 5, 6, 7];
+    /// let jump = OffMeshLink::new(v(0.9, 0.5), v(3.1, 0.5)).with_bidirectional(false);
+    /// let links = [jump];
+    /// let input = MeshInput::new(&vertices, &indices)
+    ///     .with_polygon_sizes(&[4, 4])
+    ///     .with_areas(&[0, 1])
+    ///     .with_links(&links);
+    /// let mesh = NavMesh::from_input(&input, &MeshOptions::default())?;
+    /// assert_eq!((mesh.polygon_area(1), mesh.link_count()), (1, 1));
+    /// // The link joins the two squares into one island.
+    /// assert_eq!(mesh.island_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_input(input: &MeshInput<'_>, options: &MeshOptions) -> Result<NavMesh, MeshError> {
         let sizes = match input.polygon_sizes {
             Some(sizes) => build::PolygonSizes::Listed(sizes),
@@ -236,6 +277,18 @@ impl NavMesh {
     /// # Errors
     /// As [`NavMesh::from_polygons`]; a length that is not a multiple of 3 is
     /// [`MeshError::IndexCountMismatch`].
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    ///
+    /// // A unit square as two triangles.
+    /// let vertices = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let mesh = NavMesh::from_triangles(&vertices, &[0, 1, 2, 0, 2, 3], &MeshOptions::default())?;
+    /// assert_eq!(mesh.polygon_count(), 2);
+    /// assert_eq!(mesh.polygon_neighbours(0).flatten().collect::<Vec<_>>(), [1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_triangles(
         vertices: &[Vec3],
         indices: &[u32],
@@ -249,6 +302,7 @@ impl NavMesh {
     }
 
     /// Number of polygons.
+    #[must_use]
     pub fn polygon_count(&self) -> u32 {
         self.data.polygon_count()
     }
@@ -257,11 +311,13 @@ impl NavMesh {
     /// welding merges vertices at one position but renumbers nothing, so welded and
     /// unused vertices still count (for a mesh from a tile grid: the corners of its
     /// merged rectangles). [`NavMesh::interpolate`] takes values in this numbering.
+    #[must_use]
     pub fn vertex_count(&self) -> u32 {
         self.data.vertices.len() as u32
     }
 
     /// Number of islands: sets of polygons connected to each other by shared edges.
+    #[must_use]
     pub fn island_count(&self) -> u32 {
         self.data.island_count
     }
@@ -270,21 +326,25 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `polygon >= polygon_count()`.
+    #[must_use]
     pub fn island(&self, polygon: u32) -> u32 {
         self.data.island[polygon as usize]
     }
 
     /// The up axis the mesh was built with.
+    #[must_use]
     pub fn up_axis(&self) -> UpAxis {
         self.data.up
     }
 
     /// The bounding box of all polygons, in world coordinates.
+    #[must_use]
     pub fn bounds(&self) -> Aabb {
         self.data.bounds
     }
 
     /// All vertex positions, in world coordinates.
+    #[must_use]
     pub fn vertices(&self) -> &[Vec3] {
         &self.data.vertices
     }
@@ -293,23 +353,45 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `polygon >= polygon_count()`.
+    #[must_use]
     pub fn polygon_vertices(&self, polygon: u32) -> &[u32] {
         &self.data.corners[self.data.corner_range(polygon)]
     }
 
-    /// For each edge of `polygon` (from corner `i` to corner `i + 1`), the polygon on the
-    /// other side, or [`NO_NEIGHBOUR`] for a wall.
+    /// For each edge of `polygon` in order (edge `i` runs from corner `i` to corner
+    /// `i + 1`, wrapping round), the polygon on the other side, or `None` for a wall.
     ///
     /// # Panics
     /// If `polygon >= polygon_count()`.
-    pub fn polygon_neighbours(&self, polygon: u32) -> &[u32] {
-        &self.data.neighbours[self.data.corner_range(polygon)]
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// let walls = mesh.polygon_neighbours(1).filter(|n| n.is_none()).count();
+    /// let mut across: Vec<u32> = mesh.polygon_neighbours(1).flatten().collect();
+    /// across.sort();
+    /// assert_eq!((walls, across), (2, vec![0, 2]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn polygon_neighbours(
+        &self,
+        polygon: u32,
+    ) -> impl ExactSizeIterator<Item = Option<u32>> + Clone + '_ {
+        self.data.neighbours[self.data.corner_range(polygon)]
+            .iter()
+            .map(|&n| (n != NO_NEIGHBOUR).then_some(n))
     }
 
     /// The area id of `polygon`, fixed at build.
     ///
     /// # Panics
     /// If `polygon >= polygon_count()`.
+    #[must_use]
     pub fn polygon_area(&self, polygon: u32) -> u8 {
         self.data.areas[polygon as usize]
     }
@@ -318,6 +400,7 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `polygon >= polygon_count()`.
+    #[must_use]
     pub fn polygon_flags(&self, polygon: u32) -> u32 {
         self.data.flags[polygon as usize].load(Ordering::Relaxed)
     }
@@ -329,6 +412,26 @@ impl NavMesh {
     ///
     /// # Errors
     /// [`QueryError::IndexOutOfRange`] when `polygon >= polygon_count()`.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// use navstar::{PathOptions, PathStatus, Query};
+    ///
+    /// let (start, goal) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(2.5, 0.0, 0.5));
+    /// let mut query = Query::new(&mesh);
+    /// // The middle square is a door; close it (the default filter refuses flags 0).
+    /// assert_eq!(mesh.set_polygon_flags(1, 0)?, navstar::DEFAULT_FLAGS);
+    /// let path = query.find_path(start, goal, &PathOptions::default())?;
+    /// assert_eq!(path.status, PathStatus::Partial);
+    /// assert_eq!(path.corners.last(), Some(&Vec3::new(1.0, 0.0, 0.5)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_polygon_flags(&self, polygon: u32, flags: u32) -> Result<u32, QueryError> {
         let count = self.polygon_count();
         let slot = self
@@ -346,6 +449,7 @@ impl NavMesh {
     }
 
     /// Number of off-mesh links.
+    #[must_use]
     pub fn link_count(&self) -> u32 {
         self.data.links.count()
     }
@@ -354,6 +458,7 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `link >= link_count()`.
+    #[must_use]
     pub fn link_flags(&self, link: u32) -> u32 {
         self.data.links.flags(link)
     }
@@ -379,16 +484,69 @@ impl NavMesh {
     }
 
     /// The point of the mesh nearest to `point` (3D distance) within `max_distance`
-    /// world units, or `None` when no polygon is that close. Logarithmic in the polygon
-    /// count for compact queries.
-    pub fn nearest_point(&self, point: Vec3, max_distance: f32) -> Option<NearestPoint> {
-        self.data.nearest_point(point, max_distance, |_| true)
+    /// world units, among the polygons `filter` admits (every polygon, whatever its
+    /// flags, for `None`); `None` when no such polygon is that close. Logarithmic in the
+    /// polygon count for compact queries.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// use navstar::QueryFilter;
+    ///
+    /// let above = Vec3::new(1.5, 2.0, 0.5);
+    /// let nearest = mesh.nearest_point(above, f32::INFINITY, None).unwrap();
+    /// assert_eq!((nearest.polygon, nearest.point, nearest.distance), (1, Vec3::new(1.5, 0.0, 0.5), 2.0));
+    /// assert!(mesh.nearest_point(above, 1.0, None).is_none());
+    /// // With the middle square closed, the default filter sends the point to an edge of a
+    /// // neighbour.
+    /// mesh.set_polygon_flags(1, 0)?;
+    /// let open = mesh.nearest_point(above, f32::INFINITY, Some(&QueryFilter::default())).unwrap();
+    /// assert_ne!(open.polygon, 1);
+    /// assert_eq!(open.distance, 2.0f32.hypot(0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    #[doc(alias = "sample_position")]
+    #[doc(alias = "closest_point")]
+    #[doc(alias = "find_nearest_poly")]
+    pub fn nearest_point(
+        &self,
+        point: Vec3,
+        max_distance: f32,
+        filter: Option<&QueryFilter>,
+    ) -> Option<NearestPoint> {
+        let mesh = self.data();
+        match filter {
+            Some(filter) => {
+                mesh.nearest_point(point, max_distance, |p| filter.admits(mesh.flags_of(p)))
+            }
+            None => mesh.nearest_point(point, max_distance, |_| true),
+        }
     }
 
     /// The point of `polygon` nearest to `point` (3D distance).
     ///
     /// # Panics
     /// If `polygon >= polygon_count()`.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// let p = mesh.closest_point_on_polygon(2, Vec3::new(0.5, 1.0, 0.5));
+    /// assert_eq!(p, Vec3::new(2.0, 0.0, 0.5));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
     pub fn closest_point_on_polygon(&self, polygon: u32, point: Vec3) -> Vec3 {
         self.data.closest_point_on_polygon(polygon, point)
     }

@@ -8,11 +8,11 @@ use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
 use crate::geometry::barycentric_2d;
 
-/// The answer of [`NavMesh::raycast`].
+/// The answer of [`NavMesh::raycast`]: how far the walk got, and the wall it hit if it
+/// hit one.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RaycastHit {
-    /// Whether the walk left the mesh (hit a wall, or a polygon the filter refuses).
-    pub hit: bool,
+#[non_exhaustive]
+pub struct Raycast {
     /// How far along the ground-plane projection of the segment from the (snapped)
     /// start to the end the walk got, from 0 to 1; 1 when nothing was hit.
     pub t: f32,
@@ -20,26 +20,25 @@ pub struct RaycastHit {
     /// hit point on the wall edge, or the end of the ground segment on the surface of
     /// the last polygon when nothing was hit.
     pub point: Vec3,
-    /// The unit normal of the wall edge hit, in the ground plane (no up component),
-    /// pointing back into the walkable side; zero when nothing was hit.
-    pub normal: Vec3,
     /// The polygon the walk was in when it stopped.
     pub polygon: u32,
+    /// The wall the walk stopped at (an edge without a neighbour, or into a polygon the
+    /// filter refuses); `None` when it reached the end of the segment.
+    pub hit: Option<WallHit>,
+}
+
+/// The wall a [`NavMesh::raycast`] stopped at.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct WallHit {
+    /// The unit normal of the wall edge, in the ground plane (no up component), pointing
+    /// back into the walkable side. Zero only when the walk could not tell which edge it
+    /// left by, which floating-point rounding on a degenerate polygon may cause and a
+    /// well-formed mesh does not.
+    pub normal: Vec3,
 }
 
 impl NavMesh {
-    /// The point of the mesh nearest to `point` (3D distance) within `max_distance`,
-    /// among the polygons `filter` admits; `None` when none is that close.
-    pub fn nearest_point_filtered(
-        &self,
-        point: Vec3,
-        max_distance: f32,
-        filter: &QueryFilter,
-    ) -> Option<super::NearestPoint> {
-        let mesh = self.data();
-        mesh.nearest_point(point, max_distance, |p| filter.admits(mesh.flags_of(p)))
-    }
-
     /// `point` moved to the nearest point of a polygon `filter` admits, at any distance:
     /// where [`NavMesh::raycast`] and [`NavMesh::interpolate`] start.
     pub(super) fn place_anywhere(
@@ -47,7 +46,7 @@ impl NavMesh {
         point: Vec3,
         filter: &QueryFilter,
     ) -> Result<super::NearestPoint, QueryError> {
-        self.nearest_point_filtered(point, f32::INFINITY, filter)
+        self.nearest_point(point, f32::INFINITY, Some(filter))
             .ok_or(QueryError::NotOnMesh {
                 endpoint: Endpoint::Start,
                 distance: f32::INFINITY,
@@ -67,12 +66,34 @@ impl NavMesh {
     /// # Errors
     /// [`QueryError::NonFinitePoint`] for a NaN or infinite point,
     /// [`QueryError::NotOnMesh`] when the filter admits no polygon at all.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// use navstar::QueryFilter;
+    ///
+    /// let filter = QueryFilter::default();
+    /// // Along the row: nothing in the way.
+    /// let ray = mesh.raycast(Vec3::new(0.5, 0.0, 0.5), Vec3::new(2.5, 0.0, 0.5), &filter)?;
+    /// assert!(ray.hit.is_none() && ray.t == 1.0);
+    /// // Out through the wall z = 1, a fifth of the way along.
+    /// let ray = mesh.raycast(Vec3::new(0.5, 0.0, 0.5), Vec3::new(0.5, 0.0, 3.0), &filter)?;
+    /// assert_eq!((ray.t, ray.point), (0.2, Vec3::new(0.5, 0.0, 1.0)));
+    /// assert_eq!(ray.hit.unwrap().normal, Vec3::new(0.0, 0.0, -1.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "line_of_sight")]
     pub fn raycast(
         &self,
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
-    ) -> Result<RaycastHit, QueryError> {
+    ) -> Result<Raycast, QueryError> {
         if !start.is_finite() {
             return Err(QueryError::NonFinitePoint(Endpoint::Start));
         }
@@ -94,16 +115,15 @@ fn cast(
     start: Vec3,
     end: Vec3,
     passable: impl Fn(u32) -> bool,
-) -> RaycastHit {
+) -> Raycast {
     let up = mesh.up;
     let (from, to) = (up.ground(start), up.ground(end));
     match mesh.walk_straight(polygon, from, to, passable) {
-        WalkEnd::Reached(last) => RaycastHit {
-            hit: false,
+        WalkEnd::Reached(last) => Raycast {
             t: 1.0,
             point: mesh.point_over(last, to),
-            normal: Vec3::ZERO,
             polygon: last,
+            hit: None,
         },
         WalkEnd::Blocked {
             polygon,
@@ -115,12 +135,11 @@ fn cast(
             if wall_slot == usize::MAX {
                 // The walk gave up (it cannot happen on a valid mesh): stop where it was.
                 let here = start.lerp(end, t);
-                return RaycastHit {
-                    hit: true,
+                return Raycast {
                     t,
                     point: mesh.closest_point_on_polygon(polygon, here),
-                    normal: Vec3::ZERO,
                     polygon,
+                    hit: Some(WallHit { normal: Vec3::ZERO }),
                 };
             }
             let (a, b) = mesh.edge(polygon, wall_slot);
@@ -135,12 +154,13 @@ fn cast(
                 0.0
             };
             let on_wall = mesh.vertices[a].lerp(mesh.vertices[b], along);
-            RaycastHit {
-                hit: true,
+            Raycast {
                 t,
                 point: on_wall,
-                normal: up.lift(inward),
                 polygon,
+                hit: Some(WallHit {
+                    normal: up.lift(inward),
+                }),
             }
         }
     }

@@ -26,7 +26,7 @@ use crate::search::exact::ExactSearch;
 use direct::{direct_cost, in_direct_sight};
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
-pub use path::{Path, PathStatus};
+pub use path::{OwnedPath, Path, PathStatus};
 
 /// Per-thread query state over one mesh.
 ///
@@ -108,6 +108,22 @@ impl Query {
     /// # Panics
     /// Never for want of memory today (creation allocates no search memory); kept for
     /// symmetry with [`Query::try_new`].
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// use navstar::Query;
+    ///
+    /// let query = Query::new(&mesh);
+    /// assert_eq!(query.mesh().polygon_count(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
     pub fn new(mesh: &NavMesh) -> Query {
         Query::try_new(mesh).expect("out of memory for the query's search scratch")
     }
@@ -179,6 +195,7 @@ impl Query {
     }
 
     /// The mesh this query searches.
+    #[must_use]
     pub fn mesh(&self) -> &NavMesh {
         &self.mesh
     }
@@ -188,6 +205,23 @@ impl Query {
     /// without a search (start and goal in one polygon or in direct sight) or by the
     /// exact mode. When all areas cost the same, no polygon is listed twice unless an
     /// off-mesh link lies between its two visits.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(0.0, 2.0), v(1.0, 2.0)];
+    /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
+    /// use navstar::{PathOptions, Query};
+    ///
+    /// let mut query = Query::new(&mesh);
+    /// query.find_path(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &PathOptions::default())?;
+    /// assert_eq!(query.corridor().collect::<Vec<_>>(), [1, 0, 2]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
     pub fn corridor(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
         self.corridor.iter().map(|step| step.polygon)
     }
@@ -245,6 +279,28 @@ impl Query {
     /// [`QueryError::InvalidAreaCost`], [`QueryError::NotOnMesh`], or
     /// [`QueryError::NoPath`] when the goal is unreachable (or moved by the filter) and
     /// `options.allow_partial` is false. A failed query forgets the path before it.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(0.0, 2.0), v(1.0, 2.0)];
+    /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
+    /// use navstar::{CornerFlags, PathOptions, PathStatus, Query};
+    ///
+    /// let mut query = Query::new(&mesh);
+    /// let path = query.find_path(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &PathOptions::default())?;
+    /// assert_eq!(path.status, PathStatus::Complete);
+    /// // Round the inner corner of the L.
+    /// assert_eq!(path.corners, [Vec3::new(1.8, 0.0, 0.5), Vec3::new(1.0, 0.0, 1.0), Vec3::new(0.5, 0.0, 1.8)]);
+    /// assert!(path.details[0].flags.contains(CornerFlags::START));
+    /// assert!((path.length() - path.cost).abs() < 1e-6);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "find_straight_path")]
+    #[doc(alias = "calculate_path")]
     pub fn find_path(
         &mut self,
         start: Vec3,
@@ -264,9 +320,10 @@ impl Query {
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
         options.validate()?;
-        let start = self.snap(start, Endpoint::Start, options)?;
+        let (filter, snap_distance) = (&options.filter, options.max_snap_distance);
+        let start = self.snap(start, Endpoint::Start, filter, snap_distance)?;
         let asked = goal;
-        let goal = self.snap(goal, Endpoint::Goal, options)?;
+        let goal = self.snap(goal, Endpoint::Goal, filter, snap_distance)?;
         let moved = self.moved_by_filter(asked, &goal, &options.filter);
         if moved && !options.allow_partial {
             return Err(QueryError::NoPath);
@@ -531,33 +588,53 @@ impl Query {
         Ok(status)
     }
 
-    /// Like [`Query::find_path`] but copies the corners into a new `Vec`.
+    /// Like [`Query::find_path`], but the path owns its corners and details
+    /// ([`Path::to_owned_path`]): it outlives the next query.
     ///
     /// # Errors
     /// As [`Query::find_path`].
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(0.0, 2.0), v(1.0, 2.0)];
+    /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
+    /// use navstar::{PathOptions, Query};
+    ///
+    /// let mut query = Query::new(&mesh);
+    /// let first = query.find_path_vec(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &PathOptions::default())?;
+    /// let second = query.find_path_vec(Vec3::new(0.5, 0.0, 0.5), Vec3::new(1.5, 0.0, 0.5), &PathOptions::default())?;
+    /// // The first path is still there after the second query.
+    /// assert_eq!((first.corners.len(), second.corners.len()), (3, 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn find_path_vec(
         &mut self,
         start: Vec3,
         goal: Vec3,
         options: &PathOptions,
-    ) -> Result<(Vec<Vec3>, PathStatus), QueryError> {
+    ) -> Result<OwnedPath, QueryError> {
         self.find_path(start, goal, options)
-            .map(|p| (p.corners.to_vec(), p.status))
+            .map(|path| path.to_owned_path())
     }
 
-    /// Moves `point` to the nearest point of a polygon the filter admits.
+    /// Moves `point` to the nearest point of a polygon `filter` admits, within
+    /// `max_distance`.
     pub(super) fn snap(
         &self,
         point: Vec3,
         endpoint: Endpoint,
-        options: &PathOptions,
+        filter: &QueryFilter,
+        max_distance: f32,
     ) -> Result<NearestPoint, QueryError> {
         if !point.is_finite() {
             return Err(QueryError::NonFinitePoint(endpoint));
         }
         let mesh = self.mesh.data();
-        let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
-        let max_distance = options.max_snap_distance;
+        let admitted = |p: u32| filter.admits(mesh.flags_of(p));
         mesh.nearest_point(point, max_distance, admitted)
             .ok_or_else(|| QueryError::NotOnMesh {
                 endpoint,

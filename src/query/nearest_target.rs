@@ -8,43 +8,65 @@ use crate::error::{Endpoint, QueryError};
 use crate::mesh::{Fans, NearestPoint};
 use crate::search::astar::{SearchOutcome, Target};
 
-/// The answer of [`Query::find_nearest_target`]: which goal is nearest, and the path.
+/// The answer of [`Query::find_nearest_target`]: which target is nearest, and the path.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct NearestTarget<'a> {
-    /// Index of the chosen goal in the slice given.
-    pub goal: usize,
+    /// Index of the chosen target in the slice given.
+    pub target: usize,
     /// The path to it (status [`PathStatus::Complete`]).
     pub path: Path<'a>,
 }
 
 impl Query {
-    /// Of several goals (cover spots, ammo, exits), the one cheapest to walk to from
+    /// Of several targets (cover spots, ammo, exits), the one cheapest to walk to from
     /// `start`, and the path to it, by one search whose estimate is the distance to the
-    /// nearest goal.
+    /// nearest target.
     ///
-    /// Each goal is snapped like the goal of [`Query::find_path`], and like there a start
-    /// or goal exactly on a pinched vertex lies in every polygon round it (see
-    /// [`Query::find_path`]); goals that are not finite are an error, goals farther than
-    /// `options.max_snap_distance` from the mesh, moved by the filter (in a refused
-    /// polygon: a path there would be partial) or unreachable are skipped. Ties go to the
-    /// lower index. In the exact mode ([`PathMode::Optimal`]) each reachable goal is
-    /// searched in turn and the shortest path wins. Partial paths are not returned.
+    /// Each target is snapped like the goal of [`Query::find_path`], and like there a
+    /// start or target exactly on a pinched vertex lies in every polygon round it (see
+    /// [`Query::find_path`]); targets that are not finite are an error
+    /// ([`Endpoint::Goal`]), targets farther than `options.max_snap_distance` from the
+    /// mesh, moved by the filter (in a refused polygon: a path there would be partial) or
+    /// unreachable are skipped. Ties go to the lower index. In the exact mode
+    /// ([`PathMode::Optimal`]) each reachable target is searched in turn and the shortest
+    /// path wins. Partial paths are not returned.
     ///
     /// # Errors
-    /// [`QueryError::NonFinitePoint`] (start or a goal), option errors as for
+    /// [`QueryError::NonFinitePoint`] (start or a target), option errors as for
     /// [`Query::find_path`], [`QueryError::NotOnMesh`] for the start, and
-    /// [`QueryError::NoPath`] when no goal is reachable (or `goals` is empty). A failed
-    /// query forgets the path before it.
+    /// [`QueryError::NoPath`] when no target is reachable (or `targets` is empty). A
+    /// failed query forgets the path before it.
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+    /// use navstar::{PathOptions, Query};
+    ///
+    /// let mut query = Query::new(&mesh);
+    /// let targets = [Vec3::new(2.5, 0.0, 0.5), Vec3::new(0.2, 0.0, 0.5)];
+    /// let nearest = query.find_nearest_target(Vec3::new(1.0, 0.0, 0.5), &targets, &PathOptions::default())?;
+    /// assert_eq!(nearest.target, 1);
+    /// assert_eq!(nearest.path.corners.last(), Some(&targets[1]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "nearest_goal")]
+    #[doc(alias = "closest_target")]
     pub fn find_nearest_target(
         &mut self,
         start: Vec3,
-        goals: &[Vec3],
+        targets: &[Vec3],
         options: &PathOptions,
     ) -> Result<NearestTarget<'_>, QueryError> {
-        let outcome = self.nearest_target(start, goals, options);
-        let goal = self.answer(outcome)?;
+        let outcome = self.nearest_target(start, targets, options);
+        let target = self.answer(outcome)?;
         Ok(NearestTarget {
-            goal,
+            target,
             path: self.last_path(PathStatus::Complete),
         })
     }
@@ -61,7 +83,12 @@ impl Query {
         if goals.iter().any(|g| !g.is_finite()) {
             return Err(QueryError::NonFinitePoint(Endpoint::Goal));
         }
-        let start = self.snap(start, Endpoint::Start, options)?;
+        let start = self.snap(
+            start,
+            Endpoint::Start,
+            &options.filter,
+            options.max_snap_distance,
+        )?;
         let handle = self.mesh.clone();
         let mesh = handle.data();
         let admitted = |p: u32| options.filter.admits(mesh.flags_of(p));
@@ -75,7 +102,12 @@ impl Query {
         self.targets.clear();
         self.target_goals.clear();
         for (i, &goal) in goals.iter().enumerate() {
-            let Ok(snapped) = self.snap(goal, Endpoint::Goal, options) else {
+            let Ok(snapped) = self.snap(
+                goal,
+                Endpoint::Goal,
+                &options.filter,
+                options.max_snap_distance,
+            ) else {
                 continue;
             };
             let fans = mesh.fans_at(snapped.polygon, snapped.point, admitted);

@@ -34,7 +34,21 @@ pub enum PathMode {
 }
 
 /// Options of one path query. `PathOptions::default()` gives A* with weight 1,
-/// unlimited snapping and partial paths allowed.
+/// unlimited snapping, partial paths allowed, [`PathMode::Funnel`] and the default
+/// [`QueryFilter`]; change what you need with the `with_*` methods.
+///
+/// # Example
+/// ```
+/// use navstar::{PathMode, PathOptions, QueryFilter};
+///
+/// let options = PathOptions::default()
+///     .with_mode(PathMode::Optimal)
+///     .with_filter(QueryFilter::default().with_area_cost(1, 5.0))
+///     .with_allow_partial(false);
+/// assert_eq!(options.mode, PathMode::Optimal);
+/// assert_eq!(options.filter.cost(1), 5.0);
+/// assert!(!options.allow_partial);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PathOptions {
@@ -77,17 +91,80 @@ impl Default for PathOptions {
 }
 
 impl PathOptions {
+    /// These options with another corridor search ([`PathOptions::strategy`]).
+    #[must_use]
+    pub fn with_strategy(self, strategy: SearchStrategy) -> Self {
+        PathOptions { strategy, ..self }
+    }
+
+    /// These options with another A* heuristic weight
+    /// ([`PathOptions::heuristic_weight`]).
+    #[must_use]
+    pub fn with_heuristic_weight(self, heuristic_weight: f32) -> Self {
+        PathOptions {
+            heuristic_weight,
+            ..self
+        }
+    }
+
+    /// These options with another snapping distance
+    /// ([`PathOptions::max_snap_distance`]).
+    #[must_use]
+    pub fn with_max_snap_distance(self, max_snap_distance: f32) -> Self {
+        PathOptions {
+            max_snap_distance,
+            ..self
+        }
+    }
+
+    /// These options with partial paths allowed or not ([`PathOptions::allow_partial`]).
+    #[must_use]
+    pub fn with_allow_partial(self, allow_partial: bool) -> Self {
+        PathOptions {
+            allow_partial,
+            ..self
+        }
+    }
+
+    /// These options with another mode ([`PathOptions::mode`]).
+    #[must_use]
+    pub fn with_mode(self, mode: PathMode) -> Self {
+        PathOptions { mode, ..self }
+    }
+
+    /// These options with another filter ([`PathOptions::filter`]).
+    #[must_use]
+    pub fn with_filter(self, filter: QueryFilter) -> Self {
+        PathOptions { filter, ..self }
+    }
+
+    /// These options with corners at area changes or not
+    /// ([`PathOptions::split_at_area_changes`]).
+    #[must_use]
+    pub fn with_split_at_area_changes(self, split_at_area_changes: bool) -> Self {
+        PathOptions {
+            split_at_area_changes,
+            ..self
+        }
+    }
+
     pub(crate) fn validate(&self) -> Result<(), QueryError> {
         if !(self.heuristic_weight.is_finite() && self.heuristic_weight >= 0.0) {
             return Err(QueryError::InvalidOption(
                 "heuristic_weight must be finite and >= 0",
             ));
         }
-        if self.max_snap_distance.is_nan() || self.max_snap_distance < 0.0 {
-            return Err(QueryError::InvalidOption(
-                "max_snap_distance must be >= 0 (infinity allowed)",
-            ));
-        }
+        validate_snap_distance(self.max_snap_distance)?;
         self.filter.validate()
     }
+}
+
+/// Rejects a snapping distance that is NaN or negative (infinity is allowed).
+pub(crate) fn validate_snap_distance(max_snap_distance: f32) -> Result<(), QueryError> {
+    if max_snap_distance.is_nan() || max_snap_distance < 0.0 {
+        return Err(QueryError::InvalidOption(
+            "max_snap_distance must be >= 0 (infinity allowed)",
+        ));
+    }
+    Ok(())
 }

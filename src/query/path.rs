@@ -29,6 +29,34 @@ impl PathStatus {
 }
 
 /// A path found by [`crate::Query::find_path`]; borrows the query's memory.
+///
+/// # Example
+/// ```
+/// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+/// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+/// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
+/// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
+/// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+/// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
+/// use navstar::{CornerFlags, MeshInput, OffMeshLink, PathOptions, Query};
+///
+/// // The same squares with a one-way jump from the first to the last.
+/// let links = [OffMeshLink::new(Vec3::new(0.5, 0.0, 0.5), Vec3::new(2.5, 0.0, 0.5))
+///     .with_cost(0.5)
+///     .with_bidirectional(false)];
+/// let input = MeshInput::new(&vertices, &indices).with_polygon_sizes(&[4, 4, 4]).with_links(&links);
+/// let mesh = NavMesh::from_input(&input, &MeshOptions::default())?;
+/// let mut query = Query::new(&mesh);
+/// let path = query.find_path(Vec3::new(0.2, 0.0, 0.5), Vec3::new(2.8, 0.0, 0.5), &PathOptions::default())?;
+/// // Walk to the jump, take it (link 0), walk on.
+/// let flags: Vec<CornerFlags> = path.details.iter().map(|d| d.flags).collect();
+/// assert_eq!(flags, [CornerFlags::START, CornerFlags::LINK_START, CornerFlags::LINK_END, CornerFlags::END]);
+/// assert_eq!(path.details[1].link, Some(0));
+/// assert_eq!(path.details[0].link, None);
+/// // Cost: 0.3 + 0.5 + 0.3 walked or jumped; length: the jump counts as its segment.
+/// assert!((path.cost - 1.1).abs() < 1e-6 && (path.length() - 2.6).abs() < 1e-6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct Path<'a> {
@@ -49,10 +77,45 @@ pub struct Path<'a> {
 }
 
 impl Path<'_> {
+    /// Copies the path out of the query's memory, to keep it past the next query.
+    #[must_use]
+    pub fn to_owned_path(&self) -> OwnedPath {
+        OwnedPath {
+            corners: self.corners.to_vec(),
+            details: self.details.to_vec(),
+            status: self.status,
+            cost: self.cost,
+        }
+    }
+
     /// Total 3D length of the path, in world units: the sum of the distances between
     /// consecutive corners (an off-mesh link counts as the straight segment between its
     /// ends).
+    #[must_use]
     pub fn length(&self) -> f32 {
         path_length(self.corners)
+    }
+}
+
+/// A path that owns its corners: [`crate::Query::find_path_vec`], or
+/// [`Path::to_owned_path`] of a borrowed one. Its fields mean what [`Path`]'s do.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct OwnedPath {
+    /// The corners, in world coordinates (see [`Path::corners`]).
+    pub corners: Vec<Vec3>,
+    /// One entry per corner (see [`Path::details`]).
+    pub details: Vec<CornerDetail>,
+    /// Whether the goal was reached.
+    pub status: PathStatus,
+    /// The cost of the path under the query's filter (see [`Path::cost`]).
+    pub cost: f32,
+}
+
+impl OwnedPath {
+    /// Total 3D length of the path, in world units (see [`Path::length`]).
+    #[must_use]
+    pub fn length(&self) -> f32 {
+        path_length(&self.corners)
     }
 }

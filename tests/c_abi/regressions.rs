@@ -196,13 +196,14 @@ fn grid_create_huge_coordinates_are_rejected() {
         &MeshOptions::default(),
     )
     .unwrap();
-    let (corners, _) = navstar::Query::new(&mesh)
+    let corners = navstar::Query::new(&mesh)
         .find_path_vec(
             p(1.9 * s, 0.5 * s),
             p(0.5 * s, 1.9 * s),
             &navstar::PathOptions::default(),
         )
-        .unwrap();
+        .unwrap()
+        .corners;
     assert_eq!(corners, [p(1.9 * s, 0.5 * s), p(s, s), p(0.5 * s, 1.9 * s)]);
 }
 
@@ -218,9 +219,10 @@ fn find_path_far_points_and_huge_snap_distances() {
         NavMesh::from_triangles(&vertices, &SQUARE_TRIANGLES, &MeshOptions::default()).unwrap();
     let mut query = navstar::Query::new(&mesh);
     let (far, goal) = (Vec3::new(-1e30, 0.0, 0.5), Vec3::new(0.5, 0.0, 0.5));
-    let (corners, _) = query
+    let corners = query
         .find_path_vec(far, goal, &navstar::PathOptions::default())
-        .unwrap();
+        .unwrap()
+        .corners;
     assert_eq!(
         corners[0].x, 0.0,
         "the far start snaps to the near side: {corners:?}"
@@ -252,7 +254,11 @@ fn pinched_squares() -> NavMesh {
     .map(|(x, y)| Vec3::new(x, y, 0.0));
     let (indices, sizes) = ([0, 1, 2, 3, 2, 4, 5, 6], [4, 4]);
     let input = navstar::MeshInput::new(&vertices, &indices).with_polygon_sizes(&sizes);
-    NavMesh::from_input(&input, &MeshOptions::with_up_axis(navstar::UpAxis::Z)).unwrap()
+    NavMesh::from_input(
+        &input,
+        &MeshOptions::default().with_up_axis(navstar::UpAxis::Z),
+    )
+    .unwrap()
 }
 
 /// `nearest_target_reachable`, fuzz/findings/nearest_target_pinched_goal.bin: a goal on
@@ -271,12 +277,15 @@ fn nearest_target_reachable_pinched_goal_and_start() {
         options.mode = mode;
         // The goal on the pinch, from either island.
         for start in [z(1.5, 1.5), z(0.5, 0.5)] {
-            let (corners, _) = query.find_path_vec(start, z(1.0, 1.0), &options).unwrap();
+            let corners = query
+                .find_path_vec(start, z(1.0, 1.0), &options)
+                .unwrap()
+                .corners;
             assert_eq!(corners, [start, z(1.0, 1.0)], "{mode:?}");
             let answer = query
                 .find_nearest_target(start, &[z(1.0, 1.0)], &options)
                 .unwrap_or_else(|e| panic!("{mode:?} from {start}: {e:?}"));
-            assert_eq!(answer.goal, 0);
+            assert_eq!(answer.target, 0);
             assert_eq!(answer.path.corners, [start, z(1.0, 1.0)], "{mode:?}");
         }
         // The start on the pinch: the nearer goal wins, whichever island it is on.
@@ -287,7 +296,7 @@ fn nearest_target_reachable_pinched_goal_and_start() {
             let answer = query
                 .find_nearest_target(z(1.0, 1.0), &goals, &options)
                 .unwrap();
-            assert_eq!(answer.goal, nearest, "{mode:?} {goals:?}");
+            assert_eq!(answer.target, nearest, "{mode:?} {goals:?}");
             assert_eq!(answer.path.corners, [z(1.0, 1.0), goals[nearest]]);
         }
     }
@@ -491,7 +500,7 @@ fn spatial_queries_raycast_end_point_on_slope() {
         let hit = ramp
             .raycast(start, end, &navstar::QueryFilter::default())
             .unwrap();
-        assert!(!hit.hit && hit.t == 1.0, "{hit:?}");
+        assert!(hit.hit.is_none() && hit.t == 1.0, "{hit:?}");
         assert!(
             hit.point.distance(want) < 1e-6,
             "{end}: {hit:?}, not {want}"

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use glam::{DVec2, Vec3};
-use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, NavMesh, UpAxis};
+use navstar::{MeshError, MeshOptions, NavMesh, UpAxis};
 use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 
 // ---------------------------------------------------------------------------------------
@@ -747,19 +747,20 @@ pub fn check_adjacency(mesh: &NavMesh, domain: &Domain) -> Result<(), String> {
     let mut links = 0;
     for poly in 0..mesh.polygon_count() {
         let corners = mesh.polygon_vertices(poly);
-        let neighbours = mesh.polygon_neighbours(poly);
         let n = corners.len();
-        for i in 0..n {
+        for (i, neighbour) in mesh.polygon_neighbours(poly).enumerate() {
             let (a, b) = (corners[i], corners[(i + 1) % n]);
             let key = (a.min(b), a.max(b));
-            if neighbours[i] == NO_NEIGHBOUR {
+            let Some(other) = neighbour else {
                 walls += 1;
                 if domain.boundary.binary_search(&key).is_err() {
                     return Err(format!("polygon {poly} edge {key:?} marked as a wall"));
                 }
-            } else {
+                continue;
+            };
+            {
                 links += 1;
-                let other = neighbours[i] as usize;
+                let other = other as usize;
                 let ok = domain.portals.iter().any(|&(u, v, p1, p2)| {
                     (u, v) == key
                         && ((p1 == poly as usize && p2 == other)

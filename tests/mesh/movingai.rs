@@ -13,7 +13,7 @@ use navstar::io::{
     parse_movingai_map_bytes, parse_polyanya_mesh, parse_polyanya_mesh_bytes, parse_scenario,
     parse_scenario_bytes,
 };
-use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, NavMesh, UpAxis};
+use navstar::{MeshError, MeshOptions, NavMesh, UpAxis};
 use proptest::prelude::*;
 
 use crate::{GRID_DIR, MESH_DIR, SMALL_V3, assert_parse_error, doubled_area};
@@ -205,7 +205,7 @@ fn check_shared_map(expected: &SharedMap) {
                 "{name} #{i}: {point} on a blocked cell"
             );
             let nearest = mesh
-                .nearest_point(point, 1.0)
+                .nearest_point(point, 1.0, None)
                 .unwrap_or_else(|| panic!("{name} #{i}: {point} is off the mesh"));
             assert_eq!(
                 nearest.distance, 0.0,
@@ -308,17 +308,13 @@ fn diagonal_contacts_are_not_connected() {
     assert_eq!(doubled_area(&mesh), 2 * 7);
     // The diagonal neighbours share a vertex but no edge.
     let at = |x: f32, y: f32| {
-        mesh.nearest_point(Vec3::new(x, y, 0.0), 0.1)
+        mesh.nearest_point(Vec3::new(x, y, 0.0), 0.1, None)
             .unwrap()
             .polygon
     };
     let (a, b) = (at(0.5, 0.5), at(1.5, 1.5));
     assert_ne!(mesh.island(a), mesh.island(b));
-    assert!(
-        mesh.polygon_neighbours(a)
-            .iter()
-            .all(|&n| n == NO_NEIGHBOUR)
-    );
+    assert!(mesh.polygon_neighbours(a).all(|n| n.is_none()));
     let shared = mesh
         .polygon_vertices(a)
         .iter()
@@ -460,7 +456,7 @@ fn mesh_test_scenarios_parse_and_lie_on_their_meshes() {
         for problem in &problems {
             assert_eq!(problem.map_file_name(), format!("{name}.mesh"));
             for point in [problem.mesh_start(), problem.mesh_goal()] {
-                let nearest = mesh.nearest_point(point, 1.0).unwrap();
+                let nearest = mesh.nearest_point(point, 1.0, None).unwrap();
                 // The 45-degree case has irrational coordinates, rounded in the files.
                 assert!(nearest.distance <= 1e-6, "{name}: {point} is off the mesh");
             }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use navstar::glam::Vec3;
 use navstar::io::{LoadError, MeshFormat, load_mesh, parse_obj, parse_obj_bytes};
-use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, UpAxis};
+use navstar::{MeshError, MeshOptions, UpAxis};
 
 use crate::{OBJ_DIR, assert_parse_error};
 
@@ -52,12 +52,7 @@ fn obj_quads_slashes_and_negative_indices() {
     assert_eq!(mesh.polygon_count(), 3);
     assert_eq!(mesh.island_count(), 1);
     let across = |p: u32| -> Vec<u32> {
-        let mut n: Vec<u32> = mesh
-            .polygon_neighbours(p)
-            .iter()
-            .copied()
-            .filter(|&n| n != NO_NEIGHBOUR)
-            .collect();
+        let mut n: Vec<u32> = mesh.polygon_neighbours(p).flatten().collect();
         n.sort_unstable();
         n
     };
@@ -80,7 +75,7 @@ fn obj_z_up_uses_the_options() {
     let mesh = load_mesh(
         obj.as_bytes(),
         MeshFormat::Obj,
-        &MeshOptions::with_up_axis(UpAxis::Z),
+        &MeshOptions::default().with_up_axis(UpAxis::Z),
     )
     .unwrap();
     assert_eq!(mesh.up_axis(), UpAxis::Z);

@@ -14,7 +14,7 @@ use navstar::io::{
     LoadError, MeshFormat, load_mesh, load_mesh_file, parse_polyanya_mesh,
     parse_polyanya_mesh_bytes,
 };
-use navstar::{MeshError, MeshOptions, NO_NEIGHBOUR, NavMesh, UpAxis};
+use navstar::{MeshError, MeshOptions, NavMesh, UpAxis};
 
 use crate::movingai::read_scenario;
 use crate::{MESH_DIR, assert_parse_error};
@@ -95,12 +95,12 @@ fn version_2_files() -> Vec<PathBuf> {
 
 /// `{unordered edge -> polygon across it}` for one polygon, from the file's lists:
 /// neighbour `i` lies across the edge from corner `i - 1` to corner `i`.
-fn file_edges(corners: &[u32], neighbours: &[i64]) -> BTreeMap<(u32, u32), u32> {
+fn file_edges(corners: &[u32], neighbours: &[i64]) -> BTreeMap<(u32, u32), Option<u32>> {
     let n = corners.len();
     (0..n)
         .map(|i| {
             let (a, b) = (corners[(i + n - 1) % n], corners[i]);
-            let across = u32::try_from(neighbours[i]).unwrap_or(NO_NEIGHBOUR);
+            let across = u32::try_from(neighbours[i]).ok();
             ((a.min(b), a.max(b)), across)
         })
         .collect()
@@ -109,14 +109,14 @@ fn file_edges(corners: &[u32], neighbours: &[i64]) -> BTreeMap<(u32, u32), u32> 
 /// The same map from navstar: neighbour `i` lies across the edge from corner `i` to
 /// corner `i + 1`. Corner order may be reversed relative to the file; the map does not
 /// care.
-fn mesh_edges(mesh: &NavMesh, polygon: u32) -> BTreeMap<(u32, u32), u32> {
+fn mesh_edges(mesh: &NavMesh, polygon: u32) -> BTreeMap<(u32, u32), Option<u32>> {
     let corners = mesh.polygon_vertices(polygon);
-    let neighbours = mesh.polygon_neighbours(polygon);
     let n = corners.len();
-    (0..n)
-        .map(|i| {
+    mesh.polygon_neighbours(polygon)
+        .enumerate()
+        .map(|(i, across)| {
             let (a, b) = (corners[i], corners[(i + 1) % n]);
-            ((a.min(b), a.max(b)), neighbours[i])
+            ((a.min(b), a.max(b)), across)
         })
         .collect()
 }
@@ -130,7 +130,7 @@ fn every_version_2_mesh_loads_with_the_header_counts() {
     for path in version_2_files() {
         let reference = read_reference(&path);
         // The caller's up axis is overridden: 2D formats are always Z-up.
-        let mesh = load_mesh_file(&path, &MeshOptions::with_up_axis(UpAxis::Y))
+        let mesh = load_mesh_file(&path, &MeshOptions::default().with_up_axis(UpAxis::Y))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.display();
         assert_eq!(
@@ -211,7 +211,10 @@ fn arena_is_one_island_of_120_triangles() {
     assert_eq!(mesh.island_count(), 1);
     // Arena's first vertex is (2, 2); scenario coordinates map directly.
     assert_eq!(mesh.vertices()[0], Vec3::new(2.0, 2.0, 0.0));
-    assert!(mesh.nearest_point(Vec3::new(2.5, 2.2, 0.0), 0.0).is_some());
+    assert!(
+        mesh.nearest_point(Vec3::new(2.5, 2.2, 0.0), 0.0, None)
+            .is_some()
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -369,7 +372,7 @@ fn iron_harvest_mesh_loads_and_its_scenario_is_on_it() {
             .zip([problem.mesh_start(), problem.mesh_goal()])
         {
             let nearest = mesh
-                .nearest_point(point, 1.0)
+                .nearest_point(point, 1.0, None)
                 .unwrap_or_else(|| panic!("#{i}: {point} is off the mesh"));
             assert_eq!(nearest.distance, 0.0, "#{i}: {point} is off the mesh");
             *end = nearest.polygon;

@@ -109,7 +109,7 @@ fn nearest_target_skips_a_goal_behind_closed_flags() {
         let answer = query
             .find_nearest_target(v(0.5, 1.5), &goals, &options(mode))
             .unwrap();
-        assert_eq!(answer.goal, 1, "{mode:?}");
+        assert_eq!(answer.target, 1, "{mode:?}");
         assert_eq!(answer.path.status, PathStatus::Complete);
         assert_near(*answer.path.corners.last().unwrap(), goals[1]);
     }
@@ -195,7 +195,7 @@ fn goal_inside_a_refused_polygon_gives_a_partial_path() {
         let answer = query
             .find_nearest_target(v(1.9, 0.5), &goals, &options(mode))
             .unwrap();
-        assert_eq!(answer.goal, 1, "{mode:?}");
+        assert_eq!(answer.target, 1, "{mode:?}");
     }
 }
 

@@ -221,18 +221,18 @@ fn connectors_that_cannot_be_wound_or_are_points_are_refused() {
 fn queries_on_a_mesh_with_a_connector() {
     let mesh = t_junction(true, &connectors()).unwrap();
     // Nearest point on the line.
-    let near = mesh.nearest_point(v(1.5, 1.0), 0.1).unwrap();
+    let near = mesh.nearest_point(v(1.5, 1.0), 0.1, None).unwrap();
     assert!(near.distance < 1e-6);
     // A raycast across the line, from the left room into the upper room, does not hit.
     let hit = mesh
         .raycast(v(0.5, 0.5), v(1.5, 1.8), &Default::default())
         .unwrap();
-    assert!(!hit.hit, "{hit:?}");
+    assert!(hit.hit.is_none(), "{hit:?}");
     // One along the line reaches its end.
     let hit = mesh
         .raycast(v(0.2, 1.0), v(1.8, 1.0), &Default::default())
         .unwrap();
-    assert!(!hit.hit, "{hit:?}");
+    assert!(hit.hit.is_none(), "{hit:?}");
     assert_near(hit.point, v(1.8, 1.0), "raycast along the line");
     // Interpolated data is continuous across the line: x + 10 z at every vertex.
     let values: Vec<f32> = mesh.vertices().iter().map(|p| p.x + 10.0 * p.z).collect();

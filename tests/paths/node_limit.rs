@@ -10,7 +10,7 @@ use crate::common::{point_in_polygon, seeded_grid};
 fn is_walkable_corridor(mesh: &navstar::NavMesh, corridor: &[u32]) -> bool {
     corridor
         .windows(2)
-        .all(|w| mesh.polygon_neighbours(w[0]).contains(&w[1]))
+        .all(|w| mesh.polygon_neighbours(w[0]).any(|n| n == Some(w[1])))
 }
 
 #[test]
@@ -45,7 +45,10 @@ fn a_search_cut_by_the_node_limit_returns_a_prefix_of_the_way_marked_as_such() {
             assert!(query.hit_node_limit());
             let corridor: Vec<u32> = query.corridor().collect();
             assert!(!corridor.is_empty());
-            assert_eq!(corridor[0], mesh.nearest_point(start, 0.1).unwrap().polygon);
+            assert_eq!(
+                corridor[0],
+                mesh.nearest_point(start, 0.1, None).unwrap().polygon
+            );
             assert!(is_walkable_corridor(&mesh, &corridor), "{corridor:?}");
             assert!(
                 corridor.len() <= limit.max(1),

@@ -466,8 +466,8 @@ fn own_corridor_midline(mesh: &NavMesh, corridor: &[u32], a: DVec2, b: DVec2) ->
     for pair in corridor.windows(2) {
         let corners = mesh.polygon_vertices(pair[0]);
         let mut ends: Vec<DVec2> = Vec::new();
-        for (i, &n) in mesh.polygon_neighbours(pair[0]).iter().enumerate() {
-            if n == pair[1] {
+        for (i, n) in mesh.polygon_neighbours(pair[0]).enumerate() {
+            if n == Some(pair[1]) {
                 ends.push(ground(corners[i]));
                 ends.push(ground(corners[(i + 1) % corners.len()]));
             }

@@ -13,8 +13,8 @@ fn check_segments_on_mesh(domain: &Domain, corners: &[Vec3]) -> Result<(), Strin
 }
 use glam::Vec3;
 use navstar::{
-    CornerFlags, MeshInput, MeshOptions, NO_LINK, NavMesh, OffMeshLink, PathOptions, PathStatus,
-    Query, QueryError, QueryFilter, SearchStrategy,
+    CornerFlags, MeshInput, MeshOptions, NavMesh, OffMeshLink, PathOptions, PathStatus, Query,
+    QueryError, QueryFilter, SearchStrategy,
 };
 
 use crate::common::{Domain, Rng, Soup, check_path_on_mesh, p, point_in_polygon, seeded_grid};
@@ -193,16 +193,10 @@ fn include_and_exclude_masks_choose_polygons() {
     let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
     let mut query = Query::new(&mesh);
     let (start, goal) = (p(0.2, 1.5), p(2.8, 1.5));
-    let filter = QueryFilter {
-        exclude_flags: 2,
-        ..QueryFilter::default()
-    };
+    let filter = QueryFilter::default().with_exclude_flags(2);
     let path = query.find_path(start, goal, &options_with(filter)).unwrap();
     assert_eq!(path.corners.len(), 4);
-    let filter = QueryFilter {
-        include_flags: 2,
-        ..QueryFilter::default()
-    };
+    let filter = QueryFilter::default().with_include_flags(2);
     // Only the centre is usable: both points snap onto it.
     let path = query.find_path(start, goal, &options_with(filter)).unwrap();
     assert_eq!(path.corners, &[p(1.0, 1.5), p(2.0, 1.5)]);
@@ -324,9 +318,9 @@ fn a_link_joins_two_islands_and_is_flagged_in_the_path() {
             CornerFlags::END
         ]
     );
-    assert_eq!(path.details[0].link, NO_LINK);
-    assert_eq!(path.details[1].link, 0);
-    assert_eq!(path.details[2].link, 0);
+    assert_eq!(path.details[0].link, None);
+    assert_eq!(path.details[1].link, Some(0));
+    assert_eq!(path.details[2].link, Some(0));
     assert!(close(path.cost, 0.8 + 2.2 + 0.8), "cost {}", path.cost);
     assert_eq!(query.corridor().collect::<Vec<_>>(), vec![0, 1]);
     // Two-way by default.
@@ -409,7 +403,7 @@ fn a_costly_link_loses_to_the_way_round() {
     let path = query
         .find_path(start, goal, &PathOptions::default())
         .unwrap();
-    assert!(path.details.iter().all(|d| d.link == NO_LINK));
+    assert!(path.details.iter().all(|d| d.link.is_none()));
     assert!(path.corners.len() >= 4);
 }
 
@@ -621,7 +615,7 @@ fn nearest_target_against_separate_searches(uniform: bool, tolerance: f32) {
         match query.find_nearest_target(start, &goals, &options) {
             Ok(answer) => {
                 compared += 1;
-                let chosen = costs[answer.goal].expect("the chosen goal is reachable");
+                let chosen = costs[answer.target].expect("the chosen goal is reachable");
                 let cost = answer.path.cost;
                 assert!(
                     cost <= chosen * tolerance + 1e-5,
@@ -633,7 +627,7 @@ fn nearest_target_against_separate_searches(uniform: bool, tolerance: f32) {
                 );
                 let end = *answer.path.corners.last().unwrap();
                 let snapped = mesh
-                    .nearest_point(goals[answer.goal], f32::INFINITY)
+                    .nearest_point(goals[answer.target], f32::INFINITY, None)
                     .unwrap();
                 assert!(end.distance(snapped.point) < 1e-4);
             }
@@ -652,7 +646,7 @@ fn nearest_target_known_answer_and_errors() {
     let answer = query
         .find_nearest_target(p(2.0, 0.5), &goals, &PathOptions::default())
         .unwrap();
-    assert_eq!(answer.goal, 2);
+    assert_eq!(answer.target, 2);
     assert_eq!(answer.path.corners, &[p(2.0, 0.5), p(2.9, 0.5)]);
     assert_eq!(
         query
@@ -675,17 +669,17 @@ fn reachable_polygons_known_answer() {
     let mesh = Soup::from_ascii(&["....."]).build();
     let mut query = Query::new(&mesh);
     let reached = query
-        .reachable_polygons(p(0.5, 0.5), 2.0, &PathOptions::default())
+        .reachable_polygons(p(0.5, 0.5), 2.0, &QueryFilter::default(), f32::INFINITY)
         .unwrap()
         .to_vec();
     let polygons: Vec<u32> = reached.iter().map(|r| r.polygon).collect();
     assert_eq!(polygons, vec![0, 1, 2]);
     assert_eq!(reached[0].cost, 0.0);
-    assert_eq!(reached[0].parent, u32::MAX);
-    assert!(close(reached[1].cost, 0.5) && reached[1].parent == 0);
-    assert!(close(reached[2].cost, 1.5) && reached[2].parent == 1);
+    assert_eq!(reached[0].parent, None);
+    assert!(close(reached[1].cost, 0.5) && reached[1].parent == Some(0));
+    assert!(close(reached[2].cost, 1.5) && reached[2].parent == Some(1));
     assert!(matches!(
-        query.reachable_polygons(p(0.5, 0.5), -1.0, &PathOptions::default()),
+        query.reachable_polygons(p(0.5, 0.5), -1.0, &QueryFilter::default(), f32::INFINITY),
         Err(QueryError::InvalidOption(_))
     ));
 }
@@ -699,7 +693,7 @@ fn reachable_polygons_agree_with_paths_on_random_meshes() {
         let start = random_point(&mesh, &mut rng);
         let budget = 1.0 + rng.unit() * 6.0;
         let reached = query
-            .reachable_polygons(start, budget, &options)
+            .reachable_polygons(start, budget, &options.filter, options.max_snap_distance)
             .unwrap()
             .to_vec();
         let mut listed = vec![None; mesh.polygon_count() as usize];
@@ -708,9 +702,10 @@ fn reachable_polygons_agree_with_paths_on_random_meshes() {
             assert!(listed[r.polygon as usize].is_none(), "polygon listed twice");
             if i > 0 {
                 assert!(r.cost >= reached[i - 1].cost, "not cheapest first");
-                let parent = listed[r.parent as usize].expect("parent listed before");
+                let from = r.parent.expect("only the start polygon has no parent");
+                let parent = listed[from as usize].expect("parent listed before");
                 let _: f32 = parent;
-                assert!(mesh.polygon_neighbours(r.parent).contains(&r.polygon));
+                assert!(mesh.polygon_neighbours(from).any(|n| n == Some(r.polygon)));
             }
             listed[r.polygon as usize] = Some(r.cost);
         }

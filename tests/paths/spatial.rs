@@ -11,7 +11,7 @@ fn grid3() -> NavMesh {
     Soup::from_ascii(&["...", "...", "..."]).build()
 }
 
-fn cast(mesh: &NavMesh, from: Vec3, to: Vec3) -> navstar::RaycastHit {
+fn cast(mesh: &NavMesh, from: Vec3, to: Vec3) -> navstar::Raycast {
     mesh.raycast(from, to, &QueryFilter::default()).unwrap()
 }
 
@@ -24,10 +24,9 @@ fn rays_that_stay_on_the_mesh() {
     let mesh = grid3();
     let no_hit = |from: Vec3, to: Vec3| {
         let hit = cast(&mesh, from, to);
-        assert!(!hit.hit, "{from} -> {to}: {hit:?}");
+        assert!(hit.hit.is_none(), "{from} -> {to}: {hit:?}");
         assert_eq!(hit.t, 1.0);
         assert!(near(hit.point, to), "{from} -> {to}: {hit:?}");
-        assert_eq!(hit.normal, Vec3::ZERO);
     };
     // Through the vertices (1, 1) and (2, 2), shared by four squares each.
     no_hit(p(0.5, 0.5), p(2.5, 2.5));
@@ -46,18 +45,21 @@ fn rays_that_stay_on_the_mesh() {
 fn rays_that_hit_walls() {
     let mesh = grid3();
     let hit = cast(&mesh, p(1.5, 1.5), p(1.5, 4.0));
-    assert!(hit.hit);
+    assert!(hit.hit.is_some());
     assert!((hit.t - 0.6).abs() < 1e-6, "{hit:?}");
     assert!(near(hit.point, p(1.5, 3.0)));
-    assert!(near(hit.normal, Vec3::new(0.0, 0.0, -1.0)), "{hit:?}");
+    assert!(
+        near(hit.hit.unwrap().normal, Vec3::new(0.0, 0.0, -1.0)),
+        "{hit:?}"
+    );
     assert_eq!(hit.polygon, 7);
     // Diagonally into the corner region beyond x = 3.
     let hit = cast(&mesh, p(2.5, 0.5), p(3.5, 1.5));
-    assert!(hit.hit && (hit.t - 0.5).abs() < 1e-6, "{hit:?}");
-    assert!(near(hit.normal, Vec3::new(-1.0, 0.0, 0.0)));
+    assert!(hit.hit.is_some() && (hit.t - 0.5).abs() < 1e-6, "{hit:?}");
+    assert!(near(hit.hit.unwrap().normal, Vec3::new(-1.0, 0.0, 0.0)));
     // A start off the mesh is snapped first: from (1.5, 5) down to the wall z = 3.
     let hit = cast(&mesh, p(1.5, 5.0), p(1.5, 0.5));
-    assert!(!hit.hit && near(hit.point, p(1.5, 0.5)));
+    assert!(hit.hit.is_none() && near(hit.point, p(1.5, 0.5)));
 }
 
 #[test]
@@ -66,12 +68,15 @@ fn grazing_a_hole_corner_passes_and_cutting_it_hits() {
     let mesh = Soup::from_ascii(&["...", ".#.", ".#."]).build();
     // Exactly through the hole's corner (2, 1): touches the hole at a point only.
     let graze = cast(&mesh, p(0.5, 0.25), p(2.5, 1.25));
-    assert!(!graze.hit, "{graze:?}");
+    assert!(graze.hit.is_none(), "{graze:?}");
     // A little steeper: into the hole through its bottom edge z = 1.
     let cut = cast(&mesh, p(0.5, 0.25), p(2.5, 1.45));
-    assert!(cut.hit, "{cut:?}");
+    assert!(cut.hit.is_some(), "{cut:?}");
     assert!((cut.point.z - 1.0).abs() < 1e-6 && cut.point.x > 1.0 && cut.point.x < 2.0);
-    assert!(near(cut.normal, Vec3::new(0.0, 0.0, -1.0)), "{cut:?}");
+    assert!(
+        near(cut.hit.unwrap().normal, Vec3::new(0.0, 0.0, -1.0)),
+        "{cut:?}"
+    );
 }
 
 #[test]
@@ -79,13 +84,10 @@ fn a_refused_polygon_is_a_wall() {
     let mesh = grid3();
     mesh.set_polygon_flags(4, 0).unwrap();
     let hit = cast(&mesh, p(0.5, 1.5), p(2.5, 1.5));
-    assert!(hit.hit && (hit.t - 0.25).abs() < 1e-6, "{hit:?}");
+    assert!(hit.hit.is_some() && (hit.t - 0.25).abs() < 1e-6, "{hit:?}");
     assert!(near(hit.point, p(1.0, 1.5)));
-    assert!(near(hit.normal, Vec3::new(-1.0, 0.0, 0.0)));
-    let filter = QueryFilter {
-        include_flags: 2,
-        ..QueryFilter::default()
-    };
+    assert!(near(hit.hit.unwrap().normal, Vec3::new(-1.0, 0.0, 0.0)));
+    let filter = QueryFilter::default().with_include_flags(2);
     assert!(matches!(
         mesh.raycast(p(0.5, 0.5), p(1.0, 1.0), &filter),
         Err(QueryError::NotOnMesh { .. })
@@ -104,7 +106,10 @@ fn hit_heights_come_from_the_mesh_and_z_up_works() {
     ]);
     let mesh = s.build();
     let hit = cast(&mesh, Vec3::new(0.5, 0.5, 0.5), Vec3::new(2.0, 2.0, 0.5));
-    assert!(hit.hit && (hit.t - 1.0 / 3.0).abs() < 1e-6, "{hit:?}");
+    assert!(
+        hit.hit.is_some() && (hit.t - 1.0 / 3.0).abs() < 1e-6,
+        "{hit:?}"
+    );
     assert!(near(hit.point, Vec3::new(1.0, 1.0, 0.5)), "{hit:?}");
     // A second storey above the first: a ray on the upper one stops at its own wall.
     let mut two = Soup::from_ascii(&["..."]);
@@ -116,14 +121,19 @@ fn hit_heights_come_from_the_mesh_and_z_up_works() {
     ]);
     let mesh = two.build();
     let hit = cast(&mesh, Vec3::new(0.5, 3.0, 0.5), Vec3::new(2.5, 3.0, 0.5));
-    assert!(hit.hit && (hit.t - 0.25).abs() < 1e-6, "{hit:?}");
+    assert!(hit.hit.is_some() && (hit.t - 0.25).abs() < 1e-6, "{hit:?}");
     assert!(near(hit.point, Vec3::new(1.0, 3.0, 0.5)));
     // Z up: the same 3 x 3 floor in (x, y).
     let z = Soup::from_ascii(&["...", "...", "..."]).to_z_up();
-    let mesh = z.try_build(&MeshOptions::with_up_axis(UpAxis::Z)).unwrap();
+    let mesh = z
+        .try_build(&MeshOptions::default().with_up_axis(UpAxis::Z))
+        .unwrap();
     let hit = cast(&mesh, y_to_z(p(1.5, 1.5)), y_to_z(p(1.5, 4.0)));
-    assert!(hit.hit && (hit.t - 0.6).abs() < 1e-6, "{hit:?}");
-    assert!(near(hit.normal, Vec3::new(0.0, -1.0, 0.0)), "{hit:?}");
+    assert!(hit.hit.is_some() && (hit.t - 0.6).abs() < 1e-6, "{hit:?}");
+    assert!(
+        near(hit.hit.unwrap().normal, Vec3::new(0.0, -1.0, 0.0)),
+        "{hit:?}"
+    );
 }
 
 #[test]
@@ -131,16 +141,16 @@ fn nearest_point_with_a_filter_and_a_range() {
     let mesh = grid3();
     let filter = QueryFilter::default();
     let n = mesh
-        .nearest_point_filtered(Vec3::new(1.5, 2.0, 1.5), 5.0, &filter)
+        .nearest_point(Vec3::new(1.5, 2.0, 1.5), 5.0, Some(&filter))
         .unwrap();
     assert_eq!((n.polygon, n.point, n.distance), (4, p(1.5, 1.5), 2.0));
     assert!(
-        mesh.nearest_point_filtered(Vec3::new(1.5, 2.0, 1.5), 1.0, &filter)
+        mesh.nearest_point(Vec3::new(1.5, 2.0, 1.5), 1.0, Some(&filter))
             .is_none()
     );
     mesh.set_polygon_flags(4, 0).unwrap();
     let n = mesh
-        .nearest_point_filtered(p(1.5, 1.4), f32::INFINITY, &filter)
+        .nearest_point(p(1.5, 1.4), f32::INFINITY, Some(&filter))
         .unwrap();
     assert!(near(n.point, p(1.5, 1.0)) && n.polygon == 1, "{n:?}");
 }

@@ -146,7 +146,7 @@ pub fn random_pairs(mesh: &NavMesh, count: usize, seed: u64) -> Vec<(Vec3, Vec3)
     let mut point = || {
         let t = Vec3::new(rng.f32(), rng.f32(), rng.f32());
         let p = bounds.min + (bounds.max - bounds.min) * t;
-        mesh.nearest_point(p, f32::INFINITY)
+        mesh.nearest_point(p, f32::INFINITY, None)
             .map_or(p, |nearest| nearest.point)
     };
     (0..count).map(|_| (point(), point())).collect()
@@ -202,7 +202,7 @@ mod tests {
             (2.0, 1.0),
         ]
         .map(|(x, y)| Vec3::new(x, y, 0.0));
-        let options = MeshOptions::with_up_axis(navstar::UpAxis::Z);
+        let options = MeshOptions::default().with_up_axis(navstar::UpAxis::Z);
         let mesh = NavMesh::from_polygons(&vertices, &[0, 1, 4, 3, 1, 2, 5, 4], &[4, 4], &options)
             .unwrap();
         let pairs = random_pairs(&mesh, 20, 7);

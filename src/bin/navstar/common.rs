@@ -41,7 +41,7 @@ pub fn load_mesh(path: &str, up: UpAxis) -> Result<LoadedMesh, CliError> {
         return Err(CliError::usage(unknown.to_string()));
     };
     let started = Instant::now();
-    let mesh = load_mesh_file(file, &MeshOptions::with_up_axis(up))
+    let mesh = load_mesh_file(file, &MeshOptions::default().with_up_axis(up))
         .map_err(|e| CliError::failure(load_error_message(path, &e)))?;
     Ok(LoadedMesh {
         mesh,

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use navstar::{NO_NEIGHBOUR, NavMesh};
+use navstar::NavMesh;
 
 use clap::Args;
 
@@ -101,11 +101,11 @@ fn edge_counts(mesh: &NavMesh) -> EdgeCounts {
         boundary: 0,
     };
     for p in 0..mesh.polygon_count() {
-        for &n in mesh.polygon_neighbours(p) {
-            if n == NO_NEIGHBOUR {
-                counts.boundary += 1;
-            } else if n > p {
-                counts.shared += 1;
+        for n in mesh.polygon_neighbours(p) {
+            match n {
+                None => counts.boundary += 1,
+                Some(n) if n > p => counts.shared += 1,
+                Some(_) => {}
             }
         }
     }

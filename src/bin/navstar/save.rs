@@ -54,7 +54,7 @@ impl SaveCommand {
         let sizes: Vec<u32> = polygons
             .map(|p| mesh.polygon_vertices(p).len() as u32)
             .collect();
-        let options = MeshOptions::with_up_axis(mesh.up_axis());
+        let options = MeshOptions::default().with_up_axis(mesh.up_axis());
         let started = Instant::now();
         NavMesh::from_polygons(mesh.vertices(), &indices, &sizes, &options)
             .map_err(|e| CliError::failure(format!("the mesh does not build again: {e}")))?;

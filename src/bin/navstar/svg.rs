@@ -132,7 +132,7 @@ impl SvgCommand {
                 corridor.extend(
                     [corners[0], corners[corners.len() - 1]]
                         .iter()
-                        .filter_map(|&p| mesh.nearest_point(p, f32::INFINITY))
+                        .filter_map(|&p| mesh.nearest_point(p, f32::INFINITY, None))
                         .map(|n| n.polygon),
                 );
                 corridor.dedup();

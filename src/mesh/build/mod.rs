@@ -27,7 +27,17 @@ use topology::{find_islands, join_islands_by_links, link_neighbours, portal_of_s
 use validate::{check_vertices_finite, normalise_polygon, polygon_offsets};
 use weld::weld_map;
 
-/// Options for building a [`super::NavMesh`].
+/// Options for building a [`super::NavMesh`]: `MeshOptions::default()` (Y up, exact
+/// welding, no connectors), changed with the `with_*` methods.
+///
+/// # Example
+/// ```
+/// use navstar::{MeshOptions, UpAxis};
+///
+/// let options = MeshOptions::default().with_up_axis(UpAxis::Z).with_weld_distance(0.01);
+/// assert_eq!(options.up_axis, UpAxis::Z);
+/// assert!(options.weld_vertices);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MeshOptions {
@@ -60,11 +70,37 @@ impl Default for MeshOptions {
 }
 
 impl MeshOptions {
-    /// Default options with the given up axis.
-    pub fn with_up_axis(up_axis: UpAxis) -> Self {
+    /// These options with another up axis ([`MeshOptions::up_axis`]).
+    #[must_use]
+    pub fn with_up_axis(self, up_axis: UpAxis) -> Self {
+        MeshOptions { up_axis, ..self }
+    }
+
+    /// These options with welding on or off ([`MeshOptions::weld_vertices`]).
+    #[must_use]
+    pub fn with_weld_vertices(self, weld_vertices: bool) -> Self {
         MeshOptions {
-            up_axis,
-            ..Default::default()
+            weld_vertices,
+            ..self
+        }
+    }
+
+    /// These options with another welding distance ([`MeshOptions::weld_distance`]).
+    #[must_use]
+    pub fn with_weld_distance(self, weld_distance: f32) -> Self {
+        MeshOptions {
+            weld_distance,
+            ..self
+        }
+    }
+
+    /// These options with degenerate connectors accepted or not
+    /// ([`MeshOptions::allow_degenerate_connectors`]).
+    #[must_use]
+    pub fn with_allow_degenerate_connectors(self, allow_degenerate_connectors: bool) -> Self {
+        MeshOptions {
+            allow_degenerate_connectors,
+            ..self
         }
     }
 }

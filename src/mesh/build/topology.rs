@@ -270,7 +270,7 @@ mod tests {
             cell_size: 1.0,
             origin: Vec3::ZERO,
         };
-        NavMesh::from_grid(&grid, &MeshOptions::with_up_axis(UpAxis::Z)).unwrap()
+        NavMesh::from_grid(&grid, &MeshOptions::default().with_up_axis(UpAxis::Z)).unwrap()
     }
 
     #[test]

@@ -17,8 +17,8 @@ pub struct ReachedPolygon {
     /// The cost of the cheapest way into it found, in cost units (world length times
     /// area costs).
     pub cost: f32,
-    /// The polygon it is entered from; `u32::MAX` for the start polygon.
-    pub parent: u32,
+    /// The polygon it is entered from; `None` for the start polygon.
+    pub parent: Option<u32>,
 }
 
 impl AStar {
@@ -61,11 +61,8 @@ impl AStar {
             if let Slot::Vacant(bucket) = self.listed.find(node.polygon)
                 && self.listed.insert_at(bucket, node.polygon, 0)
             {
-                let parent = if node.parent == NONE {
-                    NONE
-                } else {
-                    self.nodes[node.parent as usize].polygon
-                };
+                let parent =
+                    (node.parent != NONE).then(|| self.nodes[node.parent as usize].polygon);
                 out.push(ReachedPolygon {
                     polygon: node.polygon,
                     cost: node.cost,

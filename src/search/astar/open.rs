@@ -8,7 +8,12 @@ use std::collections::BinaryHeap;
 ///
 /// All strategies search the same graph (one node per way into a polygon, see the
 /// module docs of the search) and differ only in the order they expand it, so their
-/// guarantees differ:
+/// guarantees differ.
+///
+/// Two more orders, breadth-first and depth-first, are kept for tests and because the
+/// C ABI accepts them (`NAVSTAR_SEARCH_BREADTH_FIRST`, `NAVSTAR_SEARCH_DEPTH_FIRST`, part
+/// of its fixed API); they bound nothing about the corridor's cost and are hidden from
+/// these docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum SearchStrategy {
@@ -26,10 +31,12 @@ pub enum SearchStrategy {
     /// maps, no bound on how much worse than the cheapest its corridor is.
     GreedyBestFirst,
     /// Breadth-first: the corridor with the fewest polygon-to-polygon steps found first,
-    /// ignoring lengths and costs. No bound on its cost.
+    /// ignoring lengths and costs. No bound on its cost. For tests and the C ABI.
+    #[doc(hidden)]
     BreadthFirst,
     /// Depth-first: follows one way as deep as it goes before trying another. Finds a
-    /// corridor if there is one; no bound on its cost. For tests and special uses.
+    /// corridor if there is one; no bound on its cost. For tests and the C ABI.
+    #[doc(hidden)]
     DepthFirst,
 }
 

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use clap::ValueEnum;
+use navstar::NavMesh;
 use navstar::glam::{Vec2, Vec3};
-use navstar::{NO_NEIGHBOUR, NavMesh};
 
 use super::Route;
 use super::path_data::{PathData, Point, Quantum};
@@ -135,16 +135,17 @@ impl<'a> Picture<'a> {
     }
 
     /// The edges of `polygon` whose neighbour passes `keep`, as vertex pairs.
-    fn polygon_edges<F: Fn(u32) -> bool + 'a>(
+    fn polygon_edges<F: Fn(Option<u32>) -> bool + 'a>(
         &self,
         polygon: u32,
         keep: F,
     ) -> impl Iterator<Item = (u32, u32)> + 'a {
         let corners = self.mesh.polygon_vertices(polygon);
         let neighbours = self.mesh.polygon_neighbours(polygon);
-        (0..corners.len())
-            .filter(move |&i| keep(neighbours[i]))
-            .map(move |i| (corners[i], corners[(i + 1) % corners.len()]))
+        neighbours
+            .enumerate()
+            .filter(move |&(_, n)| keep(n))
+            .map(move |(i, _)| (corners[i], corners[(i + 1) % corners.len()]))
     }
 
     /// Stroke attributes for a line `width_px` pixels wide in the picture.
@@ -211,12 +212,11 @@ impl<'a> Picture<'a> {
         }
         if self.draw_edges {
             let shared = (0..mesh.polygon_count())
-                .flat_map(|p| self.polygon_edges(p, move |n| n != NO_NEIGHBOUR && n > p));
+                .flat_map(|p| self.polygon_edges(p, move |n| n.is_some_and(|n| n > p)));
             let attributes = format!("fill=\"none\" {}", self.stroke(EDGE_STROKE, 0.5));
             Self::path_element(&mut svg, "edges", &attributes, self.edges_path(shared));
         }
-        let walls =
-            (0..mesh.polygon_count()).flat_map(|p| self.polygon_edges(p, |n| n == NO_NEIGHBOUR));
+        let walls = (0..mesh.polygon_count()).flat_map(|p| self.polygon_edges(p, |n| n.is_none()));
         let attributes = format!("fill=\"none\" {}", self.stroke(WALL_STROKE, 1.0));
         Self::path_element(&mut svg, "walls", &attributes, self.edges_path(walls));
         if let Some(route) = route {
@@ -230,11 +230,7 @@ impl<'a> Picture<'a> {
     fn render_route(&self, svg: &mut String, route: &Route) {
         let portals = route.corridor.windows(2).filter_map(|pair| {
             let (a, b) = (pair[0], pair[1]);
-            let slot = self
-                .mesh
-                .polygon_neighbours(a)
-                .iter()
-                .position(|&n| n == b)?;
+            let slot = self.mesh.polygon_neighbours(a).position(|n| n == Some(b))?;
             let corners = self.mesh.polygon_vertices(a);
             Some((corners[slot], corners[(slot + 1) % corners.len()]))
         });
