@@ -171,12 +171,25 @@ fn nearest(
     }
     assert!(admitted(n.polygon), "polygon {} is refused", n.polygon);
     assert!(n.distance <= max_distance, "{n:?} beyond {max_distance}");
+    // A distance beyond f32's range is infinite in f32; compare it as such.
+    let brute_f32 = if brute > f64::from(f32::MAX) {
+        f64::INFINITY
+    } else {
+        brute
+    };
     assert!(
-        (f64::from(n.distance) - brute).abs() <= f64::from(tol),
+        f64::from(n.distance) == brute_f32
+            || (f64::from(n.distance) - brute).abs() <= f64::from(tol),
         "{n:?}: the nearest admitted polygon is {brute} away"
     );
+    let own = n.point.as_dvec3().distance(p.as_dvec3());
+    let own_f32 = if own > f64::from(f32::MAX) {
+        f64::INFINITY
+    } else {
+        own
+    };
     assert!(
-        (f64::from(n.distance) - n.point.as_dvec3().distance(p.as_dvec3())).abs() <= f64::from(tol),
+        f64::from(n.distance) == own_f32 || (f64::from(n.distance) - own).abs() <= f64::from(tol),
         "{n:?} is not its distance from {p}"
     );
     assert!(

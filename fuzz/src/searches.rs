@@ -60,6 +60,13 @@ pub fn compare_reachable(cquery: &CQuery, mesh: &NavMesh, call: &ReachIn) {
         faults.push((INVALID_ARGUMENT, "max_cost"));
     }
     let options = options_of(&call.options, &mut faults);
+    // The C function validates the whole options struct; the Rust flood reads only the
+    // snapping distance and the filter, so a bad heuristic weight is a C-side fault.
+    if let Some(o) = &options
+        && !(o.heuristic_weight.is_finite() && o.heuristic_weight >= 0.0)
+    {
+        faults.push((INVALID_ARGUMENT, "heuristic_weight"));
+    }
     const F: &str = "navstar_query_reachable_polygons";
     if check_faults(F, answer.status, &answer.message, &faults) {
         return;
