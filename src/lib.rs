@@ -42,6 +42,7 @@ pub mod io;
 mod mesh;
 mod query;
 mod search;
+mod world;
 
 pub use corridor::{CornerDetail, CornerFlags};
 pub use error::{Endpoint, MeshError, QueryError};

@@ -1,0 +1,761 @@
+//! Seams between tiles: where a wall edge of one tile overlaps a wall edge of another,
+//! the two become one portal.
+//!
+//! Tiles keep their own vertices. Two wall edges `e` (of tile X) and `f` (of tile Y)
+//! join where they overlap: collinear in the ground plane within the tolerance (both ends
+//! of the shorter within it of the longer's line), opposite directions, overlapping by
+//! more than the tolerance, and with heights at both ends of the overlap within `climb` of
+//! each other. The overlap's ends are vertices of `e` or `f`.
+//!
+//! Portals must be one-to-one (a slot has one neighbour and one twin), so every edge is
+//! split at each overlap end that lies strictly inside it (more than the tolerance from
+//! both of its ends): a collinear corner is inserted there, its height interpolated
+//! along the edge ([`split_tile`]). After splitting, the part of `e` inside an overlap is
+//! one sub-edge, and so is the part of `f`: [`seam_pairs`] pairs them.
+//!
+//! Everything here is a pure function of the tiles' geometry; the world (`super`) decides
+//! which tiles are neighbours and composes the results into a snapshot.
+
+use glam::{Vec2, Vec3};
+
+use crate::geometry::{UpAxis, signed_area2};
+use crate::mesh::NO_NEIGHBOUR;
+
+/// When two wall edges of different tiles join.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SeamRules {
+    /// The up axis of every tile.
+    pub up: UpAxis,
+    /// Largest distance, in the ground plane, between two edges that still join; also the
+    /// shortest overlap that joins, and the shortest piece an edge is split into.
+    pub tolerance: f32,
+    /// Largest difference of height at the ends of an overlap.
+    pub climb: f32,
+}
+
+/// The geometry of one tile that stitching reads, borrowed from the tile's own mesh
+/// (local ids: vertex `v` is `vertices[v]`, polygon `p` owns corner slots
+/// `poly_start[p]..poly_start[p + 1]`).
+pub(crate) struct TileShape<'a> {
+    /// World positions.
+    pub vertices: &'a [Vec3],
+    /// `vertices` in the ground plane.
+    pub ground: &'a [Vec2],
+    /// Polygon offsets into `corners`, one more than the polygon count.
+    pub poly_start: &'a [u32],
+    /// Corner vertex ids, counter-clockwise in the ground plane.
+    pub corners: &'a [u32],
+    /// The tile's wall edges, as `(slot, polygon that owns it)`.
+    walls: Vec<(u32, u32)>,
+    /// Ground-plane bounds of the tile's corners: `[min, max]`.
+    bounds: [Vec2; 2],
+}
+
+/// One edge in the ground plane with the heights of its ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Segment {
+    from: Vec2,
+    to: Vec2,
+    from_height: f32,
+    to_height: f32,
+}
+
+impl Segment {
+    fn length(&self) -> f32 {
+        self.from.distance(self.to)
+    }
+
+    /// The parameter (0 at `from`, 1 at `to`) of the projection of `p` on the line.
+    fn param(&self, p: Vec2) -> f32 {
+        let d = self.to - self.from;
+        (p - self.from).dot(d) / d.length_squared()
+    }
+
+    /// The height of the line at parameter `t`.
+    fn height_at(&self, t: f32) -> f32 {
+        self.from_height + (self.to_height - self.from_height) * t
+    }
+
+    /// The distance from `p` to the (infinite) line of the segment.
+    fn line_distance(&self, p: Vec2) -> f32 {
+        signed_area2(self.from, self.to, p).abs() / self.length()
+    }
+
+    /// An order on segments that does not depend on which tile asks: by length, then by
+    /// coordinates.
+    fn is_before(&self, other: &Segment) -> bool {
+        let key = |s: &Segment| [s.length(), s.from.x, s.from.y, s.to.x, s.to.y];
+        key(self) < key(other)
+    }
+}
+
+impl<'a> TileShape<'a> {
+    /// Borrows a tile's geometry and finds its wall edges (the slots whose `neighbours`
+    /// entry is [`NO_NEIGHBOUR`]: only walls can become seams) and bounds, in one pass.
+    pub fn new(
+        vertices: &'a [Vec3],
+        ground: &'a [Vec2],
+        poly_start: &'a [u32],
+        corners: &'a [u32],
+        neighbours: &'a [u32],
+    ) -> TileShape<'a> {
+        let mut walls = Vec::new();
+        let mut bounds = [Vec2::INFINITY, Vec2::NEG_INFINITY];
+        for p in 0..poly_start.len() - 1 {
+            for slot in poly_start[p]..poly_start[p + 1] {
+                let g = ground[corners[slot as usize] as usize];
+                bounds = [bounds[0].min(g), bounds[1].max(g)];
+                if neighbours[slot as usize] == NO_NEIGHBOUR {
+                    walls.push((slot, p as u32));
+                }
+            }
+        }
+        TileShape {
+            vertices,
+            ground,
+            poly_start,
+            corners,
+            walls,
+            bounds,
+        }
+    }
+
+    /// The slot after `slot` in `polygon`, wrapping round.
+    fn next_slot(&self, polygon: u32, slot: u32) -> u32 {
+        if slot + 1 == self.poly_start[polygon as usize + 1] {
+            self.poly_start[polygon as usize]
+        } else {
+            slot + 1
+        }
+    }
+
+    /// The edge of `slot` (owned by `polygon`).
+    fn segment(&self, up: UpAxis, polygon: u32, slot: u32) -> Segment {
+        let a = self.corners[slot as usize] as usize;
+        let b = self.corners[self.next_slot(polygon, slot) as usize] as usize;
+        Segment {
+            from: self.ground[a],
+            to: self.ground[b],
+            from_height: up.height(self.vertices[a]),
+            to_height: up.height(self.vertices[b]),
+        }
+    }
+
+    /// The wall edges whose ground-plane box comes within `margin` of `bounds`.
+    fn walls_near(&self, bounds: [Vec2; 2], margin: f32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let (lo, hi) = (
+            bounds[0] - Vec2::splat(margin),
+            bounds[1] + Vec2::splat(margin),
+        );
+        self.walls.iter().copied().filter(move |&(slot, polygon)| {
+            let a = self.ground[self.corners[slot as usize] as usize];
+            let b = self.ground[self.corners[self.next_slot(polygon, slot) as usize] as usize];
+            a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all()
+        })
+    }
+}
+
+/// Where two wall edges of different tiles overlap, if they join: the two ends of the
+/// overlap (each a vertex of one of the edges). The answer does not depend on the order
+/// of the arguments.
+fn overlap(e: &Segment, f: &Segment, rules: &SeamRules) -> Option<[Vec2; 2]> {
+    let (long, short) = if f.is_before(e) { (e, f) } else { (f, e) };
+    let tolerance = rules.tolerance;
+    if (long.to - long.from).dot(short.to - short.from) >= 0.0
+        || long.length() <= tolerance
+        || long.line_distance(short.from) > tolerance
+        || long.line_distance(short.to) > tolerance
+    {
+        return None;
+    }
+    // The overlap on the longer edge's line: the shorter's ends, clamped to the longer.
+    let clamp = |p: Vec2| {
+        let t = long.param(p);
+        if t <= 0.0 {
+            (0.0, long.from)
+        } else if t >= 1.0 {
+            (1.0, long.to)
+        } else {
+            (t, p)
+        }
+    };
+    let (t0, p0) = clamp(short.from);
+    let (t1, p1) = clamp(short.to);
+    if (t0 - t1).abs() * long.length() <= tolerance {
+        return None;
+    }
+    let heights_meet = |t: f32, p: Vec2| {
+        let s = short.param(p).clamp(0.0, 1.0);
+        (long.height_at(t) - short.height_at(s)).abs() <= rules.climb
+    };
+    (heights_meet(t0, p0) && heights_meet(t1, p1)).then_some([p0, p1])
+}
+
+/// Calls `visit(slot of a, polygon of a, slot of b, polygon of b, overlap ends)` for
+/// every pair of wall edges of `a` and `b` that join.
+fn for_each_overlap(
+    a: &TileShape<'_>,
+    b: &TileShape<'_>,
+    rules: &SeamRules,
+    mut visit: impl FnMut((u32, u32), (u32, u32), [Vec2; 2]),
+) {
+    let near_b: Vec<(u32, u32)> = a.walls_near(b.bounds, rules.tolerance).collect();
+    if near_b.is_empty() {
+        return;
+    }
+    let near_a: Vec<(u32, u32)> = b.walls_near(a.bounds, rules.tolerance).collect();
+    for &(a_slot, a_polygon) in &near_b {
+        let e = a.segment(rules.up, a_polygon, a_slot);
+        for &(b_slot, b_polygon) in &near_a {
+            let f = b.segment(rules.up, b_polygon, b_slot);
+            if let Some(ends) = overlap(&e, &f, rules) {
+                visit((a_slot, a_polygon), (b_slot, b_polygon), ends);
+            }
+        }
+    }
+}
+
+/// A tile's polygons after splitting its wall edges at the ends of its seams. Vertex ids
+/// below the tile's own vertex count are the tile's; the corners added by splitting follow
+/// them (`added`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SplitTile {
+    /// World positions of the corners added by splitting, in id order.
+    pub added: Vec<Vec3>,
+    /// Polygon offsets into `corners` (the polygons keep their ids).
+    pub poly_start: Vec<u32>,
+    /// Corner vertex ids, counter-clockwise.
+    pub corners: Vec<u32>,
+    /// Per slot: the slot of the tile's own mesh whose edge this slot's edge is part of.
+    pub origin: Vec<u32>,
+    /// Per slot: where its edge starts along the original edge (0 at the original edge's
+    /// first corner, 1 at its second).
+    pub start: Vec<f32>,
+    /// Per slot of the tile's own mesh: the first slot of its pieces.
+    pub first_slot: Vec<u32>,
+}
+
+impl SplitTile {
+    /// The slot (after splitting) of the piece of original slot `original` that holds
+    /// parameter `t` along it.
+    fn piece_at(&self, original: u32, t: f32) -> u32 {
+        let first = self.first_slot[original as usize];
+        let mut slot = first;
+        while let Some(&next) = self.origin.get(slot as usize + 1)
+            && next == original
+            && self.start[slot as usize + 1] <= t
+        {
+            slot += 1;
+        }
+        slot
+    }
+
+    /// The parameter range, along original slot `original`, of piece `slot`.
+    fn piece_range(&self, original: u32, slot: u32) -> [f32; 2] {
+        let end = match self.origin.get(slot as usize + 1) {
+            Some(&next) if next == original => self.start[slot as usize + 1],
+            _ => 1.0,
+        };
+        [self.start[slot as usize], end]
+    }
+}
+
+/// Splits the wall edges of `tile` at every end of an overlap with a wall edge of one of
+/// `others` (its neighbouring tiles) that lies strictly inside the edge: more than the
+/// tolerance from both of its ends. The inserted corner lies on the edge (at the other
+/// tile's vertex when that vertex is exactly on the edge's line), its height interpolated
+/// along the edge.
+pub(crate) fn split_tile(
+    tile: &TileShape<'_>,
+    others: &[&TileShape<'_>],
+    rules: &SeamRules,
+) -> SplitTile {
+    // (original slot, parameter, ground position) of every split.
+    let mut cuts: Vec<(u32, f32, Vec2)> = Vec::new();
+    for other in others {
+        for_each_overlap(tile, other, rules, |(slot, polygon), _, ends| {
+            let e = tile.segment(rules.up, polygon, slot);
+            let length = e.length();
+            for p in ends {
+                let t = e.param(p);
+                if t * length > rules.tolerance && (1.0 - t) * length > rules.tolerance {
+                    let on_line = if signed_area2(e.from, e.to, p) == 0.0 {
+                        p
+                    } else {
+                        e.from + (e.to - e.from) * t
+                    };
+                    cuts.push((slot, t, on_line));
+                }
+            }
+        });
+    }
+    cuts.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
+    // Cuts closer than the tolerance to the previous one on the same edge are one cut.
+    cuts.dedup_by(|later, kept| later.0 == kept.0 && later.2.distance(kept.2) <= rules.tolerance);
+
+    let vertex_count = tile.vertices.len() as u32;
+    let polygon_count = tile.poly_start.len() - 1;
+    let mut split = SplitTile {
+        added: Vec::with_capacity(cuts.len()),
+        poly_start: Vec::with_capacity(polygon_count + 1),
+        corners: Vec::with_capacity(tile.corners.len() + cuts.len()),
+        origin: Vec::with_capacity(tile.corners.len() + cuts.len()),
+        start: Vec::with_capacity(tile.corners.len() + cuts.len()),
+        first_slot: Vec::with_capacity(tile.corners.len()),
+    };
+    let mut next_cut = 0;
+    for p in 0..polygon_count {
+        split.poly_start.push(split.corners.len() as u32);
+        for slot in tile.poly_start[p]..tile.poly_start[p + 1] {
+            split.first_slot.push(split.corners.len() as u32);
+            split.corners.push(tile.corners[slot as usize]);
+            split.origin.push(slot);
+            split.start.push(0.0);
+            let e = tile.segment(rules.up, p as u32, slot);
+            while let Some(&(cut_slot, t, at)) = cuts.get(next_cut)
+                && cut_slot == slot
+            {
+                split.corners.push(vertex_count + split.added.len() as u32);
+                split.added.push(rules.up.place(at, e.height_at(t)));
+                split.origin.push(slot);
+                split.start.push(t);
+                next_cut += 1;
+            }
+        }
+    }
+    split.poly_start.push(split.corners.len() as u32);
+    split
+}
+
+/// One seam portal: a piece of a wall edge of tile `a` and the piece of a wall edge of
+/// tile `b` that covers it, walked the other way (slots after splitting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SeamPair {
+    /// The slot in `a` (after splitting).
+    pub a_slot: u32,
+    /// The polygon of `a` that owns `a_slot`.
+    pub a_polygon: u32,
+    /// The slot in `b` (after splitting).
+    pub b_slot: u32,
+    /// The polygon of `b` that owns `b_slot`.
+    pub b_polygon: u32,
+}
+
+/// The seams between tiles `a` and `b`, given both tiles split by [`split_tile`] (each
+/// against a set of neighbours that includes the other). Each overlap of two wall edges
+/// gives one pair: the piece of each edge that holds the overlap's middle, when that
+/// piece lies within the overlap (a piece that reaches beyond it, which only happens when
+/// overlaps with other tiles cross each other, stays a wall). No slot is in two pairs.
+pub(crate) fn seam_pairs(
+    a: (&TileShape<'_>, &SplitTile),
+    b: (&TileShape<'_>, &SplitTile),
+    rules: &SeamRules,
+) -> Vec<SeamPair> {
+    let mut pairs = Vec::new();
+    let mut used_a = Vec::new();
+    let mut used_b = Vec::new();
+    // The piece of `slot` (of `polygon` in `shape`) that lies in the overlap `ends`.
+    let piece = |(shape, split): (&TileShape<'_>, &SplitTile), slot, polygon, ends: [Vec2; 2]| {
+        let e = shape.segment(rules.up, polygon, slot);
+        let slack = rules.tolerance / e.length();
+        let (t0, t1) = (e.param(ends[0]), e.param(ends[1]));
+        let (lo, hi) = (t0.min(t1), t0.max(t1));
+        let piece = split.piece_at(slot, (lo + hi) * 0.5);
+        let [from, to] = split.piece_range(slot, piece);
+        (from >= lo - slack && to <= hi + slack).then_some(piece)
+    };
+    for_each_overlap(
+        a.0,
+        b.0,
+        rules,
+        |(a_slot, a_polygon), (b_slot, b_polygon), ends| {
+            let (Some(a_piece), Some(b_piece)) = (
+                piece(a, a_slot, a_polygon, ends),
+                piece(b, b_slot, b_polygon, ends),
+            ) else {
+                return;
+            };
+            if used_a.contains(&a_piece) || used_b.contains(&b_piece) {
+                return;
+            }
+            used_a.push(a_piece);
+            used_b.push(b_piece);
+            pairs.push(SeamPair {
+                a_slot: a_piece,
+                a_polygon,
+                b_slot: b_piece,
+                b_polygon,
+            });
+        },
+    );
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Vec2, Vec3};
+
+    use super::{SeamRules, SplitTile, TileShape, seam_pairs, split_tile};
+    use crate::geometry::UpAxis;
+    use crate::mesh::NO_NEIGHBOUR;
+
+    /// A hand-made tile (z up): polygons counter-clockwise, neighbours inside the tile
+    /// found from shared edges.
+    struct Tile {
+        vertices: Vec<Vec3>,
+        ground: Vec<Vec2>,
+        poly_start: Vec<u32>,
+        corners: Vec<u32>,
+        neighbours: Vec<u32>,
+    }
+
+    fn tile(points: &[[f32; 3]], polygons: &[&[u32]]) -> Tile {
+        let vertices: Vec<Vec3> = points.iter().map(|&p| Vec3::from(p)).collect();
+        let ground = vertices.iter().map(|&v| UpAxis::Z.ground(v)).collect();
+        let mut poly_start = vec![0];
+        let mut corners = Vec::new();
+        for polygon in polygons {
+            corners.extend_from_slice(polygon);
+            poly_start.push(corners.len() as u32);
+        }
+        let edge = |p: usize, i: usize| {
+            let c = polygons[p];
+            (c[i], c[(i + 1) % c.len()])
+        };
+        let mut neighbours = Vec::new();
+        for p in 0..polygons.len() {
+            for i in 0..polygons[p].len() {
+                let (a, b) = edge(p, i);
+                let across = (0..polygons.len())
+                    .find(|&q| (0..polygons[q].len()).any(|j| edge(q, j) == (b, a)));
+                neighbours.push(across.map_or(NO_NEIGHBOUR, |q| q as u32));
+            }
+        }
+        Tile {
+            vertices,
+            ground,
+            poly_start,
+            corners,
+            neighbours,
+        }
+    }
+
+    /// An axis-aligned rectangle tile of one polygon at height `z`.
+    fn rectangle(x0: f32, y0: f32, x1: f32, y1: f32, z: f32) -> Tile {
+        tile(
+            &[[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]],
+            &[&[0, 1, 2, 3]],
+        )
+    }
+
+    impl Tile {
+        fn shape(&self) -> TileShape<'_> {
+            TileShape::new(
+                &self.vertices,
+                &self.ground,
+                &self.poly_start,
+                &self.corners,
+                &self.neighbours,
+            )
+        }
+    }
+
+    const RULES: SeamRules = SeamRules {
+        up: UpAxis::Z,
+        tolerance: 0.01,
+        climb: 0.5,
+    };
+
+    /// A seam piece as (from, to) ground points and the polygon that owns it.
+    type Piece = ([f32; 2], [f32; 2], u32);
+
+    /// Position of vertex `v` of a split tile.
+    fn position(tile: &Tile, split: &SplitTile, v: u32) -> Vec3 {
+        let n = tile.vertices.len();
+        if (v as usize) < n {
+            tile.vertices[v as usize]
+        } else {
+            split.added[v as usize - n]
+        }
+    }
+
+    fn piece(tile: &Tile, split: &SplitTile, polygon: u32, slot: u32) -> Piece {
+        let range = split.poly_start[polygon as usize]..split.poly_start[polygon as usize + 1];
+        assert!(
+            range.contains(&slot),
+            "slot {slot} not in polygon {polygon}"
+        );
+        let next = if slot + 1 == range.end {
+            range.start
+        } else {
+            slot + 1
+        };
+        let at = |s: u32| {
+            let g = UpAxis::Z.ground(position(tile, split, split.corners[s as usize]));
+            [g.x, g.y]
+        };
+        (at(slot), at(next), polygon)
+    }
+
+    /// Splits both tiles against each other and pairs them: the seams as pieces of `a`
+    /// and of `b`, sorted, and the split tiles.
+    fn stitch(
+        a: &Tile,
+        b: &Tile,
+        rules: &SeamRules,
+    ) -> (Vec<(Piece, Piece)>, SplitTile, SplitTile) {
+        let (sa, sb) = (a.shape(), b.shape());
+        let split_a = split_tile(&sa, &[&sb], rules);
+        let split_b = split_tile(&sb, &[&sa], rules);
+        let mut seams: Vec<(Piece, Piece)> = seam_pairs((&sa, &split_a), (&sb, &split_b), rules)
+            .iter()
+            .map(|s| {
+                (
+                    piece(a, &split_a, s.a_polygon, s.a_slot),
+                    piece(b, &split_b, s.b_polygon, s.b_slot),
+                )
+            })
+            .collect();
+        seams.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        (seams, split_a, split_b)
+    }
+
+    /// The ground positions of each polygon's corners after splitting.
+    fn outlines(tile: &Tile, split: &SplitTile) -> Vec<Vec<[f32; 2]>> {
+        split
+            .poly_start
+            .windows(2)
+            .map(|w| {
+                split.corners[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(|&v| {
+                        let g = UpAxis::Z.ground(position(tile, split, v));
+                        [g.x, g.y]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Checks the bookkeeping of a split tile against the tile it came from.
+    fn check_split(tile: &Tile, split: &SplitTile) {
+        assert_eq!(split.poly_start.len(), tile.poly_start.len());
+        assert_eq!(split.first_slot.len(), tile.corners.len());
+        assert_eq!(split.corners.len(), tile.corners.len() + split.added.len());
+        for (original, &first) in split.first_slot.iter().enumerate() {
+            assert_eq!(split.origin[first as usize], original as u32);
+            assert_eq!(split.start[first as usize], 0.0);
+            assert_eq!(split.corners[first as usize], tile.corners[original]);
+        }
+    }
+
+    #[test]
+    fn matching_edges_join_without_splits() {
+        let a = rectangle(0.0, 0.0, 1.0, 1.0, 0.0);
+        let b = rectangle(1.0, 0.0, 2.0, 1.0, 0.0);
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert_eq!(
+            seams,
+            [(([1.0, 0.0], [1.0, 1.0], 0), ([1.0, 1.0], [1.0, 0.0], 0))]
+        );
+        assert!(split_a.added.is_empty() && split_b.added.is_empty());
+        assert_eq!(split_a.corners, a.corners);
+        check_split(&a, &split_a);
+    }
+
+    #[test]
+    fn t_junction_splits_the_long_edge() {
+        // A 2 x 2 square against two unit squares stacked on its right side.
+        let a = rectangle(0.0, 0.0, 2.0, 2.0, 0.0);
+        let b = tile(
+            &[
+                [2.0, 0.0, 0.0],
+                [3.0, 0.0, 0.0],
+                [3.0, 1.0, 0.0],
+                [2.0, 1.0, 0.0],
+                [3.0, 2.0, 0.0],
+                [2.0, 2.0, 0.0],
+            ],
+            &[&[0, 1, 2, 3], &[3, 2, 4, 5]],
+        );
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert_eq!(
+            seams,
+            [
+                (([2.0, 0.0], [2.0, 1.0], 0), ([2.0, 1.0], [2.0, 0.0], 0)),
+                (([2.0, 1.0], [2.0, 2.0], 0), ([2.0, 2.0], [2.0, 1.0], 1)),
+            ]
+        );
+        assert_eq!(
+            outlines(&a, &split_a),
+            [[[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [2.0, 2.0], [0.0, 2.0]]]
+        );
+        assert_eq!(split_a.origin, [0, 1, 1, 2, 3]);
+        assert_eq!(split_a.first_slot, [0, 1, 3, 4]);
+        assert_eq!(split_a.start, [0.0, 0.0, 0.5, 0.0, 0.0]);
+        assert_eq!(split_b.corners, b.corners);
+        check_split(&a, &split_a);
+        check_split(&b, &split_b);
+    }
+
+    #[test]
+    fn partial_overlap_splits_both_edges() {
+        // Left: x in [0, 1], y in [0, 2]; right: x in [1, 2], y in [1, 3]. They share
+        // x = 1 for y in [1, 2].
+        let a = rectangle(0.0, 0.0, 1.0, 2.0, 0.0);
+        let b = rectangle(1.0, 1.0, 2.0, 3.0, 0.0);
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert_eq!(
+            seams,
+            [(([1.0, 1.0], [1.0, 2.0], 0), ([1.0, 2.0], [1.0, 1.0], 0))]
+        );
+        assert_eq!(
+            outlines(&a, &split_a),
+            [[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [1.0, 2.0], [0.0, 2.0]]]
+        );
+        assert_eq!(
+            outlines(&b, &split_b),
+            [[[1.0, 1.0], [2.0, 1.0], [2.0, 3.0], [1.0, 3.0], [1.0, 2.0]]]
+        );
+        check_split(&a, &split_a);
+        check_split(&b, &split_b);
+    }
+
+    #[test]
+    fn two_edges_of_one_tile_against_one_edge_of_the_other() {
+        // The left tile's right side has a collinear corner at y = 1 (two edges); the
+        // right tile's left side is one edge, split there.
+        let a = tile(
+            &[
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [1.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+            ],
+            &[&[0, 1, 2, 3, 4]],
+        );
+        let b = rectangle(1.0, 0.0, 2.0, 2.0, 0.0);
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert_eq!(
+            seams,
+            [
+                (([1.0, 0.0], [1.0, 1.0], 0), ([1.0, 1.0], [1.0, 0.0], 0)),
+                (([1.0, 1.0], [1.0, 2.0], 0), ([1.0, 2.0], [1.0, 1.0], 0)),
+            ]
+        );
+        assert!(split_a.added.is_empty());
+        assert_eq!(
+            outlines(&b, &split_b),
+            [[[1.0, 0.0], [2.0, 0.0], [2.0, 2.0], [1.0, 2.0], [1.0, 1.0]]]
+        );
+        // The new corner sits on b's own vertex 4 (after its four).
+        assert_eq!(split_b.corners, [0, 1, 2, 3, 4]);
+        assert_eq!(split_b.added, [Vec3::new(1.0, 1.0, 0.0)]);
+    }
+
+    #[test]
+    fn heights_must_meet_within_climb() {
+        let a = rectangle(0.0, 0.0, 1.0, 1.0, 0.0);
+        // 0.6 above: beyond the climb of 0.5, no seam and no split.
+        let (seams, split_a, _) = stitch(&a, &rectangle(1.0, 0.0, 2.0, 1.0, 0.6), &RULES);
+        assert!(seams.is_empty() && split_a.added.is_empty());
+        // 0.4 above: within it.
+        let (seams, _, _) = stitch(&a, &rectangle(1.0, 0.0, 2.0, 1.0, 0.4), &RULES);
+        assert_eq!(seams.len(), 1);
+        // A ramp: the right tile rises from 0 at y = 0 to 2 at y = 2, so only near y = 0
+        // is it within the climb of the flat left tile; both overlap ends must be.
+        let ramp = tile(
+            &[
+                [1.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [2.0, 2.0, 2.0],
+                [1.0, 2.0, 2.0],
+            ],
+            &[&[0, 1, 2, 3]],
+        );
+        let (seams, _, _) = stitch(&rectangle(0.0, 0.0, 1.0, 2.0, 0.0), &ramp, &RULES);
+        assert!(seams.is_empty());
+        // A short flat piece against the bottom of the ramp, y in [0, 0.4] (height 0.4 at
+        // its top): it joins, and the ramp's edge is split at y = 0.4, with the height
+        // interpolated along the ramp's edge.
+        let (seams, _, split_ramp) = stitch(&rectangle(0.0, 0.0, 1.0, 0.4, 0.0), &ramp, &RULES);
+        assert_eq!(
+            seams,
+            [(([1.0, 0.0], [1.0, 0.4], 0), ([1.0, 0.4], [1.0, 0.0], 0))]
+        );
+        assert_eq!(split_ramp.added.len(), 1);
+        assert!(split_ramp.added[0].abs_diff_eq(Vec3::new(1.0, 0.4, 0.4), 1e-6));
+    }
+
+    #[test]
+    fn parallel_but_offset_edges_do_not_join() {
+        let a = rectangle(0.0, 0.0, 1.0, 1.0, 0.0);
+        // A gap of 0.1 between the tiles: beyond the tolerance of 0.01.
+        let b = rectangle(1.1, 0.0, 2.0, 1.0, 0.0);
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert!(seams.is_empty() && split_a.added.is_empty() && split_b.added.is_empty());
+        // Within a tolerance of 0.2 they join.
+        let loose = SeamRules {
+            tolerance: 0.2,
+            ..RULES
+        };
+        let (seams, _, _) = stitch(&a, &b, &loose);
+        assert_eq!(
+            seams,
+            [(([1.0, 0.0], [1.0, 1.0], 0), ([1.1, 1.0], [1.1, 0.0], 0))]
+        );
+    }
+
+    #[test]
+    fn same_direction_edges_do_not_join() {
+        // The second tile lies on the same side of x = 1 as the first (they overlap):
+        // their edges on x = 1 both run upwards.
+        let a = rectangle(0.0, 0.0, 1.0, 1.0, 0.0);
+        let b = rectangle(0.5, 0.0, 1.0, 1.0, 0.0);
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert!(seams.is_empty() && split_a.added.is_empty() && split_b.added.is_empty());
+    }
+
+    #[test]
+    fn overlaps_shorter_than_the_tolerance_do_not_join() {
+        // The tiles share x = 1 for y in [1, 1.005] only.
+        let a = rectangle(0.0, 0.0, 1.0, 1.005, 0.0);
+        let b = rectangle(1.0, 1.0, 2.0, 2.0, 0.0);
+        let (seams, split_a, split_b) = stitch(&a, &b, &RULES);
+        assert!(seams.is_empty() && split_a.added.is_empty() && split_b.added.is_empty());
+    }
+
+    #[test]
+    fn one_edge_against_two_tiles() {
+        // A 2-high tile against two unit tiles on its right (a tile corner at y = 1): its
+        // edge is split once, and each piece joins one tile.
+        let a = rectangle(0.0, 0.0, 1.0, 2.0, 0.0);
+        let b = rectangle(1.0, 0.0, 2.0, 1.0, 0.0);
+        let c = rectangle(1.0, 1.0, 2.0, 2.0, 0.0);
+        let (sa, sb, sc) = (a.shape(), b.shape(), c.shape());
+        let split_a = split_tile(&sa, &[&sb, &sc], &RULES);
+        let split_b = split_tile(&sb, &[&sa, &sc], &RULES);
+        let split_c = split_tile(&sc, &[&sa, &sb], &RULES);
+        assert_eq!(split_a.added, [Vec3::new(1.0, 1.0, 0.0)]);
+        assert!(split_b.added.is_empty() && split_c.added.is_empty());
+        let ab = seam_pairs((&sa, &split_a), (&sb, &split_b), &RULES);
+        let ac = seam_pairs((&sa, &split_a), (&sc, &split_c), &RULES);
+        let bc = seam_pairs((&sb, &split_b), (&sc, &split_c), &RULES);
+        assert_eq!(
+            (
+                piece(&a, &split_a, 0, ab[0].a_slot),
+                piece(&b, &split_b, 0, ab[0].b_slot)
+            ),
+            (([1.0, 0.0], [1.0, 1.0], 0), ([1.0, 1.0], [1.0, 0.0], 0))
+        );
+        assert_eq!(
+            (
+                piece(&a, &split_a, 0, ac[0].a_slot),
+                piece(&c, &split_c, 0, ac[0].b_slot)
+            ),
+            (([1.0, 1.0], [1.0, 2.0], 0), ([1.0, 2.0], [1.0, 1.0], 0))
+        );
+        assert_eq!((ab.len(), ac.len(), bc.len()), (1, 1, 1));
+    }
+}
