@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use navstar::io::{load_mesh_file, load_navstar_bytes};
+use navstar::io::{PolygonSoup, load_mesh_file, load_navstar_bytes};
 use navstar::{MeshOptions, NavMesh};
 
 const MAPS: &[&str] = &[
@@ -26,20 +26,16 @@ fn load(c: &mut Criterion) {
         }
         let mesh = load_mesh_file(&file, &MeshOptions::default()).expect("the map loads");
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        let polygons = 0..mesh.polygon_count();
-        let indices: Vec<u32> = polygons
-            .clone()
-            .flat_map(|p| mesh.polygon_vertices(p).iter().copied())
-            .collect();
-        let sizes: Vec<u32> = polygons
-            .map(|p| mesh.polygon_vertices(p).len() as u32)
-            .collect();
+        let soup = PolygonSoup::from_mesh(&mesh);
         let options = MeshOptions::default().with_up_axis(mesh.up_axis());
         let bytes = mesh.to_bytes();
         let mut group = c.benchmark_group(name);
         group.sample_size(20);
         group.bench_function("build from arrays", |b| {
-            b.iter(|| NavMesh::from_polygons(mesh.vertices(), &indices, &sizes, &options).unwrap())
+            b.iter(|| {
+                NavMesh::from_polygons(&soup.vertices, &soup.indices, &soup.polygon_sizes, &options)
+                    .unwrap()
+            })
         });
         group.bench_function("load .navstar bytes", |b| {
             b.iter(|| load_navstar_bytes(black_box(&bytes)).unwrap())

@@ -90,6 +90,11 @@ enum NavstarStatus
   // The output did not fit: the first `capacity` items were written and `*out_count`
   // holds the full count.
   NAVSTAR_BUFFER_TOO_SMALL = 2,
+  // Partial because a search stopped at the query's node limit
+  // (`NavstarQueryOptions::max_nodes`): the path leads to the point closest to the
+  // goal of the polygons reached before the limit (the goal may be reachable); a list
+  // of reachable polygons holds those found before it.
+  NAVSTAR_PARTIAL_NODE_LIMIT = 3,
   // A required pointer was NULL.
   NAVSTAR_ERROR_NULL_ARGUMENT = -1,
   // NaN/Inf coordinate, bad option value, bad count.
@@ -191,6 +196,24 @@ typedef struct NavstarPathOptions {
   uint32_t split_at_area_changes;
 } NavstarPathOptions;
 
+// Options for `navstar_query_create_ex`. Get defaults from
+// `navstar_query_options_default()` and change the fields you need; pass NULL for all
+// defaults.
+typedef struct NavstarQueryOptions {
+  // `sizeof(NavstarQueryOptions)` as the caller was compiled; set by the default
+  // constructor.
+  uint32_t struct_size;
+  // The most search nodes each search of the query may touch (Detour's `maxNodes`);
+  // 0 (default) for no limit. A search stopped by the limit answers with what it
+  // found: a path call returns `NAVSTAR_PARTIAL_NODE_LIMIT` with the path to the
+  // reached point closest to the goal (the goal may be reachable), the reachable
+  // polygons call returns `NAVSTAR_PARTIAL_NODE_LIMIT` with the polygons found so far,
+  // and the nearest-target call chooses among the goals reached before the limit.
+  // The query's memory grows on demand up to what the limit allows; nothing is
+  // allocated for it at creation, so any value (`UINT32_MAX` included) is accepted.
+  uint32_t max_nodes;
+} NavstarQueryOptions;
+
 // An off-mesh link (ladder, jump, teleporter) for `NavstarMeshInput::links`. Start from
 // `navstar_off_mesh_link_default()`.
 typedef struct NavstarOffMeshLink {
@@ -246,7 +269,8 @@ typedef struct NavstarPathInfo {
   uint32_t point_count;
   // Number of polygons of its corridor (0 when answered without a search).
   uint32_t polygon_count;
-  // `NAVSTAR_OK` or `NAVSTAR_PARTIAL_PATH`.
+  // `NAVSTAR_OK`, `NAVSTAR_PARTIAL_PATH` or `NAVSTAR_PARTIAL_NODE_LIMIT`: what the
+  // path call returned when the path fitted.
   NavstarStatus status;
   // Its length in world units (sum of corner-to-corner distances).
   float length;
@@ -327,6 +351,9 @@ struct NavstarMeshOptions navstar_mesh_options_default(void);
 // Default path options: A*, heuristic weight 1, unlimited snapping, partial paths
 // allowed.
 struct NavstarPathOptions navstar_path_options_default(void);
+
+// Default query options: no node limit.
+struct NavstarQueryOptions navstar_query_options_default(void);
 
 // Default query filter: every area costs 1; polygons and links with any flag set are
 // usable.
@@ -414,22 +441,43 @@ uint32_t navstar_mesh_polygon_count(const struct NavstarMesh *mesh);
 // `mesh` must be NULL or a live mesh.
 uint32_t navstar_mesh_vertex_count(const struct NavstarMesh *mesh);
 
-// Creates a query (per-thread scratch memory) for `mesh`.
-//
-// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
-// * Fails with `NAVSTAR_ERROR_OUT_OF_MEMORY` when the query's scratch memory (about 72
-//   bytes per polygon corner of the mesh) cannot be allocated.
-// * `out_query` (out): receives the query, or NULL on error. Release it with
-//   `navstar_query_free`.
+// Creates a query (per-thread search state) for `mesh`, with no node limit: as
+// `navstar_query_create_ex` with NULL options.
 //
 // # Safety
 // `mesh` must be NULL or a live mesh; `out_query` NULL or writable.
 NavstarStatus navstar_query_create(const struct NavstarMesh *mesh, struct NavstarQuery **out_query);
 
+// Creates a query (per-thread search state) for `mesh`, with options.
+//
+// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
+// * `options` (in, optional): NULL for defaults (no node limit); otherwise its
+//   `struct_size` must be set (`navstar_query_options_default()`).
+// * `out_query` (out): receives the query, or NULL on error. Release it with
+//   `navstar_query_free`.
+//
+// Creation allocates no search memory, whatever the size of the mesh: the searches
+// grow it as they touch nodes, up to `options->max_nodes` nodes per search
+// (`navstar_query_scratch_bytes` tells how much the query holds).
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `options` NULL or a readable struct of the size
+// its `struct_size` says; `out_query` NULL or writable.
+NavstarStatus navstar_query_create_ex(const struct NavstarMesh *mesh,
+                                      const struct NavstarQueryOptions *options,
+                                      struct NavstarQuery **out_query);
+
+// The bytes of search memory `query` holds now: it grows with the largest searches
+// made (bounded by the query's node limit), not with the size of the mesh. 0 for NULL.
+//
+// # Safety
+// `query` must be NULL or a live query not used by another thread.
+uint64_t navstar_query_scratch_bytes(const struct NavstarQuery *query);
+
 // Releases a query. NULL does nothing.
 //
 // # Safety
-// `query` must be NULL or a pointer returned by `navstar_query_create` that was not
+// `query` must be NULL or a pointer returned by `navstar_query_create(_ex)` that was not
 // freed yet, and not in use by another thread.
 void navstar_query_free(struct NavstarQuery *query);
 
@@ -448,11 +496,13 @@ void navstar_query_free(struct NavstarQuery *query);
 // * `out_count` (out): the number of points of the whole path (0 on error).
 //
 // The first point is the snapped start, the last the snapped goal, or for
-// `NAVSTAR_PARTIAL_PATH` the reachable point closest to the goal. Start and goal in
+// `NAVSTAR_PARTIAL_PATH` the reachable point closest to the goal (for
+// `NAVSTAR_PARTIAL_NODE_LIMIT`, the search stopped at the query's node limit: the
+// point closest to the goal of the polygons it reached). Start and goal in
 // one polygon or in direct sight give exactly 2 points. When the path has more than
 // `capacity` points, the first `capacity` are written and the call returns
 // `NAVSTAR_BUFFER_TOO_SMALL` (also when the path is partial; call again with a bigger
-// buffer to learn that). In steady state the call allocates no memory.
+// buffer, or `navstar_query_path_info`, to learn that). In steady state the call allocates no memory.
 //
 // # Safety
 // `query` must be NULL or a live query not used by another thread; `start`/`goal`
@@ -600,7 +650,10 @@ NavstarStatus navstar_find_nearest_target(struct NavstarQuery *query,
 // * `out_polygons` (out): room for `capacity` entries; NULL only with `capacity` 0.
 // * `out_count` (out): how many polygons are reachable.
 //
-// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit (the cheapest `capacity` are written).
+// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit (the cheapest `capacity` are
+// written); else `NAVSTAR_PARTIAL_NODE_LIMIT` when the flood stopped at the query's
+// node limit (`NavstarQueryOptions::max_nodes`: the polygons found before it are
+// listed, more may be reachable within `max_cost`).
 //
 // # Safety
 // `query` NULL or a live query not used by another thread; `start` NULL or 3 readable

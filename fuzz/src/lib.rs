@@ -52,7 +52,8 @@ pub use NavstarStatus::{
     NavstarErrorInvalidArgument as INVALID_ARGUMENT, NavstarErrorInvalidMesh as INVALID_MESH,
     NavstarErrorNoPath as NO_PATH, NavstarErrorNotOnMesh as NOT_ON_MESH,
     NavstarErrorNullArgument as NULL_ARGUMENT, NavstarErrorOutOfMemory as OUT_OF_MEMORY,
-    NavstarOk as OK, NavstarPartialPath as PARTIAL_PATH,
+    NavstarOk as OK, NavstarPartialNodeLimit as PARTIAL_NODE_LIMIT,
+    NavstarPartialPath as PARTIAL_PATH,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -787,10 +788,8 @@ pub fn check_same_path(answer: &CAnswer, rust: &Result<RustPath, QueryError>, ca
             assert_eq!(answer.count as usize, path.corners.len());
             let want = if path.corners.len() > capacity as usize {
                 BUFFER_TOO_SMALL
-            } else if path.status == PathStatus::Partial {
-                PARTIAL_PATH
             } else {
-                OK
+                NavstarStatus::from(path.status)
             };
             assert_eq!(answer.status, want);
             for (c, r) in answer.points.iter().zip(&path.corners) {
@@ -856,15 +855,16 @@ pub fn compare_query(
             o.heuristic_weight = 1.0;
             let complete = (answer.count as usize) <= answer.points.len();
             match answer.status {
-                OK | PARTIAL_PATH if complete => {
-                    let status = if answer.status == OK {
-                        PathStatus::Complete
-                    } else {
-                        PathStatus::Partial
+                OK | PARTIAL_PATH | PARTIAL_NODE_LIMIT if complete => {
+                    let status = match answer.status {
+                        OK => PathStatus::Complete,
+                        PARTIAL_PATH => PathStatus::Partial,
+                        _ => PathStatus::NodeLimit,
                     };
                     check_answer(rquery.mesh(), s, g, &o, &Ok((answer.points, status)));
                 }
-                OK | PARTIAL_PATH | BUFFER_TOO_SMALL | INVALID_ARGUMENT | NOT_ON_MESH | NO_PATH => {
+                OK | PARTIAL_PATH | PARTIAL_NODE_LIMIT | BUFFER_TOO_SMALL | INVALID_ARGUMENT
+                | NOT_ON_MESH | NO_PATH => {
                 }
                 other => panic!("{other:?} with unknown options"),
             }

@@ -7,10 +7,10 @@ use navstar::ffi::{
     NAVSTAR_CORNER_AREA_CHANGE, NAVSTAR_CORNER_END, NAVSTAR_CORNER_LINK_END,
     NAVSTAR_CORNER_LINK_START, NAVSTAR_CORNER_START, NAVSTAR_NO_LINK, NavstarCornerDetail,
 };
-use navstar::{MAX_AREAS, NavMesh, PathOptions, PathStatus};
+use navstar::{MAX_AREAS, NavMesh, PathOptions};
 
 use crate::calls::{Fault, c_path_corridor, c_path_details, c_path_info, check_faults};
-use crate::{CQuery, ListAnswer, ListBuffers, NO_PATH, NULL_ARGUMENT, OK, PARTIAL_PATH, RustPath};
+use crate::{CQuery, ListAnswer, ListBuffers, NO_PATH, NULL_ARGUMENT, OK, RustPath};
 
 /// The buffers of a read-back call.
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -133,11 +133,7 @@ pub fn check_read_back(query: &CQuery, mesh: &NavMesh, last: &LastCall, call: Re
             let path = &last.path;
             assert_eq!(info.point_count as usize, path.corners.len());
             assert_eq!(info.polygon_count as usize, path.corridor.len());
-            let status = match path.status {
-                PathStatus::Complete => OK,
-                PathStatus::Partial | PathStatus::NodeLimit => PARTIAL_PATH,
-            };
-            assert_eq!(info.status, status);
+            assert_eq!(info.status, path.status.into());
             assert_eq!(info.length.to_bits(), path.length.to_bits(), "{info:?}");
             assert_eq!(info.cost.to_bits(), path.cost.to_bits(), "{info:?}");
             check_length_and_cost(mesh, last);

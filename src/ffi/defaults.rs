@@ -4,7 +4,7 @@
 
 use super::filter::NavstarQueryFilter;
 use super::mesh_input::{NavstarMeshInput, NavstarOffMeshLink};
-use super::options::{NavstarMeshOptions, NavstarPathOptions};
+use super::options::{NavstarMeshOptions, NavstarPathOptions, NavstarQueryOptions};
 
 /// Default mesh options: Y up, welding of exactly coincident vertices.
 #[unsafe(no_mangle)]
@@ -17,6 +17,12 @@ pub extern "C" fn navstar_mesh_options_default() -> NavstarMeshOptions {
 #[unsafe(no_mangle)]
 pub extern "C" fn navstar_path_options_default() -> NavstarPathOptions {
     NavstarPathOptions::default()
+}
+
+/// Default query options: no node limit.
+#[unsafe(no_mangle)]
+pub extern "C" fn navstar_query_options_default() -> NavstarQueryOptions {
+    NavstarQueryOptions::default()
 }
 
 /// Default query filter: every area costs 1; polygons and links with any flag set are

@@ -41,7 +41,7 @@ mod saved;
 
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
-    navstar_path_options_default, navstar_query_filter_default,
+    navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,
 };
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
 pub use handle::{NavstarMesh, NavstarQuery};
@@ -57,7 +57,7 @@ pub use mesh_input::{
 pub use options::{
     NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_SEARCH_BREADTH_FIRST,
     NAVSTAR_SEARCH_DEPTH_FIRST, NAVSTAR_SEARCH_DIJKSTRA, NAVSTAR_SEARCH_GREEDY, NAVSTAR_UP_Y,
-    NAVSTAR_UP_Z, NavstarMeshOptions, NavstarPathOptions,
+    NAVSTAR_UP_Z, NavstarMeshOptions, NavstarPathOptions, NavstarQueryOptions,
 };
 pub use queries::{
     NAVSTAR_CORNER_AREA_CHANGE, NAVSTAR_CORNER_END, NAVSTAR_CORNER_LINK_END,
@@ -66,7 +66,10 @@ pub use queries::{
     navstar_query_path_corridor, navstar_query_path_details, navstar_query_path_info,
     navstar_query_reachable_polygons,
 };
-pub use query::{navstar_find_path, navstar_query_create, navstar_query_free};
+pub use query::{
+    navstar_find_path, navstar_query_create, navstar_query_create_ex, navstar_query_free,
+    navstar_query_scratch_bytes,
+};
 pub use saved::{
     NAVSTAR_FORMAT_VERSION, navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes,
     navstar_mesh_save,

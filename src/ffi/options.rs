@@ -3,7 +3,7 @@
 
 use super::boundary::{FfiError, Versioned, read_versioned};
 use super::filter::{NavstarQueryFilter, read_filter};
-use crate::{MeshOptions, PathMode, PathOptions, SearchStrategy, UpAxis};
+use crate::{MeshOptions, PathMode, PathOptions, Query, SearchStrategy, UpAxis};
 
 /// `NavstarMeshOptions::up_axis`: Y is up (Detour, Unity, Godot). The default.
 pub const NAVSTAR_UP_Y: u32 = 0;
@@ -54,6 +54,55 @@ pub struct NavstarMeshOptions {
     /// `NAVSTAR_ERROR_INVALID_MESH`. Added after the first version: a struct of the older
     /// size gets the default.
     pub allow_degenerate_connectors: u32,
+}
+
+/// Options for `navstar_query_create_ex`. Get defaults from
+/// `navstar_query_options_default()` and change the fields you need; pass NULL for all
+/// defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NavstarQueryOptions {
+    /// `sizeof(NavstarQueryOptions)` as the caller was compiled; set by the default
+    /// constructor.
+    pub struct_size: u32,
+    /// The most search nodes each search of the query may touch (Detour's `maxNodes`);
+    /// 0 (default) for no limit. A search stopped by the limit answers with what it
+    /// found: a path call returns `NAVSTAR_PARTIAL_NODE_LIMIT` with the path to the
+    /// reached point closest to the goal (the goal may be reachable), the reachable
+    /// polygons call returns `NAVSTAR_PARTIAL_NODE_LIMIT` with the polygons found so far,
+    /// and the nearest-target call chooses among the goals reached before the limit.
+    /// The query's memory grows on demand up to what the limit allows; nothing is
+    /// allocated for it at creation, so any value (`UINT32_MAX` included) is accepted.
+    pub max_nodes: u32,
+}
+
+/// The defaults: no node limit.
+impl Default for NavstarQueryOptions {
+    fn default() -> Self {
+        NavstarQueryOptions {
+            struct_size: size_of::<NavstarQueryOptions>() as u32,
+            max_nodes: 0,
+        }
+    }
+}
+
+// SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32 only.
+unsafe impl Versioned for NavstarQueryOptions {
+    /// The first version is the current one.
+    const OLDER_SIZES: &'static [usize] = &[];
+    const DEFAULT_FUNCTION: &'static str = "navstar_query_options_default";
+}
+
+impl NavstarQueryOptions {
+    /// Reads an optional options argument (NULL = defaults): the node limit for
+    /// [`Query::with_max_nodes`].
+    pub(crate) fn read_max_nodes(ptr: *const NavstarQueryOptions) -> Result<usize, FfiError> {
+        let options = read_versioned(ptr, "options")?;
+        Ok(match options.max_nodes {
+            0 => Query::DEFAULT_MAX_NODES,
+            limit => limit as usize,
+        })
+    }
 }
 
 /// Options for `navstar_find_path`. Get defaults from `navstar_path_options_default()`

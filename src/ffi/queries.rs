@@ -51,7 +51,8 @@ pub struct NavstarPathInfo {
     pub point_count: u32,
     /// Number of polygons of its corridor (0 when answered without a search).
     pub polygon_count: u32,
-    /// `NAVSTAR_OK` or `NAVSTAR_PARTIAL_PATH`.
+    /// `NAVSTAR_OK`, `NAVSTAR_PARTIAL_PATH` or `NAVSTAR_PARTIAL_NODE_LIMIT`: what the
+    /// path call returned when the path fitted.
     pub status: NavstarStatus,
     /// Its length in world units (sum of corner-to-corner distances).
     pub length: f32,
@@ -106,11 +107,7 @@ pub unsafe extern "C" fn navstar_query_path_info(
         out_info.set(NavstarPathInfo {
             point_count: corners.len() as u32,
             polygon_count: state.query.corridor().len() as u32,
-            status: if status.is_partial() {
-                NavstarStatus::NavstarPartialPath
-            } else {
-                NavstarStatus::NavstarOk
-            },
+            status: status.into(),
             length: corners.windows(2).map(|w| w[0].distance(w[1])).sum(),
             cost,
         });
@@ -226,7 +223,10 @@ pub unsafe extern "C" fn navstar_find_nearest_target(
 /// * `out_polygons` (out): room for `capacity` entries; NULL only with `capacity` 0.
 /// * `out_count` (out): how many polygons are reachable.
 ///
-/// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit (the cheapest `capacity` are written).
+/// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit (the cheapest `capacity` are
+/// written); else `NAVSTAR_PARTIAL_NODE_LIMIT` when the flood stopped at the query's
+/// node limit (`NavstarQueryOptions::max_nodes`: the polygons found before it are
+/// listed, more may be reachable within `max_cost`).
 ///
 /// # Safety
 /// `query` NULL or a live query not used by another thread; `start` NULL or 3 readable
@@ -257,10 +257,16 @@ pub unsafe extern "C" fn navstar_query_reachable_polygons(
             .query
             .reachable_polygons(start, max_cost, &options.filter, options.max_snap_distance)
             .map_err(|e: QueryError| FfiError::from(e))?;
-        Ok(out.write(reached.iter().map(|r| NavstarReachedPolygon {
+        let written = out.write(reached.iter().map(|r| NavstarReachedPolygon {
             polygon: r.polygon,
             parent: r.parent.unwrap_or(NAVSTAR_NO_POLYGON),
             cost: r.cost,
-        })))
+        }));
+        Ok(match written {
+            NavstarStatus::NavstarOk if state.query.hit_node_limit() => {
+                NavstarStatus::NavstarPartialNodeLimit
+            }
+            written => written,
+        })
     })
 }

@@ -4,17 +4,12 @@ use glam::Vec3;
 
 use super::boundary::{FfiError, OutCount, OutSlice, read_point, run, run_void};
 use super::handle::{self, HandleOut, NavstarMesh, NavstarQuery, QueryState};
-use super::options::NavstarPathOptions;
+use super::options::{NavstarPathOptions, NavstarQueryOptions};
 use super::status::NavstarStatus;
 use crate::{PathStatus, Query};
 
-/// Creates a query (per-thread scratch memory) for `mesh`.
-///
-/// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
-/// * Fails with `NAVSTAR_ERROR_OUT_OF_MEMORY` when the query's scratch memory (about 72
-///   bytes per polygon corner of the mesh) cannot be allocated.
-/// * `out_query` (out): receives the query, or NULL on error. Release it with
-///   `navstar_query_free`.
+/// Creates a query (per-thread search state) for `mesh`, with no node limit: as
+/// `navstar_query_create_ex` with NULL options.
 ///
 /// # Safety
 /// `mesh` must be NULL or a live mesh; `out_query` NULL or writable.
@@ -24,20 +19,66 @@ pub unsafe extern "C" fn navstar_query_create(
     out_query: *mut *mut NavstarQuery,
 ) -> NavstarStatus {
     run("navstar_query_create", || {
-        let out_query = HandleOut::new(out_query, "out_query")?;
-        let mesh = handle::borrow(mesh, "mesh")?;
-        out_query.give(QueryState {
-            query: Query::try_new(mesh)?,
-            last_path: None,
-        });
-        Ok(NavstarStatus::NavstarOk)
+        create(mesh, std::ptr::null(), out_query)
     })
+}
+
+/// Creates a query (per-thread search state) for `mesh`, with options.
+///
+/// * `mesh` (in): the mesh to search; the query keeps its own reference to it.
+/// * `options` (in, optional): NULL for defaults (no node limit); otherwise its
+///   `struct_size` must be set (`navstar_query_options_default()`).
+/// * `out_query` (out): receives the query, or NULL on error. Release it with
+///   `navstar_query_free`.
+///
+/// Creation allocates no search memory, whatever the size of the mesh: the searches
+/// grow it as they touch nodes, up to `options->max_nodes` nodes per search
+/// (`navstar_query_scratch_bytes` tells how much the query holds).
+///
+/// # Safety
+/// `mesh` must be NULL or a live mesh; `options` NULL or a readable struct of the size
+/// its `struct_size` says; `out_query` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_query_create_ex(
+    mesh: *const NavstarMesh,
+    options: *const NavstarQueryOptions,
+    out_query: *mut *mut NavstarQuery,
+) -> NavstarStatus {
+    run("navstar_query_create_ex", || {
+        create(mesh, options, out_query)
+    })
+}
+
+/// The body of both query constructors.
+fn create(
+    mesh: *const NavstarMesh,
+    options: *const NavstarQueryOptions,
+    out_query: *mut *mut NavstarQuery,
+) -> Result<NavstarStatus, FfiError> {
+    let out_query = HandleOut::new(out_query, "out_query")?;
+    let mesh = handle::borrow(mesh, "mesh")?;
+    let max_nodes = NavstarQueryOptions::read_max_nodes(options)?;
+    out_query.give(QueryState {
+        query: Query::try_new(mesh)?.with_max_nodes(max_nodes),
+        last_path: None,
+    });
+    Ok(NavstarStatus::NavstarOk)
+}
+
+/// The bytes of search memory `query` holds now: it grows with the largest searches
+/// made (bounded by the query's node limit), not with the size of the mesh. 0 for NULL.
+///
+/// # Safety
+/// `query` must be NULL or a live query not used by another thread.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_query_scratch_bytes(query: *const NavstarQuery) -> u64 {
+    handle::get(query).map_or(0, |state| state.query.scratch_bytes() as u64)
 }
 
 /// Releases a query. NULL does nothing.
 ///
 /// # Safety
-/// `query` must be NULL or a pointer returned by `navstar_query_create` that was not
+/// `query` must be NULL or a pointer returned by `navstar_query_create(_ex)` that was not
 /// freed yet, and not in use by another thread.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn navstar_query_free(query: *mut NavstarQuery) {
@@ -59,11 +100,13 @@ pub unsafe extern "C" fn navstar_query_free(query: *mut NavstarQuery) {
 /// * `out_count` (out): the number of points of the whole path (0 on error).
 ///
 /// The first point is the snapped start, the last the snapped goal, or for
-/// `NAVSTAR_PARTIAL_PATH` the reachable point closest to the goal. Start and goal in
+/// `NAVSTAR_PARTIAL_PATH` the reachable point closest to the goal (for
+/// `NAVSTAR_PARTIAL_NODE_LIMIT`, the search stopped at the query's node limit: the
+/// point closest to the goal of the polygons it reached). Start and goal in
 /// one polygon or in direct sight give exactly 2 points. When the path has more than
 /// `capacity` points, the first `capacity` are written and the call returns
 /// `NAVSTAR_BUFFER_TOO_SMALL` (also when the path is partial; call again with a bigger
-/// buffer to learn that). In steady state the call allocates no memory.
+/// buffer, or `navstar_query_path_info`, to learn that). In steady state the call allocates no memory.
 ///
 /// # Safety
 /// `query` must be NULL or a live query not used by another thread; `start`/`goal`
@@ -108,14 +151,14 @@ pub(crate) fn forget_last_path<'a>(
 }
 
 /// Writes a path's corners to an output array of points: `NAVSTAR_BUFFER_TOO_SMALL`
-/// when they do not all fit, else OK or PARTIAL_PATH by `status`.
+/// when they do not all fit, else OK, PARTIAL_PATH or PARTIAL_NODE_LIMIT by `status`.
 pub(crate) fn write_path(
     out: OutSlice<[f32; 3]>,
     corners: &[Vec3],
     status: PathStatus,
 ) -> NavstarStatus {
     match out.write(corners.iter().map(|c| c.to_array())) {
-        NavstarStatus::NavstarOk if status.is_partial() => NavstarStatus::NavstarPartialPath,
+        NavstarStatus::NavstarOk => status.into(),
         written => written,
     }
 }

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::ffi::{CStr, CString, c_char};
 
-use crate::{MeshError, QueryError};
+use crate::{MeshError, PathStatus, QueryError};
 
 /// The result of every fallible navstar function. Values >= 0 are successes, values < 0
 /// are errors; an error also sets the thread's last error message
@@ -20,6 +20,11 @@ pub enum NavstarStatus {
     /// The output did not fit: the first `capacity` items were written and `*out_count`
     /// holds the full count.
     NavstarBufferTooSmall = 2,
+    /// Partial because a search stopped at the query's node limit
+    /// (`NavstarQueryOptions::max_nodes`): the path leads to the point closest to the
+    /// goal of the polygons reached before the limit (the goal may be reachable); a list
+    /// of reachable polygons holds those found before it.
+    NavstarPartialNodeLimit = 3,
     /// A required pointer was NULL.
     NavstarErrorNullArgument = -1,
     /// NaN/Inf coordinate, bad option value, bad count.
@@ -38,12 +43,16 @@ pub enum NavstarStatus {
 
 /// Every status with the name of its C constant: the one place these names are written
 /// in Rust. A unit test checks it against the enum of the generated header.
-const STATUS_NAMES: [(NavstarStatus, &CStr); 10] = [
+const STATUS_NAMES: [(NavstarStatus, &CStr); 11] = [
     (NavstarStatus::NavstarOk, c"NAVSTAR_OK"),
     (NavstarStatus::NavstarPartialPath, c"NAVSTAR_PARTIAL_PATH"),
     (
         NavstarStatus::NavstarBufferTooSmall,
         c"NAVSTAR_BUFFER_TOO_SMALL",
+    ),
+    (
+        NavstarStatus::NavstarPartialNodeLimit,
+        c"NAVSTAR_PARTIAL_NODE_LIMIT",
     ),
     (
         NavstarStatus::NavstarErrorNullArgument,
@@ -93,6 +102,17 @@ impl NavstarStatus {
     /// The constant's name as written in C, for messages and logs.
     pub fn name(self) -> &'static str {
         self.c_name().to_str().expect("the status names are ASCII")
+    }
+}
+
+/// The success status of a path: OK, PARTIAL_PATH, or PARTIAL_NODE_LIMIT.
+impl From<PathStatus> for NavstarStatus {
+    fn from(status: PathStatus) -> Self {
+        match status {
+            PathStatus::Complete => NavstarStatus::NavstarOk,
+            PathStatus::Partial => NavstarStatus::NavstarPartialPath,
+            PathStatus::NodeLimit => NavstarStatus::NavstarPartialNodeLimit,
+        }
     }
 }
 

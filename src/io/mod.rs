@@ -89,6 +89,42 @@ pub struct PolygonSoup {
 }
 
 impl PolygonSoup {
+    /// The polygons and vertices of a built mesh, with its up axis: the arrays that
+    /// [`PolygonSoup::into_mesh`] (or [`NavMesh::from_polygons`]) builds the same
+    /// polygons from again (its areas, flags and links are not included).
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0)];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &[0, 1, 4, 3, 1, 2, 5, 4], &[4, 4], &MeshOptions::default())?;
+    /// // `mesh`: two unit squares side by side (y up).
+    /// use navstar::io::PolygonSoup;
+    ///
+    /// let soup = PolygonSoup::from_mesh(&mesh);
+    /// assert_eq!(soup.polygon_sizes, [4, 4]);
+    /// let again = soup.into_mesh(&MeshOptions::default())?;
+    /// assert_eq!(again.polygon_count(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn from_mesh(mesh: &NavMesh) -> PolygonSoup {
+        let polygons = 0..mesh.polygon_count();
+        PolygonSoup {
+            vertices: mesh.vertices().to_vec(),
+            indices: polygons
+                .clone()
+                .flat_map(|p| mesh.polygon_vertices(p).iter().copied())
+                .collect(),
+            polygon_sizes: polygons
+                .map(|p| mesh.polygon_vertices(p).len() as u32)
+                .collect(),
+            up_axis: Some(mesh.up_axis()),
+            source_polygons: Vec::new(),
+        }
+    }
+
     /// The corner lists of the polygons, in order. Stops early if `polygon_sizes` asks
     /// for more indices than there are (only possible for a hand-made soup).
     pub fn polygons(&self) -> impl Iterator<Item = &[u32]> + '_ {
@@ -322,22 +358,7 @@ impl MeshFormat {
         match self.spec().parser {
             Parser::Polygons(parse) => parse(&mut reader),
             Parser::Grid(parse) => parse(&mut reader)?.to_cell_soup(),
-            Parser::Saved => {
-                let mesh = load_navstar(&mut reader)?;
-                let polygons = 0..mesh.polygon_count();
-                Ok(PolygonSoup {
-                    vertices: mesh.vertices().to_vec(),
-                    indices: polygons
-                        .clone()
-                        .flat_map(|p| mesh.polygon_vertices(p).iter().copied())
-                        .collect(),
-                    polygon_sizes: polygons
-                        .map(|p| mesh.polygon_vertices(p).len() as u32)
-                        .collect(),
-                    up_axis: Some(mesh.up_axis()),
-                    source_polygons: Vec::new(),
-                })
-            }
+            Parser::Saved => Ok(PolygonSoup::from_mesh(&load_navstar(&mut reader)?)),
         }
     }
 

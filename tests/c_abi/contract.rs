@@ -365,6 +365,11 @@ fn status_values_and_names_match_api_md() {
             "NAVSTAR_BUFFER_TOO_SMALL",
         ),
         (
+            NavstarStatus::NavstarPartialNodeLimit,
+            3,
+            "NAVSTAR_PARTIAL_NODE_LIMIT",
+        ),
+        (
             NavstarStatus::NavstarErrorNullArgument,
             -1,
             "NAVSTAR_ERROR_NULL_ARGUMENT",

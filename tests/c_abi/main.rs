@@ -3,6 +3,8 @@
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
 //!   message that names the culprit, output buffers, option struct versioning, handle
 //!   lifetimes and sharing a mesh between threads;
+//! * `node_limit`: queries with options (`navstar_query_create_ex`): the node limit,
+//!   partial paths it cuts, the query's scratch memory;
 //! * `queries`: meshes with areas, flags and off-mesh links, filters, run-time flags,
 //!   path details, the nearest of several goals, the reachable polygons, and the mesh
 //!   queries (nearest point, raycast, interpolation);
@@ -15,6 +17,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod contract;
+mod node_limit;
 mod queries;
 mod regressions;
 mod saved;
@@ -22,7 +25,10 @@ mod stress;
 
 use std::ffi::CStr;
 
-use navstar::ffi::{NavstarStatus, navstar_last_error_message};
+use navstar::ffi::{
+    NavstarPathInfo, NavstarQuery, NavstarStatus, navstar_last_error_message,
+    navstar_query_path_info,
+};
 
 /// The thread's last error message, copied.
 fn last_error() -> String {
@@ -44,4 +50,20 @@ fn assert_status(status: NavstarStatus, want: NavstarStatus, culprits: &[&str]) 
             "message {message:?} does not name {culprit:?}"
         );
     }
+}
+
+/// `navstar_query_path_info` of a live query, asserting success.
+#[track_caller]
+fn path_info(query: *const NavstarQuery) -> NavstarPathInfo {
+    let mut info = NavstarPathInfo {
+        point_count: 0,
+        polygon_count: 0,
+        status: NavstarStatus::NavstarErrorInternal,
+        length: 0.0,
+        cost: 0.0,
+    };
+    // SAFETY: the caller passes a live query used by this thread; `info` is writable.
+    let status = unsafe { navstar_query_path_info(query, &mut info) };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    info
 }

@@ -7,7 +7,7 @@ use std::ptr;
 
 use navstar::ffi::*;
 
-use crate::assert_status;
+use crate::{assert_status, path_info};
 
 /// Two unit squares at x 0..1 and 3..4 (z 0..1), Y up, and a third square at 1..2
 /// (polygon 2) that touches the first: polygons 0 = [0,1], 1 = [3,4], 2 = [1,2].
@@ -145,16 +145,7 @@ fn a_path_through_a_link_reports_it() {
     );
     assert_eq!(corners[1].link, 0);
     assert_eq!(corners[0].link, NAVSTAR_NO_LINK);
-    let mut info = NavstarPathInfo {
-        point_count: 0,
-        polygon_count: 0,
-        status: NavstarStatus::NavstarErrorInternal,
-        length: 0.0,
-        cost: 0.0,
-    };
-    // SAFETY: live query, writable info.
-    let status = unsafe { navstar_query_path_info(h.query, &mut info) };
-    assert_eq!(status, NavstarStatus::NavstarOk);
+    let info = path_info(h.query);
     assert_eq!(info.point_count, 4);
     assert_eq!(info.polygon_count, 2);
     assert_eq!(info.status, NavstarStatus::NavstarOk);

@@ -7,8 +7,8 @@ use std::io::{BufWriter, Write};
 use std::time::Instant;
 
 use clap::Args;
-use navstar::io::load_navstar_bytes;
-use navstar::{MeshOptions, NavMesh};
+use navstar::MeshOptions;
+use navstar::io::{PolygonSoup, load_navstar_bytes};
 
 use crate::common;
 use crate::error::CliError;
@@ -43,20 +43,11 @@ impl SaveCommand {
         let mut out = BufWriter::new(File::create(&self.out).map_err(write_error)?);
         out.write_all(&bytes).map_err(write_error)?;
         out.flush().map_err(write_error)?;
-        // Building from arrays, for comparison: the same polygons, areas, flags (no links:
-        // the formats the command reads have none).
+        // Building the same polygons from arrays, for comparison.
         let mesh = &loaded.mesh;
-        let polygons = 0..mesh.polygon_count();
-        let indices: Vec<u32> = polygons
-            .clone()
-            .flat_map(|p| mesh.polygon_vertices(p).iter().copied())
-            .collect();
-        let sizes: Vec<u32> = polygons
-            .map(|p| mesh.polygon_vertices(p).len() as u32)
-            .collect();
-        let options = MeshOptions::default().with_up_axis(mesh.up_axis());
+        let soup = PolygonSoup::from_mesh(mesh);
         let started = Instant::now();
-        NavMesh::from_polygons(mesh.vertices(), &indices, &sizes, &options)
+        soup.into_mesh(&MeshOptions::default())
             .map_err(|e| CliError::failure(format!("the mesh does not build again: {e}")))?;
         let build_time = started.elapsed();
         let started = Instant::now();
