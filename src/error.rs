@@ -200,6 +200,16 @@ pub enum MeshError {
     /// The mesh is too large for 32-bit indices.
     #[error("the mesh is too large: {0}")]
     TooLarge(&'static str),
+    /// [`crate::NavMesh::cut_into_tiles`] refused: the tile size is not a finite
+    /// positive number, cuts the mesh into more than [`crate::MAX_CUT_TILES`] tiles or
+    /// finer than its coordinates can tell apart, or a tile could not be built.
+    #[error("cannot cut the mesh into tiles of side {tile_size}: {reason}")]
+    TileCut {
+        /// The tile size asked for.
+        tile_size: f32,
+        /// What is wrong.
+        reason: String,
+    },
     /// Memory for the mesh could not be allocated.
     #[error("out of memory while building the mesh ({0})")]
     OutOfMemory(&'static str),

@@ -34,7 +34,7 @@ impl MeshData {
 }
 
 fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
-    let (indices, sizes, of_original) = merge(mesh);
+    let (indices, sizes, of_original) = merge(mesh, |_, _| true);
     if sizes.len() == mesh.polygon_count() as usize {
         return None;
     }
@@ -56,8 +56,12 @@ fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
 }
 
 /// Greedy merging: the corners and sizes of the merged polygons, and the merged polygon
-/// of each original one.
-fn merge(mesh: &MeshData) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+/// of each original one. Two neighbouring polygons `p` and `q` are merged only when
+/// `joinable(p, q)` holds (the tile cutter keeps areas and flags apart with it).
+pub(super) fn merge(
+    mesh: &MeshData,
+    joinable: impl Fn(u32, u32) -> bool,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let count = mesh.polygon_count() as usize;
     let point = |v: u32| mesh.ground[v as usize].as_dvec2();
     let mut cycles: Vec<Vec<u32>> = (0..count as u32)
@@ -90,7 +94,12 @@ fn merge(mesh: &MeshData) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         let range = mesh.corner_range(p);
         for slot in range.clone() {
             let q = mesh.neighbours[slot];
-            if q == NO_NEIGHBOUR || q < p || !solid[p as usize] || !solid[q as usize] {
+            if q == NO_NEIGHBOUR
+                || q < p
+                || !solid[p as usize]
+                || !solid[q as usize]
+                || !joinable(p, q)
+            {
                 continue;
             }
             let (a, b) = mesh.edge(p, slot);

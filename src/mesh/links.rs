@@ -114,7 +114,6 @@ pub(crate) struct Links {
     pub hops: Vec<LinkHop>,
     /// Per link: cost (before the area multiplier) and area.
     pub cost: Vec<f32>,
-    #[allow(dead_code, reason = "read by the search once it takes links")]
     pub area: Vec<u8>,
     /// Per link: run-time flags.
     pub flags: Box<[AtomicU32]>,
@@ -141,6 +140,47 @@ impl Links {
     pub fn flags(&self, link: u32) -> u32 {
         self.flags[link as usize].load(Ordering::Relaxed)
     }
+
+    /// Each link as attached, in link order: a link whose ends are the points where it
+    /// was attached (on the mesh), with its cost, area, direction and current flags, and
+    /// the polygons of its start and end. The radius is left at its default.
+    pub fn attached(&self) -> Vec<AttachedLink> {
+        let mut out: Vec<Option<AttachedLink>> = vec![None; self.count() as usize];
+        for (p, window) in self.hop_start.windows(2).enumerate() {
+            for hop in &self.hops[window[0] as usize..window[1] as usize] {
+                let slot = &mut out[hop.link as usize];
+                match slot {
+                    // The second hop of a link: it is two-way.
+                    Some(seen) => seen.link.bidirectional = true,
+                    None => {
+                        let link = hop.link as usize;
+                        *slot = Some(AttachedLink {
+                            link: OffMeshLink::new(hop.from, hop.to)
+                                .with_bidirectional(false)
+                                .with_cost(self.cost[link])
+                                .with_area(self.area[link])
+                                .with_flags(self.flags(hop.link)),
+                            start_polygon: p as u32,
+                            end_polygon: hop.to_polygon,
+                        });
+                    }
+                }
+            }
+        }
+        out.into_iter().flatten().collect()
+    }
+}
+
+/// A link of a built mesh with the polygons its ends are attached to
+/// ([`Links::attached`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AttachedLink {
+    /// The link, its ends where they were attached.
+    pub link: OffMeshLink,
+    /// The polygon holding `link.start`.
+    pub start_polygon: u32,
+    /// The polygon holding `link.end`.
+    pub end_polygon: u32,
 }
 
 /// Validates `links` and attaches them to `mesh` (whose polygons and spatial index are

@@ -11,6 +11,7 @@
 
 mod build;
 mod coarse;
+mod cut;
 mod fan;
 mod grid;
 mod interpolate;
@@ -27,6 +28,7 @@ use glam::{Vec2, Vec3};
 
 pub use build::{BinaryError, FORMAT_VERSION, MeshOptions};
 pub(crate) use coarse::CoarseMesh;
+pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;
 pub(crate) use links::Links;

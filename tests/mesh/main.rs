@@ -10,6 +10,7 @@
 mod binary;
 #[path = "../common/mod.rs"]
 mod common;
+mod cut;
 mod movingai;
 mod never_panic;
 mod obj;
