@@ -185,7 +185,7 @@ impl NavMesh {
             }
         }
         let mut between = Vec::new();
-        for attached in mesh.links.attached() {
+        for attached in mesh.links.attached(0..mesh.polygon_count()) {
             let link = OffMeshLink {
                 radius: tile_size,
                 ..attached.link
@@ -865,7 +865,8 @@ impl Pieces {
 /// straight on in the ground plane, its height too: after merging, the tile border's
 /// corners that only joined two merged pieces. Every polygon keeps at least 3 corners.
 fn drop_straight_wall_corners(mesh: &MeshData, cycles: &mut [Vec<u32>]) {
-    let mut uses = vec![0u32; mesh.vertices.len()];
+    let vertex_count = cycles.iter().flatten().max().map_or(0, |&v| v as usize + 1);
+    let mut uses = vec![0u32; vertex_count];
     for &v in cycles.iter().flatten() {
         uses[v as usize] += 1;
     }

@@ -143,11 +143,12 @@ impl Links {
 
     /// Each link as attached, in link order: a link whose ends are the points where it
     /// was attached (on the mesh), with its cost, area, direction and current flags, and
-    /// the polygons of its start and end. The radius is left at its default.
-    pub fn attached(&self) -> Vec<AttachedLink> {
+    /// the polygons of its start and end. `polygons` are the ids of every polygon of the
+    /// mesh. The radius is left at its default.
+    pub fn attached(&self, polygons: impl Iterator<Item = u32>) -> Vec<AttachedLink> {
         let mut out: Vec<Option<AttachedLink>> = vec![None; self.count() as usize];
-        for (p, window) in self.hop_start.windows(2).enumerate() {
-            for hop in &self.hops[window[0] as usize..window[1] as usize] {
+        for p in polygons {
+            for hop in self.hops_from(p) {
                 let slot = &mut out[hop.link as usize];
                 match slot {
                     // The second hop of a link: it is two-way.
@@ -160,7 +161,7 @@ impl Links {
                                 .with_cost(self.cost[link])
                                 .with_area(self.area[link])
                                 .with_flags(self.flags(hop.link)),
-                            start_polygon: p as u32,
+                            start_polygon: p,
                             end_polygon: hop.to_polygon,
                         });
                     }
