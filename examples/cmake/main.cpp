@@ -19,6 +19,7 @@
 //      x=0 x=1 x=2 x=3      x=5 x=6
 #include <navstar.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -575,7 +576,83 @@ void test_degenerate_connectors() {
     expect_path(path, {{0.5f, 0, 0.5f}, {1.8f, 0, 1.5f}}, "straight across the connector");
 }
 
-int main() {
+// `scratch_path`: a file this program may write (next to it, so that parallel runs of
+// its builds do not share it).
+void test_save_load_and_query_options(const std::string &scratch_path) {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh), Status::ok, "U mesh");
+
+    // Into a vector, and the two-call pattern into a fixed buffer.
+    std::vector<std::uint8_t> bytes;
+    expect_status(mesh.save(bytes), Status::ok, "save into a vector");
+    check(bytes.size() > 32 && bytes[0] != 0, "the vector holds the saved bytes");
+    std::uint32_t size = 0;
+    expect_status(mesh.save(navstar::Span<std::uint8_t>(), size), Status::buffer_too_small, "size alone");
+    check(size == bytes.size(), "the size asked for is the vector's size");
+    std::vector<std::uint8_t> fixed(size - 1);
+    expect_status(mesh.save(fixed, size), Status::buffer_too_small, "one byte short");
+    check(std::equal(fixed.begin(), fixed.end(), bytes.begin()), "one byte short: the prefix is written");
+    fixed.resize(size);
+    expect_status(mesh.save(fixed, size), Status::ok, "exact buffer");
+    check(fixed == bytes, "the same bytes into a fixed buffer");
+
+    // Back from bytes and from a file: the same mesh (it saves to the same bytes).
+    navstar::Mesh loaded;
+    expect_status(navstar::Mesh::load_bytes(bytes, loaded), Status::ok, "load bytes");
+    std::vector<std::uint8_t> again;
+    check(loaded.polygon_count() == 8 && loaded.save(again).ok() && again == bytes, "loaded bytes save the same");
+    const std::string &path = scratch_path;
+    expect_status(mesh.save_file(path.c_str()), Status::ok, "save to a file");
+    navstar::Mesh from_file;
+    expect_status(navstar::Mesh::load_file(path.c_str(), from_file), Status::ok, "load the file");
+    check(from_file.polygon_count() == 8 && from_file.save(again).ok() && again == bytes, "the file holds the mesh");
+    std::remove(path.c_str());
+    navstar::Query query;
+    expect_status(navstar::Query::create(from_file, query), Status::ok, "query on the loaded mesh");
+    std::vector<Vec3> path_points;
+    expect_status(query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points), Status::ok, "U-turn, loaded");
+    expect_path(path_points, u_turn, "the loaded mesh answers as the original");
+
+    // Refusals leave the Mesh empty, with the library's message.
+    bytes[40] = static_cast<std::uint8_t>(bytes[40] ^ 0xffu);
+    navstar::Mesh damaged;
+    expect_error(navstar::Mesh::load_bytes(bytes, damaged), Status::error_invalid_mesh, "checksum",
+                 "a damaged byte is refused");
+    check(!damaged, "no mesh after a refusal");
+    expect_error(navstar::Mesh::load_file("/nonexistent/level.navstar", damaged), Status::error_invalid_argument,
+                 "cannot read", "a missing file");
+    expect_error(mesh.save_file("/nonexistent/dir/level.navstar"), Status::error_invalid_argument, "cannot open",
+                 "an unwritable path");
+
+    // Query options: the node limit and the scratch memory.
+    check(navstar::QueryOptions().max_nodes() == 0, "no node limit by default");
+    navstar::Query free_query;
+    expect_status(navstar::Query::create(mesh, free_query, nullptr), Status::ok, "query with default options");
+    check(free_query.scratch_bytes() == 0, "a new query holds no search memory");
+    expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points), Status::ok, "no limit");
+    check(free_query.scratch_bytes() > 0, "searching grows the scratch memory");
+    const navstar::QueryOptions tiny = navstar::QueryOptions().set_max_nodes(1);
+    navstar::Query limited;
+    expect_status(navstar::Query::create(mesh, limited, &tiny), Status::ok, "query with a node limit");
+    navstar::Result r = limited.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points);
+    expect_status(r, Status::partial_node_limit, "a search cut by the node limit");
+    check(r.ok() && r.partial() && r.node_limit() && !r.is_error(), "a cut path is ok(), partial() and node_limit()");
+    check(path_points.size() >= 2 && near(path_points.front(), {0.5f, 0, 2.5f}) &&
+              !near(path_points.back(), {2.5f, 0, 2.5f}),
+          "the cut path starts at the start and stops short of the goal");
+    NavstarPathInfo info{};
+    expect_status(limited.path_info(info), Status::ok, "path info");
+    check(info.status == NAVSTAR_PARTIAL_NODE_LIMIT, "path info says the node limit cut it");
+    NavstarQueryOptions bad = navstar_query_options_default();
+    bad.struct_size = 4;
+    const navstar::QueryOptions bad_options(bad);
+    expect_error(navstar::Query::create(mesh, limited, &bad_options), Status::error_invalid_argument, "struct_size",
+                 "a bad struct_size");
+    check(!limited, "no query after an error");
+}
+
+int main(int argc, char **argv) {
     std::printf("navstar %s from C++ %ld\n", navstar::version_string().c_str(), static_cast<long>(__cplusplus));
     test_version();
     test_paths();
@@ -585,6 +662,7 @@ int main() {
     test_threads();
     test_filters_links_and_queries();
     test_degenerate_connectors();
+    test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed > 0 ? 1 : 0;
 }

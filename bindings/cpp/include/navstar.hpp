@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <string>
@@ -52,6 +53,7 @@ enum class Status : std::int32_t {
     ok = NAVSTAR_OK,
     partial_path = NAVSTAR_PARTIAL_PATH,
     buffer_too_small = NAVSTAR_BUFFER_TOO_SMALL,
+    partial_node_limit = NAVSTAR_PARTIAL_NODE_LIMIT,
     error_null_argument = NAVSTAR_ERROR_NULL_ARGUMENT,
     error_invalid_argument = NAVSTAR_ERROR_INVALID_ARGUMENT,
     error_invalid_mesh = NAVSTAR_ERROR_INVALID_MESH,
@@ -71,6 +73,8 @@ inline const char *status_name(Status status) noexcept {
 //
 // * ok():       the call did all that was asked: a mesh or query was made, or a whole
 //               path (complete, or partial to the closest reachable point) was written.
+//               A partial path is partial(); node_limit() when the query's node limit
+//               (QueryOptions::set_max_nodes) cut the search, so the goal may be reachable.
 // * is_error(): the status is negative; message() says why, naming the culprit.
 // * Neither:    Status::buffer_too_small, from find_path into a fixed buffer; the count
 //               says how many points the whole path has.
@@ -89,9 +93,10 @@ class [[nodiscard]] Result {
     }
 
     Status status() const noexcept { return status_; }
-    bool ok() const noexcept { return status_ == Status::ok || status_ == Status::partial_path; }
+    bool ok() const noexcept { return status_ == Status::ok || partial(); }
     bool is_error() const noexcept { return static_cast<std::int32_t>(status_) < 0; }
-    bool partial() const noexcept { return status_ == Status::partial_path; }
+    bool partial() const noexcept { return status_ == Status::partial_path || node_limit(); }
+    bool node_limit() const noexcept { return status_ == Status::partial_node_limit; }
     explicit operator bool() const noexcept { return ok(); }
     // "" unless is_error().
     const std::string &message() const noexcept { return message_; }
@@ -285,6 +290,28 @@ class PathOptions {
     NavstarPathOptions raw_;
 };
 
+// Query options, starting from the library's defaults (no node limit).
+class QueryOptions {
+   public:
+    QueryOptions() noexcept : raw_(navstar_query_options_default()) {}
+    explicit QueryOptions(const NavstarQueryOptions &raw) noexcept : raw_(raw) {}
+
+    // The most search nodes each search may touch (Detour's maxNodes); 0 (default): no
+    // limit. A search the limit cuts gives Status::partial_node_limit. Nothing is
+    // allocated up front, whatever the value.
+    std::uint32_t max_nodes() const noexcept { return raw_.max_nodes; }
+    QueryOptions &set_max_nodes(std::uint32_t max_nodes) noexcept {
+        raw_.max_nodes = max_nodes;
+        return *this;
+    }
+
+    const NavstarQueryOptions &raw() const noexcept { return raw_; }
+    NavstarQueryOptions &raw() noexcept { return raw_; }
+
+   private:
+    NavstarQueryOptions raw_;
+};
+
 // (major << 16) | (minor << 8) | patch of the library that is linked.
 inline std::uint32_t version() noexcept { return navstar_version(); }
 
@@ -431,6 +458,71 @@ class Mesh {
         return result;
     }
 
+    // ---- The binary format (.navstar): save once, load fast
+
+    // Loads a mesh saved by save() or `navstar save` from the file `path`
+    // (navstar_mesh_load_navstar). On error `out` is left empty: an unreadable file is
+    // Status::error_invalid_argument, a refused one Status::error_invalid_mesh.
+    static Result load_file(const char *path, Mesh &out) {
+        out.reset();
+        NavstarMesh *raw = nullptr;
+        Result result = Result::from_c(navstar_mesh_load_navstar(path, &raw));
+        out.reset(raw);
+        return result;
+    }
+    // Loads a saved mesh from bytes (navstar_mesh_load_navstar_bytes); the bytes are
+    // not used after the call.
+    static Result load_bytes(Span<const std::uint8_t> bytes, Mesh &out) {
+        out.reset();
+        if (bytes.size() > detail::max_u32) {
+            return detail::argument_error("navstar::Mesh::load_bytes", "more than 4 GiB of bytes");
+        }
+        NavstarMesh *raw = nullptr;
+        Result result = Result::from_c(
+            navstar_mesh_load_navstar_bytes(bytes.data(), static_cast<std::uint32_t>(bytes.size()), &raw));
+        out.reset(raw);
+        return result;
+    }
+    // Saves the mesh into a caller's buffer; never allocates. `size` receives the size
+    // of the saved mesh; when it exceeds buffer.size() the first buffer.size() bytes are
+    // written and the status is Status::buffer_too_small. An empty buffer asks for the
+    // size alone.
+    Result save(Span<std::uint8_t> buffer, std::uint32_t &size) const {
+        const std::uint32_t capacity =
+            static_cast<std::uint32_t>(buffer.size() < detail::max_u32 ? buffer.size() : detail::max_u32);
+        return Result::from_c(navstar_mesh_save(raw_, capacity == 0 ? nullptr : buffer.data(), capacity, &size));
+    }
+    // Saves the mesh into a vector, which ends up holding exactly the saved bytes
+    // (nothing after an error).
+    Result save(std::vector<std::uint8_t> &out) const {
+        return detail::fill(out, [this](std::uint8_t *data, std::uint32_t capacity, std::uint32_t &size) {
+            return navstar_mesh_save(raw_, data, capacity, &size);
+        });
+    }
+    // Saves the mesh to the file `path` (replaced if it exists). A file that cannot be
+    // written is Status::error_invalid_argument.
+    Result save_file(const char *path) const {
+        std::vector<std::uint8_t> bytes;
+        Result result = save(bytes);
+        if (result.is_error()) {
+            return result;
+        }
+        const char *function = "navstar::Mesh::save_file";
+        if (path == nullptr) {
+            return Result(Status::error_null_argument, std::string(function) + ": path is NULL");
+        }
+        std::FILE *file = std::fopen(path, "wb");
+        if (file == nullptr) {
+            return detail::argument_error(function, std::string("cannot open '") + path + "' for writing");
+        }
+        const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+        const bool closed = std::fclose(file) == 0;
+        if (!written || !closed) {
+            return detail::argument_error(function, std::string("cannot write '") + path + "'");
+        }
+        return result;
+    }
+
     // Changes a polygon's flags while other threads may query (atomic, no lock);
     // `previous` (optional) receives the old flags.
     Result set_polygon_flags(std::uint32_t polygon, std::uint32_t flags, std::uint32_t *previous = nullptr) const {
@@ -560,11 +652,12 @@ class Query {
     Query(const Query &) = delete;
     Query &operator=(const Query &) = delete;
 
-    // navstar_query_create. An empty mesh gives Status::error_null_argument.
-    static Result create(const Mesh &mesh, Query &out) {
+    // navstar_query_create_ex (options NULL: defaults, no node limit). An empty mesh
+    // gives Status::error_null_argument.
+    static Result create(const Mesh &mesh, Query &out, const QueryOptions *options = nullptr) {
         out.reset();
         NavstarQuery *raw = nullptr;
-        const NavstarStatus status = navstar_query_create(mesh.get(), &raw);
+        const NavstarStatus status = navstar_query_create_ex(mesh.get(), options ? &options->raw() : nullptr, &raw);
         Result result = Result::from_c(status);
         out.reset(raw);
         return result;
@@ -650,6 +743,10 @@ class Query {
                                                     capacity, &count);
         });
     }
+
+    // The bytes of search memory the query holds now (navstar_query_scratch_bytes): it
+    // grows with the largest searches made, up to the node limit. 0 for an empty Query.
+    std::uint64_t scratch_bytes() const noexcept { return navstar_query_scratch_bytes(raw_); }
 
     explicit operator bool() const noexcept { return raw_ != nullptr; }
     NavstarQuery *get() const noexcept { return raw_; }

@@ -57,6 +57,7 @@ internal static unsafe class NavstarTests
         Run("nearest target, reachable polygons", TestTargetsAndFlood);
         Run("nearest point, raycast, interpolation", TestSpatialQueries);
         Run("degenerate connectors", TestDegenerateConnectors);
+        Run("save and load, query options", TestSaveLoadAndQueryOptions);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
@@ -857,6 +858,112 @@ internal static unsafe class NavstarTests
             Vector3[] path = query.FindPath(V(0.5f, 0, 0.5f), V(1.8f, 0, 1.5f));
             ExpectPath(path, new[] { V(0.5f, 0, 0.5f), V(1.8f, 0, 1.5f) }, "straight across the connector");
         }
+    }
+
+    private static void TestSaveLoadAndQueryOptions()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        {
+            byte[] bytes = mesh.Save();
+            Check(bytes.Length > 32, "Save gives " + bytes.Length + " bytes");
+            int size;
+            ExpectStatus(mesh.Save(null, out size), Status.BufferTooSmall, "Save(null) asks for the size");
+            Check(size == bytes.Length, "the size alone: " + size);
+            var shortBuffer = new byte[size - 1];
+            ExpectStatus(mesh.Save(shortBuffer, out size), Status.BufferTooSmall, "one byte short");
+            bool prefix = size == bytes.Length;
+            for (int i = 0; i < shortBuffer.Length; i++)
+            {
+                prefix = prefix && shortBuffer[i] == bytes[i];
+            }
+            Check(prefix, "one byte short: the prefix is written and the full size reported");
+            var exact = new byte[size];
+            ExpectStatus(mesh.Save(exact, out size), Status.Ok, "an exact buffer");
+            Check(SameBytes(exact, bytes), "the same bytes into a caller's buffer");
+
+            using (NavstarMesh loaded = NavstarMesh.Load(bytes))
+            using (NavstarQuery query = loaded.CreateQuery())
+            {
+                Check(loaded.PolygonCount == 8 && SameBytes(loaded.Save(), bytes), "loaded bytes save the same");
+                ExpectPath(query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "the loaded mesh answers");
+            }
+            string path = System.IO.Path.GetTempFileName();
+            try
+            {
+                mesh.SaveToFile(path);
+                NavstarMesh fromFile;
+                ExpectStatus(NavstarMesh.TryLoadFile(path, out fromFile), Status.Ok, "TryLoadFile");
+                using (fromFile)
+                {
+                    Check(fromFile.PolygonCount == 8 && SameBytes(fromFile.Save(), bytes), "the file holds the mesh");
+                }
+            }
+            finally
+            {
+                System.IO.File.Delete(path);
+            }
+
+            bytes[40] ^= 0xff;
+            NavstarMesh damaged;
+            ExpectError(NavstarMesh.TryLoad(bytes, out damaged), Status.ErrorInvalidMesh, "checksum",
+                        "a damaged byte");
+            Check(damaged == null, "no mesh after a refusal");
+            ExpectThrows(() => NavstarMesh.Load(new byte[3]), Status.ErrorInvalidMesh, "navstar_mesh_load_navstar_bytes",
+                         "Load of 3 bytes");
+            ExpectError(NavstarMesh.TryLoadFile("/nonexistent/level.navstar", out damaged),
+                        Status.ErrorInvalidArgument, "cannot read", "a missing file");
+            ExpectThrows(() => NavstarMesh.LoadFile("/nonexistent/level.navstar"), Status.ErrorInvalidArgument,
+                         "cannot read", "LoadFile of a missing file");
+            ExpectException<ArgumentNullException>(() => NavstarMesh.TryLoad(null, out damaged), "bytes",
+                                                   "TryLoad(null)");
+
+            // Query options: a node limit, and the scratch memory.
+            Check(QueryOptions.Default.MaxNodes == 0 && QueryOptions.Default.StructSize == 8,
+                  "QueryOptions.Default: no limit, struct size 8");
+            using (NavstarQuery free = NavstarQuery.Create(mesh, QueryOptions.Default))
+            {
+                Check(free.ScratchBytes == 0, "a new query holds no search memory");
+                ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "no limit: the U-turn");
+                Check(free.ScratchBytes > 0, "searching grows the scratch memory: " + free.ScratchBytes);
+            }
+            QueryOptions tiny = QueryOptions.Default;
+            tiny.MaxNodes = 1;
+            NavstarQuery limited;
+            ExpectStatus(NavstarQuery.TryCreate(mesh, tiny, out limited), Status.Ok, "TryCreate with a node limit");
+            using (limited)
+            {
+                var buffer = new Vector3[16];
+                int count;
+                Status s = limited.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), buffer, out count);
+                ExpectStatus(s, Status.PartialNodeLimit, "a search cut by the node limit");
+                Check(count >= 2 && Near(buffer[0], V(0.5f, 0, 2.5f)) && !Near(buffer[count - 1], V(2.5f, 0, 2.5f)),
+                      "the cut path starts at the start and stops short of the goal");
+                PathInfo info;
+                ExpectStatus(limited.GetPathInfo(out info), Status.Ok, "GetPathInfo");
+                Check(info.Status == Status.PartialNodeLimit, "path info says the node limit cut it");
+                bool partial;
+                limited.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), PathOptions.Default, out partial);
+                Check(partial, "the array overload reports the cut path as partial");
+            }
+            ExpectThrows(() => NavstarQuery.Create(mesh, new QueryOptions()), Status.ErrorInvalidArgument,
+                         "struct_size", "new QueryOptions() (not Default)");
+        }
+    }
+
+    private static bool SameBytes(byte[] a, byte[] b)
+    {
+        if (a.Length != b.Length)
+        {
+            return false;
+        }
+        for (int i = 0; i < a.Length; i++)
+        {
+            if (a[i] != b[i])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void TestThreads()

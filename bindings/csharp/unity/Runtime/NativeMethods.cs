@@ -65,6 +65,27 @@ namespace Navstar
             NavstarQuery query, float* start, float* goal, PathOptions* options,
             float* outPoints, uint capacity, out uint count);
 
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern QueryOptions navstar_query_options_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_create_ex(
+            NavstarMesh mesh, QueryOptions* options, out NavstarQuery query);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern ulong navstar_query_scratch_bytes(NavstarQuery query);
+
+        // The binary format (.navstar).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_save(NavstarMesh mesh, byte* buffer, uint capacity, out uint size);
+
+        // `path`: NUL-terminated UTF-8 (marshalled by the caller: Unity's Mono predates LPUTF8Str).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_load_navstar(byte* path, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_load_navstar_bytes(byte* bytes, uint size, out NavstarMesh mesh);
+
         // The raw forms, with plain pointers for every handle (NULL included).
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, EntryPoint = "navstar_mesh_create")]
         internal static extern Status navstar_mesh_create_raw(

@@ -115,6 +115,103 @@ namespace Navstar
             return mesh;
         }
 
+        /// <summary>
+        /// Saves the mesh in navstar's binary format (.navstar) into <paramref name="buffer"/>
+        /// without allocating. <paramref name="size"/> is the size of the saved mesh: when it
+        /// exceeds buffer.Length the first buffer.Length bytes are written and the status is
+        /// Status.BufferTooSmall. A null or empty buffer asks for the size alone.
+        /// </summary>
+        public unsafe Status Save(byte[] buffer, out int size)
+        {
+            uint total;
+            Status status;
+            fixed (byte* bytes = buffer)
+            {
+                int capacity = buffer == null ? 0 : buffer.Length;
+                status = NativeMethods.navstar_mesh_save(this, capacity == 0 ? null : bytes, (uint)capacity, out total);
+            }
+            size = total > int.MaxValue ? int.MaxValue : (int)total;
+            return status;
+        }
+
+        /// <summary>The mesh saved in navstar's binary format; throws NavstarException on errors.</summary>
+        public byte[] Save()
+        {
+            int size;
+            NavstarException.ThrowIfError(Save(null, out size));
+            var bytes = new byte[size];
+            Status status = Save(bytes, out size);
+            NavstarException.ThrowIfError(status);
+            if (status != Status.Ok)
+            {
+                throw new NavstarException(status, "navstar_mesh_save: the size changed between two calls");
+            }
+            return bytes;
+        }
+
+        /// <summary>Saves the mesh to the file <paramref name="path"/> (replaced if it exists).</summary>
+        public void SaveToFile(string path)
+        {
+            System.IO.File.WriteAllBytes(path, Save());
+        }
+
+        /// <summary>
+        /// Loads a mesh saved by Save or `navstar save` from bytes (not used after the call).
+        /// A damaged or forged file is Status.ErrorInvalidMesh, its message naming the
+        /// section, record and byte offset; <paramref name="mesh"/> is then null.
+        /// </summary>
+        public static unsafe Status TryLoad(byte[] bytes, out NavstarMesh mesh)
+        {
+            if (bytes == null)
+            {
+                throw new ArgumentNullException("bytes");
+            }
+            fixed (byte* data = bytes)
+            {
+                Status status = NativeMethods.navstar_mesh_load_navstar_bytes(data, (uint)bytes.Length, out mesh);
+                return Checked(status, ref mesh);
+            }
+        }
+
+        /// <summary>Loads a saved mesh from bytes (see TryLoad), or throws NavstarException.</summary>
+        public static NavstarMesh Load(byte[] bytes)
+        {
+            NavstarMesh mesh;
+            NavstarException.ThrowIfError(TryLoad(bytes, out mesh));
+            return mesh;
+        }
+
+        /// <summary>
+        /// Loads a saved mesh from the file <paramref name="path"/> (read by the native
+        /// library). An unreadable file is Status.ErrorInvalidArgument, a refused one
+        /// Status.ErrorInvalidMesh; <paramref name="mesh"/> is then null.
+        /// </summary>
+        public static unsafe Status TryLoadFile(string path, out NavstarMesh mesh)
+        {
+            if (path == null)
+            {
+                throw new ArgumentNullException("path");
+            }
+            if (path.IndexOf('\0') >= 0)
+            {
+                throw new ArgumentException("the path contains a NUL character", "path");
+            }
+            byte[] text = System.Text.Encoding.UTF8.GetBytes(path + "\0");
+            fixed (byte* utf8 = text)
+            {
+                Status status = NativeMethods.navstar_mesh_load_navstar(utf8, out mesh);
+                return Checked(status, ref mesh);
+            }
+        }
+
+        /// <summary>Loads a saved mesh from a file (see TryLoadFile), or throws NavstarException.</summary>
+        public static NavstarMesh LoadFile(string path)
+        {
+            NavstarMesh mesh;
+            NavstarException.ThrowIfError(TryLoadFile(path, out mesh));
+            return mesh;
+        }
+
         /// <summary>Makes a query over this mesh (one per thread), or throws NavstarException.</summary>
         public NavstarQuery CreateQuery()
         {

@@ -254,7 +254,7 @@ namespace Navstar
             get { return (int)polygonCount; }
         }
 
-        /// <summary>Status.Ok or Status.PartialPath.</summary>
+        /// <summary>Status.Ok, Status.PartialPath or Status.PartialNodeLimit.</summary>
         public Status Status
         {
             get { return status; }

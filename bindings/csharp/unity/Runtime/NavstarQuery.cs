@@ -41,11 +41,45 @@ namespace Navstar
         /// <summary>Makes a query over <paramref name="mesh"/>; null on an error status.</summary>
         public static Status TryCreate(NavstarMesh mesh, out NavstarQuery query)
         {
+            return TryCreate(mesh, (QueryOptions?)null, out query);
+        }
+
+        /// <summary>
+        /// Makes a query over <paramref name="mesh"/> with options (start from
+        /// QueryOptions.Default), for example a node limit; null on an error status.
+        /// </summary>
+        public static Status TryCreate(NavstarMesh mesh, QueryOptions options, out NavstarQuery query)
+        {
+            return TryCreate(mesh, (QueryOptions?)options, out query);
+        }
+
+        /// <summary>Makes a query with options, or throws NavstarException.</summary>
+        public static NavstarQuery Create(NavstarMesh mesh, QueryOptions options)
+        {
+            NavstarQuery query;
+            NavstarException.ThrowIfError(TryCreate(mesh, options, out query));
+            return query;
+        }
+
+        /// <summary>
+        /// The bytes of search memory the query holds now: it grows with the largest
+        /// searches made, up to the node limit, not with the size of the mesh.
+        /// </summary>
+        public long ScratchBytes
+        {
+            get { return (long)NativeMethods.navstar_query_scratch_bytes(this); }
+        }
+
+        // The one place that calls navstar_query_create_ex.
+        private static unsafe Status TryCreate(NavstarMesh mesh, QueryOptions? options, out NavstarQuery query)
+        {
             if (mesh == null)
             {
                 throw new ArgumentNullException("mesh");
             }
-            Status status = NativeMethods.navstar_query_create(mesh, out query);
+            QueryOptions optionValue = options.GetValueOrDefault();
+            Status status = NativeMethods.navstar_query_create_ex(
+                mesh, options.HasValue ? &optionValue : null, out query);
             if (status < 0 || (query != null && query.IsInvalid))
             {
                 if (query != null)
@@ -61,7 +95,7 @@ namespace Navstar
         public static NavstarQuery Create(NavstarMesh mesh)
         {
             NavstarQuery query;
-            NavstarException.ThrowIfError(TryCreate(mesh, out query));
+            NavstarException.ThrowIfError(TryCreate(mesh, (QueryOptions?)null, out query));
             return query;
         }
 
@@ -109,7 +143,8 @@ namespace Navstar
 
         /// <summary>
         /// The path as a new array; <paramref name="partial"/> tells whether the goal was
-        /// unreachable (the path then ends at the reachable point closest to it).
+        /// unreachable (the path then ends at the reachable point closest to it), or the
+        /// search stopped at the query's node limit.
         /// </summary>
         public Vector3[] FindPath(Vector3 start, Vector3 goal, PathOptions options, out bool partial)
         {
@@ -147,7 +182,7 @@ namespace Navstar
                 points = scratch = new Vector3[count];
             }
             NavstarException.ThrowIfError(status);
-            partial = status == Status.PartialPath;
+            partial = status == Status.PartialPath || status == Status.PartialNodeLimit;
             return points;
         }
 

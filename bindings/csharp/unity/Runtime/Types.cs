@@ -18,6 +18,12 @@ namespace Navstar
         PartialPath = 1,
         /// <summary>The path did not fit: the buffer holds its first points, the count says how many it has.</summary>
         BufferTooSmall = 2,
+        /// <summary>
+        /// Partial because a search stopped at the query's node limit (QueryOptions.MaxNodes):
+        /// the path leads to the reached point closest to the goal (which may be reachable);
+        /// a list of reachable polygons holds those found before the limit.
+        /// </summary>
+        PartialNodeLimit = 3,
         /// <summary>A required pointer (handle) was NULL.</summary>
         ErrorNullArgument = -1,
         /// <summary>NaN/Inf coordinate, bad option value, bad count.</summary>
@@ -173,6 +179,41 @@ namespace Navstar
         {
             get { return allowDegenerateConnectors != 0; }
             set { allowDegenerateConnectors = value ? 1u : 0u; }
+        }
+    }
+
+    /// <summary>
+    /// Options for making a query (NavstarQuery.Create). Start from <see cref="Default"/>
+    /// (a <c>new QueryOptions()</c> is rejected, as for MeshOptions).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct QueryOptions
+    {
+        private uint structSize;
+        private uint maxNodes;
+
+        /// <summary>The library's defaults: no node limit.</summary>
+        public static QueryOptions Default
+        {
+            get { return NativeMethods.navstar_query_options_default(); }
+        }
+
+        /// <summary>sizeof(NavstarQueryOptions) as this binding was built.</summary>
+        public uint StructSize
+        {
+            get { return structSize; }
+            set { structSize = value; }
+        }
+
+        /// <summary>
+        /// The most search nodes each search may touch (Detour's maxNodes); 0 (default) for
+        /// no limit. A search the limit cuts gives Status.PartialNodeLimit. Nothing is
+        /// allocated up front, whatever the value.
+        /// </summary>
+        public uint MaxNodes
+        {
+            get { return maxNodes; }
+            set { maxNodes = value; }
         }
     }
 
