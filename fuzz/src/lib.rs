@@ -15,7 +15,8 @@
 //!   links, filters and path options with a filter; [`buffers`]: guarded output arrays;
 //!   [`calls`]: wrappers over the query entry points added after the first ones;
 //!   [`readback`] and [`searches`]: C-versus-Rust comparisons and checks of the path
-//!   read-back functions, reachable polygons and nearest targets.
+//!   read-back functions, reachable polygons and nearest targets; [`saved`]: the binary
+//!   format's save and load functions against the Rust API.
 //!
 //! Every check panics on failure, which libFuzzer reports as a crash.
 
@@ -24,6 +25,7 @@ pub mod calls;
 pub mod grid;
 pub mod input;
 pub mod readback;
+pub mod saved;
 pub mod searches;
 
 use std::ffi::CStr;
@@ -507,6 +509,11 @@ impl Drop for CMesh {
 pub struct CQuery(NonNull<NavstarQuery>);
 
 impl CQuery {
+    /// Takes ownership of a query made by `navstar_query_create(_ex)`.
+    pub fn from_raw(query: NonNull<NavstarQuery>) -> CQuery {
+        CQuery(query)
+    }
+
     /// The raw handle.
     pub fn as_ptr(&self) -> *mut NavstarQuery {
         self.0.as_ptr()
@@ -864,8 +871,7 @@ pub fn compare_query(
                     check_answer(rquery.mesh(), s, g, &o, &Ok((answer.points, status)));
                 }
                 OK | PARTIAL_PATH | PARTIAL_NODE_LIMIT | BUFFER_TOO_SMALL | INVALID_ARGUMENT
-                | NOT_ON_MESH | NO_PATH => {
-                }
+                | NOT_ON_MESH | NO_PATH => {}
                 other => panic!("{other:?} with unknown options"),
             }
             return None;

@@ -265,7 +265,18 @@ pub(crate) struct OutCount<T> {
 impl<T> OutCount<T> {
     /// Checks `out_count` (required; set to 0 at once, so that it is 0 on any error).
     pub fn new(items: *mut T, capacity: u32, out_count: *mut u32) -> Result<Self, FfiError> {
-        let count = Out::required(out_count, "out_count")?;
+        OutCount::named(items, capacity, out_count, "out_count")
+    }
+
+    /// As [`OutCount::new`] for an export whose count output is called `count_name`
+    /// (named in the error when it is NULL).
+    pub fn named(
+        items: *mut T,
+        capacity: u32,
+        out_count: *mut u32,
+        count_name: &str,
+    ) -> Result<Self, FfiError> {
+        let count = Out::required(out_count, count_name)?;
         count.set(0);
         Ok(OutCount {
             items,

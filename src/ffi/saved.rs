@@ -3,7 +3,7 @@
 
 use std::ffi::{CStr, c_char};
 
-use super::boundary::{FfiError, OutSlice, non_null, read_array, run};
+use super::boundary::{FfiError, OutCount, non_null, read_array, run};
 use super::handle::{self, HandleOut, NavstarMesh};
 use super::status::NavstarStatus;
 use crate::io::{LoadError, load_navstar_bytes};
@@ -37,7 +37,7 @@ pub unsafe extern "C" fn navstar_mesh_save(
     out_size: *mut u32,
 ) -> NavstarStatus {
     run("navstar_mesh_save", || {
-        let out = OutSlice::new(buffer, capacity, out_size, "buffer")?;
+        let out = OutCount::named(buffer, capacity, out_size, "out_size")?.check_room("buffer")?;
         let mesh = handle::borrow(mesh, "mesh")?;
         let bytes = mesh.to_bytes();
         if u32::try_from(bytes.len()).is_err() {

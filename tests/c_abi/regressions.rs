@@ -9,7 +9,7 @@ use glam::Vec3;
 use navstar::ffi::{
     NavstarMesh, NavstarMeshOptions, NavstarStatus, navstar_mesh_create,
     navstar_mesh_create_from_grid, navstar_mesh_free, navstar_mesh_options_default,
-    navstar_mesh_polygon_count,
+    navstar_mesh_polygon_count, navstar_mesh_save,
 };
 use navstar::io::{LoadError, parse_polyanya_mesh_bytes};
 use navstar::{MeshError, MeshOptions, NavMesh};
@@ -543,4 +543,28 @@ fn spatial_queries_raycast_end_point_on_slope() {
         assert_eq!((c_hit.hit, c_hit.t), (0, 1.0));
         assert_eq!(c_hit.point, hit.point.to_array());
     }
+}
+
+/// `save_load`, crash-50983357: `navstar_mesh_save` with a NULL `out_size` said
+/// "out_count is NULL", naming an argument it does not have (the shared output-array
+/// reader named every count output `out_count`). Fixed: the reader takes the name.
+#[test]
+fn save_load_null_out_size_is_named() {
+    let mesh = crate::saved::two_squares();
+    let mut buffer = [0u8; 8];
+    // SAFETY: a live mesh; room for 8 bytes; the NULL out_size is the error tested.
+    let status = unsafe { navstar_mesh_save(mesh, buffer.as_mut_ptr(), 8, ptr::null_mut()) };
+    crate::assert_status(
+        status,
+        NavstarStatus::NavstarErrorNullArgument,
+        &["navstar_mesh_save: out_size is NULL"],
+    );
+    assert_eq!(buffer, [0u8; 8], "nothing is written on error");
+    let mut size = 7u32;
+    // SAFETY: a live mesh; a NULL buffer with a capacity is the error tested.
+    let status = unsafe { navstar_mesh_save(mesh, ptr::null_mut(), 8, &mut size) };
+    crate::assert_status(status, NavstarStatus::NavstarErrorNullArgument, &["buffer"]);
+    assert_eq!(size, 0, "*out_size is 0 on error");
+    // SAFETY: a live mesh, freed once.
+    unsafe { navstar_mesh_free(mesh) };
 }

@@ -12,7 +12,7 @@ use navstar::ffi::{
 use crate::assert_status;
 
 /// Two unit squares side by side (Y up), through `navstar_mesh_create`.
-fn two_squares() -> *mut NavstarMesh {
+pub(crate) fn two_squares() -> *mut NavstarMesh {
     let vertices: [f32; 18] = [
         0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, //
         0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 2.0, 0.0, 1.0,
