@@ -12,7 +12,9 @@ use navstar::{
     MAX_CUT_TILES, MeshError, MeshInput, MeshOptions, NavMesh, OffMeshLink, TileCut, UpAxis,
 };
 
-use crate::common::{Soup, p};
+use proptest::prelude::*;
+
+use crate::common::{Soup, p, random_grid, seeded_grid};
 use crate::{GRID_DIR, MESH_DIR};
 
 /// Recast's navigation meshes of the shared OBJ levels, bundled with the repository.
@@ -42,15 +44,15 @@ fn load(path: &str, up: UpAxis) -> NavMesh {
         .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// Checks a cut against its mesh: total ground area, every tile vertex inside its
-/// square, tiles in row order with their squares on the grid.
+/// Checks a cut against its mesh: total ground area (to `tolerance`, relative), every
+/// tile vertex inside its square, tiles in row order with their squares on the grid.
 #[track_caller]
-fn check_cover(name: &str, mesh: &NavMesh, cut: &TileCut) {
+fn check_cover(name: &str, mesh: &NavMesh, cut: &TileCut, tolerance: f64) {
     let up = mesh.up_axis();
     let whole = ground_area(mesh);
     let tiled: f64 = cut.tiles.iter().map(|t| ground_area(&t.mesh)).sum();
     assert!(
-        (tiled - whole).abs() <= 1e-5 * whole,
+        (tiled - whole).abs() <= tolerance * whole,
         "{name} at {}: tiles' area {tiled}, mesh's {whole}",
         cut.tile_size
     );
@@ -119,7 +121,7 @@ fn tiles_cover_the_mesh_exactly_and_stay_in_their_squares() {
                 .cut_into_tiles(size)
                 .unwrap_or_else(|e| panic!("{path} at {size}: {e}"));
             assert!(!cut.tiles.is_empty());
-            check_cover(&path, &mesh, &cut);
+            check_cover(&path, &mesh, &cut, 1e-5);
             let polygons: u32 = cut.tiles.iter().map(|t| t.mesh.polygon_count()).sum();
             eprintln!(
                 "{path} at {size}: {} of {} x {} tiles, {polygons} polygons (mesh: {})",
@@ -140,7 +142,7 @@ fn a_tile_larger_than_the_mesh_is_the_mesh_merged() {
     let tile = &cut.tiles[0].mesh;
     assert!(tile.polygon_count() <= mesh.polygon_count());
     assert_eq!(tile.island_count(), mesh.island_count());
-    check_cover("nav_test", &mesh, &cut);
+    check_cover("nav_test", &mesh, &cut, 1e-5);
 }
 
 /// The wall edges of `tile` that lie on the line `axis` = `value`, as intervals along
@@ -235,7 +237,7 @@ fn heights_of_new_corners_lie_on_the_polygon_surface() {
     .unwrap();
     for size in [0.7, 1.0, 1.3] {
         let cut = mesh.cut_into_tiles(size).unwrap();
-        check_cover("slope", &mesh, &cut);
+        check_cover("slope", &mesh, &cut, 1e-6);
         for tile in &cut.tiles {
             for v in tile.mesh.vertices() {
                 let expected = plane(v.x, v.z).y;
@@ -262,7 +264,7 @@ fn pieces_keep_their_polygon_area_and_flags() {
     let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
     mesh.set_polygon_flags(2, 0x8).unwrap();
     let cut = mesh.cut_into_tiles(0.8).unwrap();
-    check_cover("three squares", &mesh, &cut);
+    check_cover("three squares", &mesh, &cut, 1e-6);
     let mut seen = BTreeSet::new();
     for tile in &cut.tiles {
         let vertices = tile.mesh.vertices();
@@ -362,4 +364,72 @@ fn bad_tile_sizes_are_errors_naming_the_value() {
         small.cut_into_tiles(0.1),
         Err(MeshError::TileCut { .. })
     ));
+}
+
+/// A random grid mesh moved by `offset` (far from the origin, f32 steps are coarse) and
+/// tilted onto the plane `y = 0.3 x - 0.2 z`.
+/// `None` for a grid of holes only.
+fn moved_grid(seed: u64, cols: usize, rows: usize, jitter: bool, offset: f32) -> Option<NavMesh> {
+    let mut soup = if jitter {
+        seeded_grid(seed, cols, rows)
+    } else {
+        let cells: Vec<_> = (0..cols * rows)
+            .map(|i| crate::common::Cell::from_code((seed >> (i % 60)) as u8 % 10))
+            .collect();
+        random_grid(cols, rows, &cells, &[(0.0, 0.0)], 0.0)
+    };
+    for v in &mut soup.vertices {
+        let (x, z) = (v.x + offset, v.z + offset);
+        *v = Vec3::new(x, 0.3 * v.x - 0.2 * v.z, z);
+    }
+    match soup.try_build(&MeshOptions::default()) {
+        Ok(mesh) => Some(mesh),
+        Err(MeshError::NoPolygons) => None,
+        Err(e) => panic!("grid {seed}: {e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(crate::common::proptest_config(200))]
+
+    /// Random grids, jittered or exact, near the origin or far from it, cut at random
+    /// sizes: every cut succeeds, covers the mesh exactly, and keeps heights on the
+    /// surface.
+    #[test]
+    fn random_grids_cut_at_random_sizes_cover_the_mesh(
+        seed in any::<u64>(),
+        cols in 2usize..9,
+        rows in 2usize..9,
+        jitter in any::<bool>(),
+        offset in prop::sample::select(vec![0.0f32, 1000.37, -4096.1, 30000.0]),
+        size in 0.15f32..6.0,
+    ) {
+        let Some(mesh) = moved_grid(seed, cols, rows, jitter, offset) else {
+            return Ok(());
+        };
+        let cut = mesh.cut_into_tiles(size).unwrap_or_else(|e| panic!("{e}"));
+        // Points made on grid lines are rounded to f32 steps, which are coarse far from
+        // the origin: each moves the border by a step at most (a few dozen where a corner
+        // lies next to the line) over a tile's side.
+        let step = f64::from(f32::EPSILON) * (8.0 + f64::from(offset.abs()));
+        let borders: usize = cut
+            .tiles
+            .iter()
+            .map(|t| {
+                let on_border = |g: Vec2| g.x == t.min.x || g.x == t.max.x || g.y == t.min.y || g.y == t.max.y;
+                t.mesh.vertices().iter().filter(|&&v| on_border(UpAxis::Y.ground(v))).count()
+            })
+            .sum();
+        let whole = ground_area(&mesh);
+        let tolerance = 1e-6 + 32.0 * step * f64::from(size) * borders as f64 / whole;
+        check_cover("random grid", &mesh, &cut, tolerance);
+        for tile in &cut.tiles {
+            for v in tile.mesh.vertices() {
+                let (x, z) = (f64::from(v.x) - f64::from(offset), f64::from(v.z) - f64::from(offset));
+                let expected = 0.3 * x - 0.2 * z;
+                let scale = 1e-6 * (1.0 + f64::from(offset.abs()));
+                prop_assert!((f64::from(v.y) - expected).abs() <= scale, "{v} off the plane");
+            }
+        }
+    }
 }
