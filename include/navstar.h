@@ -71,7 +71,7 @@
 
 // The version of the binary format that `navstar_mesh_save` writes and the loaders
 // read (bytes 8 to 11 of a `.navstar` file, little endian).
-#define NAVSTAR_FORMAT_VERSION 1
+#define NAVSTAR_FORMAT_VERSION 2
 
 
 

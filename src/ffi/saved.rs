@@ -11,7 +11,7 @@ use crate::{BinaryError, FORMAT_VERSION, NavMesh};
 
 /// The version of the binary format that `navstar_mesh_save` writes and the loaders
 /// read (bytes 8 to 11 of a `.navstar` file, little endian).
-pub const NAVSTAR_FORMAT_VERSION: u32 = 1;
+pub const NAVSTAR_FORMAT_VERSION: u32 = 2;
 const _: () = assert!(NAVSTAR_FORMAT_VERSION == FORMAT_VERSION);
 
 /// Writes a mesh in navstar's binary format (`.navstar`: polygons, areas, current flags,

@@ -12,10 +12,12 @@ use glam::DVec2;
 
 use super::build::{self, Extras, MeshOptions, PolygonSizes};
 use super::{MeshData, NO_NEIGHBOUR};
+use crate::alloc::try_collect;
+use crate::error::MeshError;
 
 /// Merged polygons get at most this many corners: an expansion visits every edge of its
 /// polygon, so huge polygons would trade node count for work per node.
-const MAX_CORNERS: usize = 12;
+pub(crate) const MAX_CORNERS: usize = 12;
 
 /// The merged mesh and where each original polygon went.
 pub(crate) struct CoarseMesh {
@@ -33,7 +35,9 @@ impl MeshData {
     }
 }
 
-fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
+/// The merged copy of `mesh`, or `None` if merging leaves nothing to gain or the copy
+/// could not be built.
+pub(crate) fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
     let (indices, sizes, of_original) = merge(mesh, |_, _| true);
     if sizes.len() == mesh.polygon_count() as usize {
         return None;
@@ -55,6 +59,58 @@ fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
     }))
 }
 
+/// Whether polygon `p` has an area (counter-clockwise, positive): degenerate connectors
+/// have none, and stay as they are.
+fn is_solid(mesh: &MeshData, p: u32) -> bool {
+    let point = |v: u32| mesh.ground[v as usize].as_dvec2();
+    let c = &mesh.corners[mesh.corner_range(p)];
+    let mut area2 = 0.0;
+    // Each corner with the next, the last with the first (no division for the wrap).
+    for i in 0..c.len() {
+        let next = if i + 1 == c.len() { 0 } else { i + 1 };
+        area2 += point(c[i]).perp_dot(point(c[next]));
+    }
+    area2 > 0.0
+}
+
+/// The polygon across slot `slot` of `p` if merging may remove that edge: the edge is
+/// shared by two polygons with an area, and taken once (from the lower numbered).
+fn removable(mesh: &MeshData, solid: &[bool], p: u32, slot: usize) -> Option<u32> {
+    let q = mesh.neighbours[slot];
+    (q != NO_NEIGHBOUR && q > p && solid[p as usize] && solid[q as usize]).then_some(q)
+}
+
+/// Whether merging leaves `mesh` as it is (so that it has no merged copy): no two
+/// neighbouring polygons have a convex union. The first merge of [`merge`] joins two
+/// of the polygons themselves, so this is exact, and much cheaper than merging.
+///
+/// # Errors
+/// Out of memory.
+pub(crate) fn merges_nothing(mesh: &MeshData) -> Result<bool, MeshError> {
+    let count = mesh.polygon_count() as usize;
+    let solid = try_collect(
+        count,
+        (0..count as u32).map(|p| is_solid(mesh, p)),
+        "merged polygons",
+    )?;
+    let point = |v: u32| mesh.ground[v as usize].as_dvec2();
+    for p in 0..count as u32 {
+        let range = mesh.corner_range(p);
+        for slot in range.clone() {
+            let Some(q) = removable(mesh, &solid, p, slot) else {
+                continue;
+            };
+            let there = mesh.corner_range(q);
+            let j = mesh.twin[slot] as usize - there.start;
+            let (a_cycle, b_cycle) = (&mesh.corners[range.clone()], &mesh.corners[there]);
+            if unites_convex(a_cycle, b_cycle, slot - range.start, j, &point) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
 /// Greedy merging: the corners and sizes of the merged polygons, and the merged polygon
 /// of each original one. Two neighbouring polygons `p` and `q` are merged only when
 /// `joinable(p, q)` holds (the tile cutter keeps areas and flags apart with it).
@@ -67,17 +123,7 @@ pub(super) fn merge(
     let mut cycles: Vec<Vec<u32>> = (0..count as u32)
         .map(|p| mesh.corners[mesh.corner_range(p)].to_vec())
         .collect();
-    // Polygons without area (degenerate connectors) stay as they are.
-    let solid: Vec<bool> = cycles
-        .iter()
-        .map(|c| {
-            let n = c.len();
-            (0..n)
-                .map(|i| point(c[i]).perp_dot(point(c[(i + 1) % n])))
-                .sum::<f64>()
-                > 0.0
-        })
-        .collect();
+    let solid: Vec<bool> = (0..count as u32).map(|p| is_solid(mesh, p)).collect();
     let mut group: Vec<u32> = (0..count as u32).collect();
     let find = |group: &mut Vec<u32>, mut p: u32| {
         while group[p as usize] != p {
@@ -91,20 +137,14 @@ pub(super) fn merge(
     // of the merged polygons.
     let mut shared: Vec<(f64, u32, usize)> = Vec::with_capacity(mesh.corners.len() / 2);
     for p in 0..count as u32 {
-        let range = mesh.corner_range(p);
-        for slot in range.clone() {
-            let q = mesh.neighbours[slot];
-            if q == NO_NEIGHBOUR
-                || q < p
-                || !solid[p as usize]
-                || !solid[q as usize]
-                || !joinable(p, q)
-            {
+        for slot in mesh.corner_range(p) {
+            let Some(q) = removable(mesh, &solid, p, slot) else {
                 continue;
+            };
+            if joinable(p, q) {
+                let (a, b) = mesh.edge(p, slot);
+                shared.push((point(a).distance_squared(point(b)), p, slot));
             }
-            let (a, b) = mesh.edge(p, slot);
-            let length = point(a).distance_squared(point(b));
-            shared.push((length, p, slot));
         }
     }
     shared.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
@@ -154,10 +194,32 @@ fn convex_union(
     }
     let i = (0..n).find(|&i| a_cycle[i] == a && a_cycle[(i + 1) % n] == b)?;
     let j = (0..m).find(|&j| b_cycle[j] == b && b_cycle[(j + 1) % m] == a)?;
-    let shared = a_cycle.iter().filter(|v| b_cycle.contains(v)).count();
-    if shared != 2 {
+    if !unites_convex(a_cycle, b_cycle, i, j, point) {
         return None;
     }
+    // a_cycle from b round to a, then b_cycle strictly between a and b.
+    let mut union = Vec::with_capacity(n + m - 2);
+    union.extend((0..n).map(|k| a_cycle[(i + 1 + k) % n]));
+    union.extend((0..m - 2).map(|k| b_cycle[(j + 2 + k) % m]));
+    Some(union)
+}
+
+/// Whether [`convex_union`] joins `a_cycle` and `b_cycle` over the edge from corner `i`
+/// of `a_cycle`, corner `j` of `b_cycle` being the same edge walked the other way: the
+/// union has at most [`MAX_CORNERS`] corners, turns left (or goes straight on) at
+/// both ends of the edge, and the cycles share no other corner.
+fn unites_convex(
+    a_cycle: &[u32],
+    b_cycle: &[u32],
+    i: usize,
+    j: usize,
+    point: &impl Fn(u32) -> DVec2,
+) -> bool {
+    let (n, m) = (a_cycle.len(), b_cycle.len());
+    if n + m - 2 > MAX_CORNERS {
+        return false;
+    }
+    let (a, b) = (a_cycle[i], b_cycle[j]);
     let left_turn = |p: u32, v: u32, q: u32| {
         let (p, v, q) = (point(p), point(v), point(q));
         (v - p).perp_dot(q - v) >= 0.0
@@ -168,18 +230,16 @@ fn convex_union(
     // At b: from b_cycle's corner before b to a_cycle's corner after b.
     let before_b = b_cycle[(j + m - 1) % m];
     let after_b = a_cycle[(i + 2) % n];
-    if !left_turn(before_a, a, after_a) || !left_turn(before_b, b, after_b) {
-        return None;
-    }
-    // a_cycle from b round to a, then b_cycle strictly between a and b.
-    let mut union = Vec::with_capacity(n + m - 2);
-    union.extend((0..n).map(|k| a_cycle[(i + 1 + k) % n]));
-    union.extend((0..m - 2).map(|k| b_cycle[(j + 2 + k) % m]));
-    Some(union)
+    // The turns first: they refuse most pairs, and cost less than the shared corners.
+    left_turn(before_a, a, after_a)
+        && left_turn(before_b, b, after_b)
+        && a_cycle.iter().filter(|v| b_cycle.contains(v)).count() == 2
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering::Relaxed;
+
     use glam::Vec3;
 
     use crate::{MeshOptions, NavMesh};
@@ -232,6 +292,44 @@ mod tests {
         // Merged polygons keep at most MAX_CORNERS corners and stay one island.
         assert!((0..merged).all(|p| coarse.mesh.corner_range(p).len() <= super::MAX_CORNERS));
         assert_eq!(coarse.mesh.island_count, 1);
+    }
+
+    #[test]
+    fn a_loaded_mesh_has_the_saved_merged_copy_at_once() {
+        let mesh = triangulated_grid();
+        let loaded = NavMesh::from_navstar_bytes(&mesh.to_bytes()).unwrap();
+        let built = mesh.data().coarse().expect("a triangulated grid merges");
+        let saved = loaded.data().coarse.get().expect("set by the loader");
+        let saved = saved.as_deref().expect("a copy");
+        assert_eq!(saved.of_original, built.of_original);
+        let (a, b) = (&saved.mesh, &built.mesh);
+        assert_eq!((&a.poly_start, &a.corners), (&b.poly_start, &b.corners));
+        assert_eq!(
+            (&a.neighbours, &a.twin, &a.portals),
+            (&b.neighbours, &b.twin, &b.portals)
+        );
+        assert_eq!((&a.island, a.island_count), (&b.island, b.island_count));
+        assert_eq!((&a.wall_vertex, &a.dead_end), (&b.wall_vertex, &b.dead_end));
+        assert_eq!((&a.areas, a.bounds), (&b.areas, b.bounds));
+        assert_eq!(a.index.polygons, b.index.polygons);
+        assert!(
+            a.flags
+                .iter()
+                .zip(&b.flags[..])
+                .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed))
+        );
+        // A mesh whose polygons do not merge loads knowing it has no copy.
+        let grid = crate::TileGrid {
+            width: 3,
+            height: 2,
+            walkable: &[true, false, true, true, true, true],
+            cell_size: 1.0,
+            origin: Vec3::ZERO,
+        };
+        let mesh = NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap();
+        let loaded = NavMesh::from_navstar_bytes(&mesh.to_bytes()).unwrap();
+        assert!(matches!(loaded.data().coarse.get(), Some(None)));
+        assert!(mesh.data().coarse().is_none());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use navstar::{
     Query, QueryFilter,
 };
 
-use crate::common::{Rng, point_in_polygon, seeded_grid};
+use crate::common::{Cell, Rng, point_in_polygon, random_grid, seeded_grid};
 use crate::{GRID_DIR, MESH_DIR};
 
 /// Saves and loads `mesh`; the reload saves to the same bytes.
@@ -232,12 +232,24 @@ fn header_damage_is_named() {
         binary_error(&bytes[..20]),
         BinaryError::Truncated { what: "header", .. }
     ));
-    let mut v2 = bytes.clone();
-    v2[8] = 2;
-    assert!(matches!(
-        binary_error(&v2),
-        BinaryError::UnsupportedVersion { version: 2, .. }
-    ));
+    // Version 1 files (without the merged copy) are refused, saying which version to save.
+    let mut v1 = bytes.clone();
+    v1[8] = 1;
+    let e = binary_error(&v1);
+    assert!(
+        matches!(
+            e,
+            BinaryError::UnsupportedVersion {
+                version: 1,
+                supported: 2
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("version 1") && e.to_string().contains("save"),
+        "{e}"
+    );
     let mut flipped = bytes.clone();
     let last = flipped.len() - 1;
     flipped[last] ^= 0x10;
@@ -429,4 +441,147 @@ fn a_two_way_link_inside_one_polygon_round_trips() {
     let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
     let loaded = round_trip(&mesh);
     assert_same_answers(&mesh, &loaded, 20, &QueryFilter::default());
+}
+
+/// A unit grid of `cols x rows` squares, each cut into two triangles: its merged copy
+/// has far fewer polygons.
+fn triangulated_grid(cols: usize, rows: usize) -> NavMesh {
+    let cells = vec![Cell::DiagonalA; cols * rows];
+    random_grid(
+        cols,
+        rows,
+        &cells,
+        &vec![(0.0, 0.0); (cols + 1) * (rows + 1)],
+        0.0,
+    )
+    .build()
+}
+
+/// The number of records of the section with `tag`, `size` bytes each.
+fn section_records(bytes: &[u8], tag: &[u8; 4], size: usize) -> usize {
+    let at = section_offset(bytes, tag);
+    u64::from_le_bytes(bytes[at - 8..at].try_into().unwrap()) as usize / size
+}
+
+/// `bytes` without the merged copy: its polygon map emptied and its tables dropped (they
+/// end the tile), the lengths fixed and the checksum resealed.
+fn without_merged_copy(bytes: &[u8]) -> Vec<u8> {
+    let at = section_offset(bytes, b"MRGD");
+    let mut b = bytes[..at].to_vec();
+    b[at - 8..at].copy_from_slice(&0u64.to_le_bytes());
+    let payload = (b.len() - 32) as u64;
+    b[16..24].copy_from_slice(&payload.to_le_bytes());
+    b[36..44].copy_from_slice(&(payload - 12).to_le_bytes());
+    reseal(&mut b);
+    b
+}
+
+#[test]
+fn the_merged_copy_is_saved_and_checked() {
+    let mesh = triangulated_grid(6, 4);
+    let bytes = mesh.to_bytes();
+    assert_eq!(section_records(&bytes, b"MRGD", 4), 48);
+    assert!(section_records(&bytes, b"MPOL", 4) <= 13, "the copy merges");
+    let loaded = round_trip(&mesh);
+    assert_same_answers(&mesh, &loaded, 200, &QueryFilter::default());
+    // A file that leaves out the copy of a mesh that merges is refused.
+    let e = binary_error(&without_merged_copy(&bytes));
+    assert!(
+        matches!(
+            e,
+            BinaryError::Layout {
+                section: "merged polygon of each polygon",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let forge = |tag: &[u8; 4], record: usize, size: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        let at = section_offset(&b, tag) + record * size;
+        b[at..at + value.len()].copy_from_slice(value);
+        reseal(&mut b);
+        binary_error(&b)
+    };
+    // A triangle mapped to a merged polygon that does not hold it.
+    let merged = section_records(&bytes, b"MPOL", 4) as u32 - 1;
+    let at = section_offset(&bytes, b"MRGD");
+    let first = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let e = forge(b"MRGD", 0, 4, &((first + 1) % merged).to_le_bytes());
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "merged polygon of each polygon",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A merged polygon out of range.
+    let e = forge(b"MRGD", 5, 4, &merged.to_le_bytes());
+    assert!(matches!(e, BinaryError::Invalid { record: 5, .. }), "{e}");
+    // A merged corner moved to another vertex: the copy no longer covers its polygons
+    // (or is no longer convex).
+    for corner in 0..section_records(&bytes, b"MCOR", 4) {
+        let at = section_offset(&bytes, b"MCOR") + corner * 4;
+        let v = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let other = (v + 1) % mesh.vertex_count();
+        let e = forge(b"MCOR", corner, 4, &other.to_le_bytes());
+        assert!(
+            matches!(e, BinaryError::Mesh(_) | BinaryError::Invalid { .. }),
+            "{e}"
+        );
+    }
+    // The copy's index and adjacency are checked as the mesh's.
+    let e = forge(b"MBVE", 0, 28, &[0, 0, 0, 0, 0, 0, 0x80, 0x49]);
+    assert!(
+        matches!(
+            e,
+            BinaryError::Invalid {
+                section: "merged index entries",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = forge(b"MNEI", 0, 4, &0u32.to_le_bytes());
+    assert!(e.to_string().contains("merged"), "{e}");
+}
+
+#[test]
+fn a_mesh_that_does_not_merge_saves_no_copy() {
+    let mesh = load_mesh_file(
+        Path::new(&format!("{GRID_DIR}/den520d.map")),
+        &MeshOptions::default(),
+    )
+    .unwrap();
+    let bytes = mesh.to_bytes();
+    assert_eq!(section_records(&bytes, b"MRGD", 4), 0);
+    assert_eq!(without_merged_copy(&bytes), bytes);
+    let loaded = round_trip(&mesh);
+    assert_same_answers(&mesh, &loaded, 40, &QueryFilter::default());
+}
+
+#[test]
+fn flips_in_the_merged_copy_load_equal_or_fail() {
+    let mesh = triangulated_grid(5, 3);
+    let bytes = mesh.to_bytes();
+    let start = section_offset(&bytes, b"MRGD") - 12;
+    let mut rng = Rng(91);
+    let mut refused = 0;
+    for _ in 0..300 {
+        let mut b = bytes.clone();
+        let at = start + rng.below((b.len() - start) as u32) as usize;
+        b[at] ^= 1 << rng.below(8);
+        reseal(&mut b);
+        match load_navstar_bytes(&b) {
+            Err(_) => refused += 1,
+            Ok(loaded) => {
+                assert_eq!(loaded.to_bytes(), b);
+                assert_same_answers(&mesh, &loaded, 10, &QueryFilter::default());
+            }
+        }
+    }
+    assert!(refused > 250, "only {refused} of 300 forged copies refused");
 }

@@ -205,19 +205,22 @@ pub(super) fn portal_of_slot(corners: &[u32], neighbours: &[u32], local: usize) 
     let n = corners.len();
     let neighbour = neighbours[local];
     let same = |i: usize| neighbour != NO_NEIGHBOUR && neighbours[i] == neighbour;
+    // The slots before and after `i`, wrapping round (no division: this runs per slot).
+    let before = |i: usize| if i == 0 { n - 1 } else { i - 1 };
+    let after = |i: usize| if i + 1 == n { 0 } else { i + 1 };
     let (mut first, mut last) = (local, local);
     let mut run = 1;
-    while run < n && same((first + n - 1) % n) {
-        first = (first + n - 1) % n;
+    while run < n && same(before(first)) {
+        first = before(first);
         run += 1;
     }
-    while run < n && same((last + 1) % n) {
-        last = (last + 1) % n;
+    while run < n && same(after(last)) {
+        last = after(last);
         run += 1;
     }
     // Corners run counter-clockwise, so the interior is on the left of a -> b; facing
     // out through the edge, b is on the walker's left and a on the right.
-    [corners[(last + 1) % n], corners[first]]
+    [corners[after(last)], corners[first]]
 }
 
 #[cfg(test)]

@@ -95,63 +95,125 @@ pub(super) fn normalise_polygon(
     corners: &mut [u32],
     ground: &[Vec2],
 ) -> Result<(), MeshError> {
+    if check_polygon(polygon, corners, ground)? == Winding::Clockwise {
+        corners.reverse();
+    }
+    Ok(())
+}
+
+/// The winding of a polygon in the ground plane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Winding {
+    CounterClockwise,
+    Clockwise,
+}
+
+/// The checks of [`normalise_polygon`] without changing the corners: the polygon's
+/// winding if it is valid either way round (the convexity checks judge it
+/// counter-clockwise, so reversed when it is clockwise, and errors name corners in the
+/// given order).
+pub(super) fn check_polygon(
+    polygon: u32,
+    corners: &[u32],
+    ground: &[Vec2],
+) -> Result<Winding, MeshError> {
     check_distinct_corners(polygon, corners)?;
-    let point = |v: u32| ground[v as usize].as_dvec2();
+    // The corners' ground positions in f64, once each: on the stack for the usual sizes.
+    const ON_STACK: usize = 16;
+    let point = |v: &u32| ground[*v as usize].as_dvec2();
+    if corners.len() <= ON_STACK {
+        let mut points = [DVec2::ZERO; ON_STACK];
+        for (p, v) in points.iter_mut().zip(corners) {
+            *p = point(v);
+        }
+        check_shape(polygon, corners, &points[..corners.len()])
+    } else {
+        let points = try_collect(corners.len(), corners.iter().map(point), "polygon corners")?;
+        check_shape(polygon, corners, &points)
+    }
+}
+
+/// [`check_polygon`] after the distinct corners, `points[i]` the ground position of
+/// `corners[i]`.
+fn check_shape(polygon: u32, corners: &[u32], points: &[DVec2]) -> Result<Winding, MeshError> {
     let n = corners.len();
+    let next = |i: usize| if i + 1 == n { 0 } else { i + 1 };
     let mut area2 = 0.0f64;
     let mut longest2 = 0.0f64;
-    for i in 0..n {
-        let (a, b) = (point(corners[i]), point(corners[(i + 1) % n]));
+    // The first edge of zero length (distinct vertices at one ground position).
+    let mut zero_edge = None;
+    for (i, &a) in points.iter().enumerate() {
+        let b = points[next(i)];
         area2 += a.perp_dot(b);
         longest2 = longest2.max((b - a).length_squared());
+        if a == b && zero_edge.is_none() {
+            zero_edge = Some(i);
+        }
     }
     if area2.is_nan() || area2.abs() <= longest2 * MIN_RELATIVE_AREA {
         return Err(MeshError::DegeneratePolygon { polygon });
     }
-    check_edge_lengths(polygon, corners, ground)?;
-    let reversed = area2 < 0.0;
-    if reversed {
-        corners.reverse();
+    if let Some(i) = zero_edge {
+        let (a, b) = (corners[i], corners[next(i)]);
+        return Err(MeshError::ZeroLengthEdge { polygon, a, b });
     }
+    let reversed = area2 < 0.0;
+    // Corner `i` of the polygon wound counter-clockwise.
+    let ccw = |i: usize| points[if reversed { n - 1 - i } else { i }];
     // Every turn must be a left turn (or straight on), and the turns must add up to one
     // full revolution: that rules out reflex corners and self-overlapping stars.
     let mut turning = 0.0f64;
+    let (mut a, mut b) = (ccw(n - 1), ccw(0));
     for i in 0..n {
-        let (a, b, c) = (
-            point(corners[(i + n - 1) % n]),
-            point(corners[i]),
-            point(corners[(i + 1) % n]),
-        );
+        let c = ccw(next(i));
         let (e1, e2): (DVec2, DVec2) = (b - a, c - b);
+        (a, b) = (b, c);
         let cross = e1.perp_dot(e2);
-        let scale = e1.length() * e2.length();
-        if cross < -CONVEXITY_TOLERANCE * scale || scale == 0.0 {
-            let corner = if reversed {
-                (n - 1 - i) as u32
-            } else {
-                i as u32
-            };
-            return Err(MeshError::NonConvexPolygon {
-                polygon,
-                corner,
-                vertex: corners[i],
-            });
+        // Only a right turn needs the edge lengths: no edge has length 0 (checked above),
+        // so their product is positive and a left turn or straight on always passes.
+        if cross < 0.0 {
+            let scale = e1.length() * e2.length();
+            if cross < -CONVEXITY_TOLERANCE * scale || scale == 0.0 {
+                let corner = if reversed { n - 1 - i } else { i };
+                return Err(MeshError::NonConvexPolygon {
+                    polygon,
+                    corner: corner as u32,
+                    vertex: corners[corner],
+                });
+            }
         }
-        // A U-turn (the polygon doubles back along itself: a zero-width spike) has a
-        // cross product of about 0 with either sign; count it as a half turn to the
-        // left, so that a spike's two U-turns add up to a full extra revolution and the
-        // polygon is rejected below instead of its U-turns cancelling out.
-        let dot = e1.dot(e2);
-        turning += if dot < 0.0 { cross.abs() } else { cross }.atan2(dot);
+        turning += turn_angle(cross, e1.dot(e2));
     }
     if (turning - std::f64::consts::TAU).abs() > 1e-3 {
         return Err(MeshError::NonConvexPolygon {
             polygon,
             corner: 0,
-            vertex: corners[0],
+            vertex: if reversed { corners[n - 1] } else { corners[0] },
         });
     }
-    Ok(())
+    Ok(if reversed {
+        Winding::Clockwise
+    } else {
+        Winding::CounterClockwise
+    })
+}
+
+/// The signed angle of a turn whose edges have cross product `cross` and dot product
+/// `dot`: `atan2(cross, dot)`, except that a U-turn (the polygon doubles back along
+/// itself: a zero-width spike) has a cross product of about 0 with either sign and
+/// counts as a half turn to the left, so that a spike's two U-turns add up to a full
+/// extra revolution and the polygon is refused instead of its U-turns cancelling out.
+/// Straight on and square turns (most corners of grid meshes) skip `atan2`: for them
+/// IEEE 754 (C's Annex F) fixes its value, 0 and pi/2.
+#[inline]
+fn turn_angle(cross: f64, dot: f64) -> f64 {
+    if cross == 0.0 && dot > 0.0 {
+        return cross;
+    }
+    if dot == 0.0 && cross > 0.0 {
+        return std::f64::consts::FRAC_PI_2;
+    }
+    if dot < 0.0 { cross.abs() } else { cross }.atan2(dot)
 }
 
 /// Rejects a polygon that uses a vertex twice. Sorts a copy for large polygons so that a
@@ -175,15 +237,22 @@ pub(super) fn check_distinct_corners(polygon: u32, corners: &[u32]) -> Result<()
     Ok(())
 }
 
-/// Rejects consecutive corners that are distinct vertices at the same ground position
-/// (a zero-length edge), once the polygon is known to have an area.
-fn check_edge_lengths(polygon: u32, corners: &[u32], ground: &[Vec2]) -> Result<(), MeshError> {
-    let n = corners.len();
-    for i in 0..n {
-        let (a, b) = (corners[i], corners[(i + 1) % n]);
-        if ground[a as usize] == ground[b as usize] {
-            return Err(MeshError::ZeroLengthEdge { polygon, a, b });
+#[cfg(test)]
+mod tests {
+    use super::turn_angle;
+
+    #[test]
+    fn the_shortcut_turn_angles_equal_atan2() {
+        for magnitude in [1e-300, 1e-30, 1e-6, 1.0, 3.5, 1e20, 1e300] {
+            for zero in [0.0f64, -0.0] {
+                assert_eq!(
+                    turn_angle(zero, magnitude).to_bits(),
+                    zero.atan2(magnitude).to_bits()
+                );
+                assert_eq!(turn_angle(magnitude, zero), magnitude.atan2(zero));
+            }
+            assert_eq!(turn_angle(magnitude, magnitude), magnitude.atan2(magnitude));
+            assert_eq!(turn_angle(-0.0, -magnitude), 0.0f64.atan2(-magnitude));
         }
     }
-    Ok(())
 }

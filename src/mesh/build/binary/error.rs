@@ -15,9 +15,11 @@ pub enum BinaryError {
     /// The bytes do not start with the navstar magic (`NAVSTAR` and a zero byte).
     #[error("not a navstar binary file (wrong magic)")]
     BadMagic,
-    /// The format version is not one this library reads.
+    /// The format version is not one this library reads (an older file: load its source
+    /// mesh and save it again).
     #[error(
-        "unsupported navstar format version {version} (this library reads version {supported})"
+        "unsupported navstar format version {version} (this library reads version \
+         {supported}: build the mesh from its source and save it again)"
     )]
     UnsupportedVersion {
         /// The version in the file.

@@ -1,7 +1,8 @@
 //! The navstar binary format (`.navstar`): a built mesh saved with the tables derived
-//! from it, so that loading checks them instead of recomputing them.
+//! from it, and its merged copy for the exact mode, so that loading checks them instead
+//! of recomputing them.
 //!
-//! # Layout (version 1)
+//! # Layout (version 2)
 //!
 //! All numbers are little endian; floats are IEEE-754 `f32`.
 //!
@@ -12,16 +13,27 @@
 //!   file holds one `TILE` record; a world file will hold several, each a tile.
 //! * A `TILE` body is a fixed sequence of sections, each a 4-byte tag, a `u64` length
 //!   and an array of fixed-size records (the `sections!` list below): no count is stored apart
-//!   from the section lengths, so nothing is allocated beyond what the bytes hold.
+//!   from the section lengths, so nothing is allocated beyond what the bytes hold. In
+//!   order: options, vertices, the polygon tables ([`MESH`]), areas, flags, islands,
+//!   links and their hops, then the merged polygon of each polygon: empty when the mesh
+//!   has no merged copy, else followed by the copy's polygon tables ([`MERGED`]).
 //!
 //! Loading refuses anything the builder would not have produced from the same arrays:
 //! every index is in range, every polygon is convex and counter-clockwise, neighbours
 //! and twins point back at each other over the same edge, no edge is used by more than
 //! the two polygons it joins, portals, islands and link hops match the polygons, and
-//! every box of the spatial index contains what it holds.
+//! every box of the spatial index contains what it holds. The merged copy passes the
+//! same checks, and each of its polygons must be exactly the union of the polygons
+//! mapped to it; a file without one must be of a mesh whose polygons do not merge.
+//!
+//! Version 1 (without the merged copy) is refused as an unsupported version: save the
+//! mesh again.
 
 mod check;
 mod error;
+mod index;
+mod links;
+mod merged;
 mod read;
 mod write;
 
@@ -32,7 +44,7 @@ use crate::mesh::NavMesh;
 /// The first 8 bytes of every navstar binary file.
 pub(crate) const MAGIC: [u8; 8] = *b"NAVSTAR\0";
 /// The format version written by this library, and the only one it reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Header bytes before the payload.
 pub(crate) const HEADER_LEN: usize = 32;
 /// Byte offset of the payload checksum in the header.
@@ -62,25 +74,110 @@ macro_rules! sections {
 sections! {
     OPTIONS = b"OPTS", "options", 12;
     VERTICES = b"VERT", "vertices", 12;
-    POLYGONS = b"POLY", "polygons", 4;
-    CORNERS = b"CORN", "corners", 4;
     AREAS = b"AREA", "areas", 1;
     FLAGS = b"FLAG", "flags", 4;
-    NEIGHBOURS = b"NEIB", "neighbours", 4;
-    TWINS = b"TWIN", "twins", 4;
-    PORTALS = b"PORT", "portals", 8;
     ISLANDS = b"ISLE", "islands", 4;
-    NODES = b"BVHN", "index nodes", 32;
-    ENTRIES = b"BVHE", "index entries", 28;
     LINKS = b"LINK", "links", 12;
     HOP_STARTS = b"HOPI", "link hop offsets", 4;
     HOPS = b"HOPS", "link hops", 32;
+    OF_MERGED = b"MRGD", "merged polygon of each polygon", 4;
 }
+
+/// The sections of a set of polygon tables, in file order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PolygonSections {
+    polygons: Section,
+    corners: Section,
+    neighbours: Section,
+    twins: Section,
+    portals: Section,
+    nodes: Section,
+    entries: Section,
+}
+
+/// The tables of the mesh's polygons.
+const MESH: PolygonSections = PolygonSections {
+    polygons: Section {
+        tag: *b"POLY",
+        name: "polygons",
+        record: 4,
+    },
+    corners: Section {
+        tag: *b"CORN",
+        name: "corners",
+        record: 4,
+    },
+    neighbours: Section {
+        tag: *b"NEIB",
+        name: "neighbours",
+        record: 4,
+    },
+    twins: Section {
+        tag: *b"TWIN",
+        name: "twins",
+        record: 4,
+    },
+    portals: Section {
+        tag: *b"PORT",
+        name: "portals",
+        record: 8,
+    },
+    nodes: Section {
+        tag: *b"BVHN",
+        name: "index nodes",
+        record: 32,
+    },
+    entries: Section {
+        tag: *b"BVHE",
+        name: "index entries",
+        record: 28,
+    },
+};
+
+/// The tables of the merged copy's polygons.
+const MERGED: PolygonSections = PolygonSections {
+    polygons: Section {
+        tag: *b"MPOL",
+        name: "merged polygons",
+        record: 4,
+    },
+    corners: Section {
+        tag: *b"MCOR",
+        name: "merged corners",
+        record: 4,
+    },
+    neighbours: Section {
+        tag: *b"MNEI",
+        name: "merged neighbours",
+        record: 4,
+    },
+    twins: Section {
+        tag: *b"MTWI",
+        name: "merged twins",
+        record: 4,
+    },
+    portals: Section {
+        tag: *b"MPOR",
+        name: "merged portals",
+        record: 8,
+    },
+    nodes: Section {
+        tag: *b"MBVN",
+        name: "merged index nodes",
+        record: 32,
+    },
+    entries: Section {
+        tag: *b"MBVE",
+        name: "merged index entries",
+        record: 28,
+    },
+};
 
 impl NavMesh {
     /// The mesh in the navstar binary format (see [`crate::io::load_navstar_bytes`]):
     /// its polygons, areas, current flags, off-mesh links and build options, with the
-    /// tables derived from them (neighbours, portals, islands, the spatial index), so
+    /// tables derived from them (neighbours, portals, islands, the spatial index) and
+    /// the merged copy of the exact mode (made now if no query has made it yet), so
     /// that loading it is much faster than building it again.
     pub fn to_bytes(&self) -> Vec<u8> {
         write::encode(self.data())

@@ -3,11 +3,11 @@
 
 use glam::Vec3;
 
-use super::check::{self, Located, Tile};
+use super::check::{self, Located, Polygons, Tile};
 use super::{
-    AREAS, BinaryError, CHECKSUM_OFFSET, CORNERS, ENTRIES, FLAGS, FORMAT_VERSION, HEADER_LEN,
-    HOP_STARTS, HOPS, ISLANDS, LINKS, MAGIC, NEIGHBOURS, NODES, OPTIONS, POLYGONS, PORTALS,
-    Section, TILE, TWINS, VERTICES,
+    AREAS, BinaryError, CHECKSUM_OFFSET, FLAGS, FORMAT_VERSION, HEADER_LEN, HOP_STARTS, HOPS,
+    ISLANDS, LINKS, MAGIC, MERGED, MESH, OF_MERGED, OPTIONS, PolygonSections, Section, TILE,
+    VERTICES,
 };
 use crate::alloc::try_collect;
 use crate::geometry::{Aabb, UpAxis};
@@ -163,12 +163,15 @@ impl<'a> Reader<'a> {
         Ok(body)
     }
 
-    /// The next section, as a [`Located`] array of records decoded by `decode`.
-    fn section<T>(
+    /// The next section, as a [`Located`] array of `N`-byte records decoded by
+    /// `decode` (`N` is the section's record size: a constant, so that decoding a
+    /// section is a tight loop without bounds checks).
+    fn section<const N: usize, T>(
         &mut self,
         section: Section,
-        decode: impl Fn(&[u8]) -> T,
+        decode: impl Fn(&[u8; N]) -> T,
     ) -> Result<Located<T>, BinaryError> {
+        debug_assert_eq!(N, section.record, "{}", section.name);
         let body = self.record(section.tag, section.name)?;
         if body.bytes.len() % section.record != 0 {
             return Err(BinaryError::Layout {
@@ -184,7 +187,9 @@ impl<'a> Reader<'a> {
         let count = body.bytes.len() / section.record;
         let items = try_collect(
             count,
-            body.bytes.chunks_exact(section.record).map(decode),
+            body.bytes
+                .chunks_exact(N)
+                .map(|record| decode(record.try_into().expect("chunks of N bytes"))),
             section.name,
         )?;
         Ok(Located {
@@ -210,19 +215,23 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
+#[inline(always)]
+fn u32_at<const N: usize>(b: &[u8; N], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
-fn f32_at(b: &[u8], at: usize) -> f32 {
+#[inline(always)]
+fn f32_at<const N: usize>(b: &[u8; N], at: usize) -> f32 {
     f32::from_bits(u32_at(b, at))
 }
 
-fn vec3_at(b: &[u8], at: usize) -> Vec3 {
+#[inline(always)]
+fn vec3_at<const N: usize>(b: &[u8; N], at: usize) -> Vec3 {
     Vec3::new(f32_at(b, at), f32_at(b, at + 4), f32_at(b, at + 8))
 }
 
-fn aabb_at(b: &[u8], at: usize) -> Aabb {
+#[inline(always)]
+fn aabb_at<const N: usize>(b: &[u8; N], at: usize) -> Aabb {
     Aabb {
         min: vec3_at(b, at),
         max: vec3_at(b, at + 12),
@@ -237,7 +246,7 @@ pub(super) struct TileOptions {
 }
 
 fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
-    let options = r.section(OPTIONS, |b| b.to_vec())?;
+    let options = r.section(OPTIONS, |b: &[u8; 12]| *b)?;
     let [raw] = &options.items[..] else {
         return Err(BinaryError::Layout {
             section: OPTIONS.name,
@@ -267,26 +276,57 @@ fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
         connectors: raw[1] == 1,
         island_count: u32_at(raw, 4),
     };
-    let u32s = |b: &[u8]| u32_at(b, 0);
+    let vertices = r.section(VERTICES, |b: &[u8; 12]| vec3_at(b, 0))?;
+    let polygons = read_polygons(r, &MESH)?;
+    let areas = r.section(AREAS, |b: &[u8; 1]| b[0])?;
+    let flags = r.section(FLAGS, u32s)?;
+    let island = r.section(ISLANDS, u32s)?;
+    let links = r.section(LINKS, |b: &[u8; 12]| {
+        (f32_at(b, 0), b[4], [b[5], b[6], b[7]], u32_at(b, 8))
+    })?;
+    let hop_start = r.section(HOP_STARTS, u32s)?;
+    let hops = r.section(HOPS, |b: &[u8; 32]| {
+        (u32_at(b, 0), vec3_at(b, 4), vec3_at(b, 16), u32_at(b, 28))
+    })?;
+    let of_merged = r.section(OF_MERGED, u32s)?;
+    let merged = if of_merged.items.is_empty() {
+        None
+    } else {
+        Some(read_polygons(r, &MERGED)?)
+    };
     Ok(Tile {
         options,
-        vertices: r.section(VERTICES, |b| vec3_at(b, 0))?,
-        poly_start: r.section(POLYGONS, u32s)?,
-        corners: r.section(CORNERS, u32s)?,
-        areas: r.section(AREAS, |b| b[0])?,
-        flags: r.section(FLAGS, u32s)?,
-        neighbours: r.section(NEIGHBOURS, u32s)?,
-        twin: r.section(TWINS, u32s)?,
-        portals: r.section(PORTALS, |b| [u32_at(b, 0), u32_at(b, 4)])?,
-        island: r.section(ISLANDS, u32s)?,
-        nodes: r.section(NODES, |b| (aabb_at(b, 0), u32_at(b, 24), u32_at(b, 28)))?,
-        entries: r.section(ENTRIES, |b| (u32_at(b, 0), aabb_at(b, 4)))?,
-        links: r.section(LINKS, |b| {
-            (f32_at(b, 0), b[4], [b[5], b[6], b[7]], u32_at(b, 8))
+        vertices,
+        polygons,
+        areas,
+        flags,
+        island,
+        links,
+        hop_start,
+        hops,
+        of_merged,
+        merged,
+    })
+}
+
+/// A record of `u32`s.
+fn u32s(b: &[u8; 4]) -> u32 {
+    u32::from_le_bytes(*b)
+}
+
+/// The polygon tables in `sections`.
+fn read_polygons(r: &mut Reader<'_>, sections: &PolygonSections) -> Result<Polygons, BinaryError> {
+    Ok(Polygons {
+        poly_start: r.section(sections.polygons, u32s)?,
+        corners: r.section(sections.corners, u32s)?,
+        neighbours: r.section(sections.neighbours, u32s)?,
+        twin: r.section(sections.twins, u32s)?,
+        portals: r.section(sections.portals, |b: &[u8; 8]| [u32_at(b, 0), u32_at(b, 4)])?,
+        nodes: r.section(sections.nodes, |b: &[u8; 32]| {
+            (aabb_at(b, 0), u32_at(b, 24), u32_at(b, 28))
         })?,
-        hop_start: r.section(HOP_STARTS, u32s)?,
-        hops: r.section(HOPS, |b| {
-            (u32_at(b, 0), vec3_at(b, 4), vec3_at(b, 16), u32_at(b, 28))
+        entries: r.section(sections.entries, |b: &[u8; 28]| {
+            (u32_at(b, 0), aabb_at(b, 4))
         })?,
     })
 }

@@ -5,8 +5,8 @@ use std::sync::atomic::Ordering;
 use glam::Vec3;
 
 use super::{
-    AREAS, CORNERS, ENTRIES, FLAGS, FORMAT_VERSION, HOP_STARTS, HOPS, ISLANDS, LINKS, MAGIC,
-    NEIGHBOURS, NODES, OPTIONS, POLYGONS, PORTALS, Section, TILE, TWINS, VERTICES,
+    AREAS, FLAGS, FORMAT_VERSION, HOP_STARTS, HOPS, ISLANDS, LINKS, MAGIC, MERGED, MESH, OF_MERGED,
+    OPTIONS, PolygonSections, Section, TILE, VERTICES,
 };
 use crate::geometry::{Aabb, UpAxis};
 use crate::mesh::MeshData;
@@ -93,29 +93,12 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
         put_u32(out, 0);
     });
     section(out, VERTICES, &mesh.vertices, |out, v| put_vec3(out, *v));
-    u32s(out, POLYGONS, &mesh.poly_start);
-    u32s(out, CORNERS, &mesh.corners);
+    polygons(out, &MESH, mesh);
     section(out, AREAS, &mesh.areas, |out, a| out.push(*a));
     section(out, FLAGS, &mesh.flags[..], |out, f| {
         put_u32(out, f.load(Ordering::Relaxed));
     });
-    u32s(out, NEIGHBOURS, &mesh.neighbours);
-    u32s(out, TWINS, &mesh.twin);
-    section(out, PORTALS, &mesh.portals, |out, [l, r]| {
-        put_u32(out, *l);
-        put_u32(out, *r);
-    });
     u32s(out, ISLANDS, &mesh.island);
-    section(out, NODES, &mesh.index.nodes, |out, node| {
-        put_aabb(out, node.bounds);
-        put_u32(out, node.right_or_first);
-        put_u32(out, node.count);
-    });
-    let entries = mesh.index.polygons.iter().zip(&mesh.index.polygon_bounds);
-    section(out, ENTRIES, entries, |out, (polygon, bounds)| {
-        put_u32(out, *polygon);
-        put_aabb(out, *bounds);
-    });
     let links = &mesh.links;
     let per_link = links.cost.iter().zip(&links.area).zip(&links.flags[..]);
     section(out, LINKS, per_link, |out, ((cost, area), flags)| {
@@ -129,5 +112,34 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
         put_vec3(out, hop.from);
         put_vec3(out, hop.to);
         put_u32(out, hop.to_polygon);
+    });
+    match mesh.coarse() {
+        None => u32s(out, OF_MERGED, &[]),
+        Some(coarse) => {
+            u32s(out, OF_MERGED, &coarse.of_original);
+            polygons(out, &MERGED, &coarse.mesh);
+        }
+    }
+}
+
+/// The polygon tables of `mesh`, in `sections`.
+fn polygons(out: &mut Vec<u8>, sections: &PolygonSections, mesh: &MeshData) {
+    u32s(out, sections.polygons, &mesh.poly_start);
+    u32s(out, sections.corners, &mesh.corners);
+    u32s(out, sections.neighbours, &mesh.neighbours);
+    u32s(out, sections.twins, &mesh.twin);
+    section(out, sections.portals, &mesh.portals, |out, [l, r]| {
+        put_u32(out, *l);
+        put_u32(out, *r);
+    });
+    section(out, sections.nodes, &mesh.index.nodes, |out, node| {
+        put_aabb(out, node.bounds);
+        put_u32(out, node.right_or_first);
+        put_u32(out, node.count);
+    });
+    let entries = mesh.index.polygons.iter().zip(&mesh.index.polygon_bounds);
+    section(out, sections.entries, entries, |out, (polygon, bounds)| {
+        put_u32(out, *polygon);
+        put_aabb(out, *bounds);
     });
 }
