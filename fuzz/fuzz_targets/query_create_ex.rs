@@ -28,17 +28,46 @@ use navstar_fuzz::{
 
 #[derive(Arbitrary, Debug)]
 struct Create {
-    /// `None`: NULL options.
-    options: Option<OptionsIn>,
-    mesh_null: bool,
-    out_null: bool,
+    options: OptionsIn,
+    /// `% 4 == 0`: pass NULL options instead.
+    null_options: u8,
+    /// `% 8`: 0 passes a NULL mesh, 1 a NULL `out_query`, the rest neither (so that
+    /// most inputs make a query and search with it).
+    fault: u8,
 }
 
 #[derive(Arbitrary, Debug)]
 struct OptionsIn {
-    /// `None`: the current size.
-    struct_size: Option<SmallU32>,
-    max_nodes: SmallU32,
+    struct_size: SizeIn,
+    max_nodes: LimitIn,
+}
+
+/// `max_nodes`: mostly a few nodes (the fuzzed meshes are small), sometimes any value.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum LimitIn {
+    /// 1 to 16.
+    Few(u8),
+    /// 1 to 16 again, to make them likelier.
+    AlsoFew(u8),
+    Any(SmallU32),
+}
+
+impl LimitIn {
+    fn value(self) -> u32 {
+        match self {
+            LimitIn::Few(n) | LimitIn::AlsoFew(n) => 1 + u32::from(n % 16),
+            LimitIn::Any(n) => n.value(),
+        }
+    }
+}
+
+/// `struct_size`: mostly the current size, sometimes any other.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum SizeIn {
+    Current,
+    AlsoCurrent,
+    StillCurrent,
+    Other(SmallU32),
 }
 
 #[derive(Arbitrary, Debug)]
@@ -58,19 +87,22 @@ struct Input {
 /// Calls `navstar_query_create_ex` as `create` says; checks the status, the message and
 /// `*out_query`. Returns the query and the node limit when it was made.
 fn create_query(built: &Built, create: &Create) -> Option<(CQuery, usize)> {
-    let options = create.options.as_ref().map(|o| NavstarQueryOptions {
-        struct_size: o
-            .struct_size
-            .map_or(size_of::<NavstarQueryOptions>() as u32, SmallU32::value),
+    let given = (!create.null_options.is_multiple_of(4)).then_some(&create.options);
+    let options = given.map(|o| NavstarQueryOptions {
+        struct_size: match o.struct_size {
+            SizeIn::Other(size) => size.value(),
+            _ => size_of::<NavstarQueryOptions>() as u32,
+        },
         max_nodes: o.max_nodes.value(),
     });
+    let (mesh_null, out_null) = (create.fault.is_multiple_of(8), create.fault % 8 == 1);
     let mut out: *mut NavstarQuery = NonNull::dangling().as_ptr();
-    let out_ptr = if create.out_null {
+    let out_ptr = if out_null {
         ptr::null_mut()
     } else {
         ptr::from_mut(&mut out)
     };
-    let mesh_ptr = if create.mesh_null {
+    let mesh_ptr = if mesh_null {
         ptr::null()
     } else {
         built.c.as_ptr()
@@ -87,9 +119,9 @@ fn create_query(built: &Built, create: &Create) -> Option<(CQuery, usize)> {
     let message = check_status_and_message("navstar_query_create_ex", status);
     let bad_size =
         options.is_some_and(|o| o.struct_size as usize != size_of::<NavstarQueryOptions>());
-    let fault = if create.out_null {
+    let fault = if out_null {
         Some((NULL_ARGUMENT, "out_query"))
-    } else if create.mesh_null {
+    } else if mesh_null {
         Some((NULL_ARGUMENT, "mesh"))
     } else if bad_size {
         Some((INVALID_ARGUMENT, "options->struct_size"))
@@ -99,7 +131,7 @@ fn create_query(built: &Built, create: &Create) -> Option<(CQuery, usize)> {
     if let Some((want, name)) = fault {
         assert_eq!(status, want, "{message}");
         assert!(message.contains(name), "{message:?} does not name {name}");
-        if !create.out_null {
+        if !out_null {
             assert!(out.is_null(), "*out_query is not NULL after an error");
         }
         return None;
