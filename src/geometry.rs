@@ -247,8 +247,7 @@ pub fn point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> bool {
 /// [`point_on_segment_2d`] for points already in `f64`; the tolerance is still that of
 /// `f32` coordinates, since that is what the mesh stores.
 pub fn point_near_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
-    let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
-    let tolerance = scale * f64::from(f32::EPSILON) * 8.0;
+    let tolerance = rounding_tolerance(p, a, b);
     let ab = b - a;
     let len2 = ab.length_squared();
     let t = if len2 > 0.0 {
@@ -257,6 +256,21 @@ pub fn point_near_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
         0.0
     };
     (a + ab * t).distance_squared(p) <= tolerance * tolerance
+}
+
+/// Whether `p` lies on the line through `a` and `b` (two distinct points), up to the
+/// rounding of `f32` coordinates, as [`point_near_segment`] measures it.
+pub fn point_near_line(p: DVec2, a: DVec2, b: DVec2) -> bool {
+    let ab = b - a;
+    let length = ab.length();
+    length > 0.0 && ab.perp_dot(p - a).abs() <= rounding_tolerance(p, a, b) * length
+}
+
+/// How far apart points about `p`, `a` and `b` may be and still be the same point once
+/// stored as `f32`: a few ulps of the largest coordinate involved.
+fn rounding_tolerance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let scale = p.abs().max(a.abs()).max(b.abs()).max_element().max(1.0);
+    scale * f64::from(f32::EPSILON) * 8.0
 }
 
 /// An axis-aligned bounding box in 3D.

@@ -463,3 +463,36 @@ fn flags_changed_between_queries_switch_the_searched_mesh() {
     mesh.set_polygon_flags(9, 1).unwrap();
     assert!((straight(&mut query) - 2.0).abs() < 1e-6);
 }
+
+/// A start within the rounding tolerance of `f32` coordinates of a polygon's edge counts
+/// as in that polygon too (the start set), and the search looks from the start at that
+/// polygon's other edges: an edge on the same line, which the start lies a few ulps
+/// beyond, is seen edge-on from the wrong side. Found on a Recast tiled bake (the peers'
+/// tests: the start 6 ulps from a tile side, near a merged polygon of the next tile).
+#[test]
+fn start_a_few_ulps_outside_a_start_polygon() {
+    let mut soup = Soup::new();
+    // A = 0..1 x 0..1 holds the start near its side x = 1; B = 1..2 x 0..3 has that side
+    // (and a corner at (1, 1)) on its left; C = 0..1 x 1..3 is above A; the goal is in
+    // E, reached from C round the corner (0, 2). F is alone and refused, so that the
+    // search runs on these polygons rather than on their merged copy.
+    soup.polygon_at(&[p(0., 0.), p(1., 0.), p(1., 1.), p(0., 1.)])
+        .polygon_at(&[p(1., 0.), p(2., 0.), p(2., 3.), p(1., 3.), p(1., 1.)])
+        .polygon_at(&[p(0., 1.), p(1., 1.), p(1., 3.), p(0., 3.), p(0., 2.)])
+        .polygon_at(&[p(-1., 2.), p(0., 2.), p(0., 3.), p(-1., 3.)])
+        .polygon_at(&[p(5., 0.), p(6., 0.), p(6., 1.), p(5., 1.)]);
+    let mesh = soup.build();
+    mesh.set_polygon_flags(4, 3).unwrap();
+    let mut options = optimal();
+    options.filter.exclude_flags = 2;
+    let mut query = Query::new(&mesh);
+    let (corner, goal) = (p(0.0, 2.0), p(-0.5, 2.5));
+    for dx in [0.0f32, 1e-7, 2e-7, 5e-7, 8e-7] {
+        let s = p(1.0 - dx, 0.5);
+        let path = query.find_path(s, goal, &options).unwrap();
+        assert_eq!(path.status, PathStatus::Complete);
+        let length = ground_length(mesh.up_axis(), path.corners);
+        let want = f64::from(s.distance(corner) + corner.distance(goal));
+        assert!((length - want).abs() < 1e-5, "{s}: {length} vs {want}");
+    }
+}

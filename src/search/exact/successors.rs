@@ -7,6 +7,7 @@ use super::interval::{
     NONE, SIDE_TOLERANCE, SNAP, START, SearchNode, clip, cone_side, heuristic, orient,
     within_collinear,
 };
+use crate::geometry::point_near_line;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
 
 /// What the root of a node being expanded sees of its polygon.
@@ -218,7 +219,12 @@ impl ExactSearch {
         } else {
             self.nodes[parent as usize].root
         };
-        let collinear = orient(pu, pw, from.root_point) == 0.0;
+        // The start lies within the rounding tolerance of every polygon of its start set
+        // (see `polygons_at`), so possibly a few ulps beyond the line of an edge of one:
+        // it then sees that edge along its line, as a start exactly on the line does.
+        let side = orient(pu, pw, from.root_point);
+        let collinear = side == 0.0
+            || (from.root == START && side < 0.0 && point_near_line(from.root_point, pu, pw));
         if collinear && !within_collinear(from.root_point, pu, pw) {
             // The root sees this edge only along its line (collinear corners): the path
             // runs along the line to the nearer end and may bend there.
