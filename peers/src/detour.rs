@@ -46,9 +46,16 @@
 //!
 //! [`build_recast_polymesh`] runs the solo-mesh Recast pipeline (rasterise, filter,
 //! compact, erode, watershed regions, contours, polygon mesh) on a triangle soup, with
-//! [`RecastSettings`] defaulting to RecastDemo's settings.
+//! [`RecastSettings`] defaulting to RecastDemo's settings. [`TiledBake::build`] runs it
+//! once per tile, with a border, as RecastDemo's tile-mesh sample does, and builds
+//! Detour's tiled navmesh of the tiles (`dtNavMesh` with `maxTiles`, one
+//! `dtCreateNavMeshData` per tile); the same polygons are exported per tile and as one
+//! piece for navstar (see [`TiledBake`]).
 
 #![warn(clippy::undocumented_unsafe_blocks)]
+
+mod tiled;
+pub use tiled::{PolygonSet, RecastTile, TiledBake, TiledSettings};
 
 use std::fmt;
 use std::ptr::{self, NonNull};
@@ -454,6 +461,7 @@ fn tile_spec(polys: &[Clipped], frame: &TileFrame) -> Option<(TileSpec, f32)> {
                 bmax,
                 verts: Vec::new(),
                 polys: Vec::new(),
+                attributes: None,
             },
             error,
         ));
@@ -503,6 +511,7 @@ fn tile_spec(polys: &[Clipped], frame: &TileFrame) -> Option<(TileSpec, f32)> {
             bmax,
             verts,
             polys: rows,
+            attributes: None,
         },
         error,
     ))
@@ -519,6 +528,8 @@ struct TileSpec {
     verts: Vec<u16>,
     /// 2 * MAX_VERTS_PER_POLYGON entries per polygon: corners, then neighbours.
     polys: Vec<u16>,
+    /// Area id and flags of each polygon; `None` for area 0 and flags 1 everywhere.
+    attributes: Option<(Vec<u8>, Vec<u16>)>,
 }
 
 impl TileSpec {
@@ -553,6 +564,16 @@ const PORTAL_X_MIN: u16 = 0x8000;
 const PORTAL_Z_MAX: u16 = 0x8001;
 const PORTAL_X_MAX: u16 = 0x8002;
 const PORTAL_Z_MIN: u16 = 0x8003;
+
+/// The tile grid of a Detour mesh: where tile (0, 0) starts, the side of a tile, and the
+/// quantisation cell sizes across (`cs`) and up (`ch`).
+#[derive(Debug, Clone, Copy)]
+struct GridParams {
+    orig: [f32; 3],
+    tile_size: f32,
+    cs: f32,
+    ch: f32,
+}
 
 /// How an edge of a clipped polygon came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -723,16 +744,15 @@ impl DetourMesh {
             bmax,
             verts,
             polys,
+            attributes: None,
         };
-        Self::assemble(
-            vec![tile],
-            bmin,
+        let grid = GridParams {
+            orig: bmin,
             tile_size,
             cs,
-            settings,
-            up,
-            quantisation_error,
-        )
+            ch: cs,
+        };
+        Self::assemble(vec![tile], grid, settings, up, quantisation_error)
     }
 
     /// A square grid of tiles, twice as many per side each time a tile overflows: every
@@ -846,16 +866,20 @@ impl DetourMesh {
                 per_side *= 2;
                 continue;
             }
-            return Self::assemble(tiles, orig, tile_size, cs, settings, up, quantisation_error);
+            let grid = GridParams {
+                orig,
+                tile_size,
+                cs,
+                ch: cs,
+            };
+            return Self::assemble(tiles, grid, settings, up, quantisation_error);
         }
     }
 
     /// Creates the tiles' data and the `dtNavMesh` holding them.
     fn assemble(
         tiles: Vec<TileSpec>,
-        orig: [f32; 3],
-        tile_size: f32,
-        cs: f32,
+        grid: GridParams,
         settings: &DetourSettings,
         up: UpAxis,
         quantisation_error: f32,
@@ -870,6 +894,12 @@ impl DetourMesh {
         let (max_x, max_z) = tiles
             .iter()
             .fold((0, 0), |(x, z), t| (x.max(t.x), z.max(t.z)));
+        let GridParams {
+            orig,
+            tile_size,
+            cs,
+            ch,
+        } = grid;
         let params = sys::dtNavMeshParams {
             orig,
             tileWidth: tile_size,
@@ -896,8 +926,13 @@ impl DetourMesh {
         }
         for tile in &tiles {
             let count = tile.poly_count();
-            let flags = vec![1u16; count];
-            let areas = vec![0u8; count];
+            let (areas, flags) = match &tile.attributes {
+                Some((areas, flags)) => (areas.clone(), flags.clone()),
+                None => (vec![0u8; count], vec![1u16; count]),
+            };
+            if areas.len() != count || flags.len() != count {
+                return Err(DetourError::CreateDataFailed);
+            }
             // SAFETY: `dtNavMeshCreateParams` is a plain C struct of pointers, numbers
             // and a bool, for which all-zero is a valid value (null pointers, zero
             // counts).
@@ -917,7 +952,7 @@ impl DetourMesh {
             create.walkableRadius = settings.agent_radius;
             create.walkableClimb = settings.agent_max_climb;
             create.cs = cs;
-            create.ch = cs;
+            create.ch = ch;
             create.buildBvTree = true;
             let mut data: *mut u8 = ptr::null_mut();
             let mut size = 0i32;
@@ -950,6 +985,7 @@ impl DetourMesh {
         }
         Ok(out)
     }
+
     /// Number of Detour polygons (after splitting).
     pub fn polygon_count(&self) -> usize {
         self.polygon_count
@@ -968,6 +1004,27 @@ impl DetourMesh {
     /// Number of Detour tiles (1 unless the mesh is too big for one).
     pub fn tile_count(&self) -> usize {
         self.tile_count
+    }
+
+    /// Each tile Detour holds, read back from the `dtNavMesh`: its grid position
+    /// `[x, z]` and its polygon count, in Detour's tile order.
+    pub fn tile_polygon_counts(&self) -> Vec<([i32; 2], usize)> {
+        // SAFETY: `nav` is an initialised dtNavMesh owned by `self`.
+        let max_tiles = unsafe { sys::dtNavMesh_getMaxTiles(self.nav.as_ptr()) };
+        let mut out = Vec::new();
+        for i in 0..max_tiles {
+            // SAFETY: `i` is below getMaxTiles; the tile (a slot of the mesh) lives as
+            // long as the mesh and is only read here, while `self` is borrowed.
+            let tile = unsafe { sys::dtNavMesh_getTile(self.nav.as_ptr(), i) };
+            // SAFETY: a non-null tile pointer from getTile points to a live dtMeshTile;
+            // its header is null for an empty slot and otherwise points into the tile's
+            // data, owned by the mesh.
+            let header = unsafe { tile.as_ref().and_then(|t| t.header.as_ref()) };
+            if let Some(h) = header {
+                out.push(([h.x, h.y], h.polyCount as usize));
+            }
+        }
+        out
     }
 
     /// The up axis of the navstar mesh this was built from (the axis of the points
@@ -1227,18 +1284,9 @@ impl<T> Drop for Owned<T> {
     }
 }
 
-/// Runs Recast's solo-mesh pipeline on a triangle soup (Y up), as RecastDemo's solo mesh
-/// sample does: mark walkable triangles by slope, rasterise, filter low-hanging
-/// obstacles, ledges and low-height spans, build the compact heightfield, erode by the
-/// agent radius, watershed regions (distance field, no border), contours with wall-edge
-/// tessellation, and the polygon mesh. The detail mesh is not built.
-///
-/// # Errors
-/// [`DetourError::Recast`] naming the step that failed, or an allocation failure.
-pub fn build_recast_polymesh(
-    soup: &TriangleSoup,
-    settings: &RecastSettings,
-) -> Result<RecastPolyMesh, DetourError> {
+/// Checks a triangle soup before Recast reads it: not empty, indices in range, finite
+/// coordinates. Returns the vertex and triangle counts.
+fn check_soup(soup: &TriangleSoup) -> Result<(usize, usize), DetourError> {
     let vert_count = soup.verts.len() / 3;
     let tri_count = soup.tris.len() / 3;
     if vert_count == 0 || tri_count == 0 {
@@ -1250,14 +1298,119 @@ pub fn build_recast_polymesh(
     if soup.verts.iter().any(|v| !v.is_finite()) {
         return Err(DetourError::NonFinite);
     }
-    let (nv, nt) = (vert_count as i32, tri_count as i32);
+    Ok((vert_count, tri_count))
+}
+
+/// The bounds of a soup and its grid size in cells (`rcCalcBounds`, `rcCalcGridSize`).
+fn soup_grid(soup: &TriangleSoup, cell_size: f32) -> ([f32; 3], [f32; 3], (i32, i32)) {
+    let mut bmin = [0f32; 3];
+    let mut bmax = [0f32; 3];
+    let (mut width, mut height) = (0i32, 0i32);
+    // SAFETY: `verts` holds 3 * (len / 3) floats (the count passed); bounds and sizes
+    // are valid out-pointers.
+    unsafe {
+        sys::rcCalcBounds(
+            soup.verts.as_ptr(),
+            (soup.verts.len() / 3) as i32,
+            bmin.as_mut_ptr(),
+            bmax.as_mut_ptr(),
+        );
+        sys::rcCalcGridSize(
+            bmin.as_ptr(),
+            bmax.as_ptr(),
+            cell_size,
+            &mut width,
+            &mut height,
+        );
+    }
+    (bmin, bmax, (width, height))
+}
+
+/// The heightfield one Recast run works on: its box (border included), its size in
+/// cells, and the border (in cells) round the part whose polygons are kept.
+#[derive(Debug, Clone, Copy)]
+struct HeightfieldFrame {
+    bmin: [f32; 3],
+    bmax: [f32; 3],
+    width: i32,
+    height: i32,
+    border: i32,
+}
+
+/// Recast's polygon mesh as it comes out of `rcBuildPolyMesh`, copied out of Recast's
+/// memory: cell coordinates relative to `bmin` (the border already removed).
+#[derive(Debug, Clone, Default)]
+struct RawPolyMesh {
+    /// 3 cell coordinates per vertex (x, y, z).
+    verts: Vec<u16>,
+    /// `2 * nvp` entries per polygon: corners (padded with `RC_MESH_NULL_IDX`), then
+    /// neighbours (`0x8000 | side` for an edge on the border of a tiled build).
+    polys: Vec<u16>,
+    /// Recast's area id of each polygon (`RC_WALKABLE_AREA` for plain ground).
+    areas: Vec<u8>,
+    nvp: usize,
+    bmin: [f32; 3],
+    bmax: [f32; 3],
+}
+
+impl RawPolyMesh {
+    fn polygon_count(&self) -> usize {
+        self.areas.len()
+    }
+
+    /// The corner lists of the polygons (Recast's winding).
+    fn polygons(&self) -> Vec<Vec<u32>> {
+        self.polys
+            .chunks_exact(2 * self.nvp)
+            .map(|p| {
+                p[..self.nvp]
+                    .iter()
+                    .take_while(|&&v| v != sys::RC_MESH_NULL_IDX)
+                    .map(|&v| u32::from(v))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Recast's settings converted to cells, as RecastDemo's samples convert them.
+#[derive(Debug, Clone, Copy)]
+struct CellSettings {
+    walkable_height: i32,
+    walkable_climb: i32,
+    walkable_radius: i32,
+    max_edge_len: i32,
+    min_region_area: i32,
+    merge_region_area: i32,
+}
+
+impl CellSettings {
+    fn new(s: &RecastSettings) -> Self {
+        CellSettings {
+            walkable_height: (s.agent_height / s.cell_height).ceil() as i32,
+            walkable_climb: (s.agent_max_climb / s.cell_height).floor() as i32,
+            walkable_radius: (s.agent_radius / s.cell_size).ceil() as i32,
+            max_edge_len: (s.edge_max_len / s.cell_size) as i32,
+            min_region_area: (s.region_min_size * s.region_min_size) as i32,
+            merge_region_area: (s.region_merge_size * s.region_merge_size) as i32,
+        }
+    }
+}
+
+/// Runs Recast's pipeline on the triangles `tris` (3 vertex indices each, checked by
+/// [`check_soup`]) of `soup` inside `frame`: mark walkable triangles by slope,
+/// rasterise, filter low-hanging obstacles, ledges and low-height spans, build the
+/// compact heightfield, erode by the agent radius, watershed regions (distance field,
+/// `frame.border` cells of border), contours with wall-edge tessellation, and the
+/// polygon mesh. The detail mesh is not built.
+fn run_recast(
+    soup: &TriangleSoup,
+    tris: &[i32],
+    frame: &HeightfieldFrame,
+    settings: &RecastSettings,
+) -> Result<RawPolyMesh, DetourError> {
     let s = settings;
-    let walkable_height = (s.agent_height / s.cell_height).ceil() as i32;
-    let walkable_climb = (s.agent_max_climb / s.cell_height).floor() as i32;
-    let walkable_radius = (s.agent_radius / s.cell_size).ceil() as i32;
-    let max_edge_len = (s.edge_max_len / s.cell_size) as i32;
-    let min_region_area = (s.region_min_size * s.region_min_size) as i32;
-    let merge_region_area = (s.region_merge_size * s.region_merge_size) as i32;
+    let c = CellSettings::new(s);
     let check = |ok: bool, step: &'static str| {
         if ok {
             Ok(())
@@ -1265,27 +1418,7 @@ pub fn build_recast_polymesh(
             Err(DetourError::Recast(step))
         }
     };
-
-    let mut bmin = [0f32; 3];
-    let mut bmax = [0f32; 3];
-    let (mut width, mut height) = (0i32, 0i32);
-    // SAFETY: `verts` holds 3 * vert_count floats; bounds and sizes are valid
-    // out-pointers.
-    unsafe {
-        sys::rcCalcBounds(
-            soup.verts.as_ptr(),
-            nv,
-            bmin.as_mut_ptr(),
-            bmax.as_mut_ptr(),
-        );
-        sys::rcCalcGridSize(
-            bmin.as_ptr(),
-            bmax.as_ptr(),
-            s.cell_size,
-            &mut width,
-            &mut height,
-        );
-    }
+    let (nv, nt) = ((soup.verts.len() / 3) as i32, (tris.len() / 3) as i32);
 
     // SAFETY: an allocation taking only a flag; `Owned` frees it with DeleteContext.
     let ctx = unsafe { sys::CreateContext(false) };
@@ -1299,26 +1432,27 @@ pub fn build_recast_polymesh(
         sys::rcCreateHeightfield(
             ctx.get(),
             hf.get(),
-            width,
-            height,
-            bmin.as_ptr(),
-            bmax.as_ptr(),
+            frame.width,
+            frame.height,
+            frame.bmin.as_ptr(),
+            frame.bmax.as_ptr(),
             s.cell_size,
             s.cell_height,
         )
     };
     check(ok, "rcCreateHeightfield")?;
-    let mut areas = vec![0u8; tri_count];
-    let (verts, tris) = (soup.verts.as_ptr(), soup.tris.as_ptr());
-    // SAFETY: `verts` has 3 * vert_count floats, `tris` 3 * tri_count in-range indices
-    // (checked above), `areas` tri_count bytes; `ctx` and `hf` are live.
+    let mut areas = vec![0u8; nt as usize];
+    let verts = soup.verts.as_ptr();
+    // SAFETY: `verts` has 3 * nv floats, `tris` 3 * nt in-range indices (checked by
+    // `check_soup` on the whole soup, of which `tris` is a subset), `areas` nt bytes;
+    // `ctx` and `hf` are live.
     let ok = unsafe {
         sys::rcMarkWalkableTriangles(
             ctx.get(),
             s.agent_max_slope,
             verts,
             nv,
-            tris,
+            tris.as_ptr(),
             nt,
             areas.as_mut_ptr(),
         );
@@ -1326,19 +1460,19 @@ pub fn build_recast_polymesh(
             ctx.get(),
             verts,
             nv,
-            tris,
+            tris.as_ptr(),
             areas.as_ptr(),
             nt,
             hf.get(),
-            walkable_climb,
+            c.walkable_climb,
         )
     };
     check(ok, "rcRasterizeTriangles")?;
     // SAFETY: `ctx` and `hf` are live.
     unsafe {
-        sys::rcFilterLowHangingWalkableObstacles(ctx.get(), walkable_climb, hf.get());
-        sys::rcFilterLedgeSpans(ctx.get(), walkable_height, walkable_climb, hf.get());
-        sys::rcFilterWalkableLowHeightSpans(ctx.get(), walkable_height, hf.get());
+        sys::rcFilterLowHangingWalkableObstacles(ctx.get(), c.walkable_climb, hf.get());
+        sys::rcFilterLedgeSpans(ctx.get(), c.walkable_height, c.walkable_climb, hf.get());
+        sys::rcFilterWalkableLowHeightSpans(ctx.get(), c.walkable_height, hf.get());
     }
     // SAFETY: an allocation without arguments; `Owned` frees it with the matching
     // rcFreeCompactHeightfield.
@@ -1348,8 +1482,8 @@ pub fn build_recast_polymesh(
     let ok = unsafe {
         sys::rcBuildCompactHeightfield(
             ctx.get(),
-            walkable_height,
-            walkable_climb,
+            c.walkable_height,
+            c.walkable_climb,
             hf.get(),
             chf.get(),
         )
@@ -1357,14 +1491,21 @@ pub fn build_recast_polymesh(
     check(ok, "rcBuildCompactHeightfield")?;
     drop(hf);
     // SAFETY: `ctx` and `chf` are live.
-    let ok = unsafe { sys::rcErodeWalkableArea(ctx.get(), walkable_radius, chf.get()) };
+    let ok = unsafe { sys::rcErodeWalkableArea(ctx.get(), c.walkable_radius, chf.get()) };
     check(ok, "rcErodeWalkableArea")?;
     // SAFETY: `ctx` and `chf` are live.
     let ok = unsafe { sys::rcBuildDistanceField(ctx.get(), chf.get()) };
     check(ok, "rcBuildDistanceField")?;
     // SAFETY: `ctx` and `chf` are live.
-    let ok =
-        unsafe { sys::rcBuildRegions(ctx.get(), chf.get(), 0, min_region_area, merge_region_area) };
+    let ok = unsafe {
+        sys::rcBuildRegions(
+            ctx.get(),
+            chf.get(),
+            frame.border,
+            c.min_region_area,
+            c.merge_region_area,
+        )
+    };
     check(ok, "rcBuildRegions")?;
     // SAFETY: an allocation without arguments; `Owned` frees it with the matching
     // rcFreeContourSet.
@@ -1376,7 +1517,7 @@ pub fn build_recast_polymesh(
             ctx.get(),
             chf.get(),
             s.edge_max_error,
-            max_edge_len,
+            c.max_edge_len,
             cset.get(),
             sys::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
         )
@@ -1394,44 +1535,60 @@ pub fn build_recast_polymesh(
     let pm = unsafe { &*pmesh.get() };
     let nvp = pm.nvp as usize;
     let (nverts, npolys) = (pm.nverts as usize, pm.npolys as usize);
-    if nverts == 0 || npolys == 0 || pm.verts.is_null() || pm.polys.is_null() {
-        return Ok(RecastPolyMesh {
-            grid_size: (width, height),
-            ..Default::default()
-        });
-    }
-    // SAFETY: rcBuildPolyMesh allocated `verts` with 3 * nverts u16 and `polys` with
-    // 2 * nvp * maxpolys u16 (maxpolys >= npolys); both are non-null (checked) and live
-    // as long as `pmesh`, which outlives these borrows.
-    let (raw_verts, raw_polys) = unsafe {
-        (
-            std::slice::from_raw_parts(pm.verts, nverts * 3),
-            std::slice::from_raw_parts(pm.polys, npolys * 2 * nvp),
-        )
+    let mut raw = RawPolyMesh {
+        nvp,
+        bmin: pm.bmin,
+        bmax: pm.bmax,
+        ..Default::default()
     };
-    let vertices = raw_verts
+    if nverts == 0 || npolys == 0 || pm.verts.is_null() || pm.polys.is_null() || pm.areas.is_null()
+    {
+        return Ok(raw);
+    }
+    // SAFETY: rcBuildPolyMesh allocated `verts` with 3 * nverts u16, `polys` with
+    // 2 * nvp * maxpolys u16 and `areas` with maxpolys bytes (maxpolys >= npolys); all
+    // are non-null (checked) and live as long as `pmesh`, which outlives these borrows.
+    unsafe {
+        raw.verts = std::slice::from_raw_parts(pm.verts, nverts * 3).to_vec();
+        raw.polys = std::slice::from_raw_parts(pm.polys, npolys * 2 * nvp).to_vec();
+        raw.areas = std::slice::from_raw_parts(pm.areas, npolys).to_vec();
+    }
+    Ok(raw)
+}
+
+/// Runs Recast's solo-mesh pipeline on a triangle soup (Y up), as RecastDemo's solo mesh
+/// sample does (see `run_recast` for the steps; no border, no detail mesh).
+///
+/// # Errors
+/// [`DetourError::Recast`] naming the step that failed, or an allocation failure.
+pub fn build_recast_polymesh(
+    soup: &TriangleSoup,
+    settings: &RecastSettings,
+) -> Result<RecastPolyMesh, DetourError> {
+    check_soup(soup)?;
+    let (bmin, bmax, (width, height)) = soup_grid(soup, settings.cell_size);
+    let frame = HeightfieldFrame {
+        bmin,
+        bmax,
+        width,
+        height,
+        border: 0,
+    };
+    let raw = run_recast(soup, &soup.tris, &frame, settings)?;
+    let vertices = raw
+        .verts
         .chunks_exact(3)
         .map(|v| {
             [
-                pm.bmin[0] + f32::from(v[0]) * pm.cs,
-                pm.bmin[1] + f32::from(v[1]) * pm.ch,
-                pm.bmin[2] + f32::from(v[2]) * pm.cs,
+                raw.bmin[0] + f32::from(v[0]) * settings.cell_size,
+                raw.bmin[1] + f32::from(v[1]) * settings.cell_height,
+                raw.bmin[2] + f32::from(v[2]) * settings.cell_size,
             ]
-        })
-        .collect();
-    let polygons = raw_polys
-        .chunks_exact(2 * nvp)
-        .map(|p| {
-            p[..nvp]
-                .iter()
-                .take_while(|&&v| v != sys::RC_MESH_NULL_IDX)
-                .map(|&v| u32::from(v))
-                .collect()
         })
         .collect();
     Ok(RecastPolyMesh {
         vertices,
-        polygons,
+        polygons: raw.polygons(),
         grid_size: (width, height),
     })
 }

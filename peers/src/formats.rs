@@ -8,7 +8,39 @@
 
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The level OBJs of the shared data set (`obj/`) that the peers bake with Recast, and the
+/// scale each is baked at. The Godot demo places its level mesh at scale 2 (`LevelMesh`
+/// transform in `3d/navigation/navmesh.tscn` of godot-demo-projects); at scale 1 the level
+/// is about 10 x 8 m and RecastDemo's agent (radius 0.6 m, regions of at least 8 x 8
+/// cells) leaves no polygon at all.
+pub const RECAST_LEVELS: [(&str, f32); 5] = [
+    ("dungeon.obj", 1.0),
+    ("nav_test.obj", 1.0),
+    ("undulating.obj", 1.0),
+    ("godot_navigation_level_mesh.obj", 2.0),
+    ("bridge.obj", 1.0),
+];
+
+/// The shared data set: `$NAVSTAR_DATA`, or `../shared/data` next to the repository.
+pub fn shared_data_dir() -> PathBuf {
+    std::env::var_os("NAVSTAR_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"),
+        PathBuf::from,
+    )
+}
+
+/// Reads level `name` of the shared data set (`obj/NAME`) as a triangle soup for Recast,
+/// every coordinate multiplied by `scale`.
+///
+/// # Errors
+/// As [`read_obj_triangles`].
+pub fn read_level(name: &str, scale: f32) -> io::Result<TriangleSoup> {
+    let mut soup = read_obj_triangles(&shared_data_dir().join("obj").join(name))?;
+    soup.verts.iter_mut().for_each(|c| *c *= scale);
+    Ok(soup)
+}
 
 fn invalid(path: &Path, message: impl std::fmt::Display) -> io::Error {
     io::Error::new(

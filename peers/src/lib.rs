@@ -6,7 +6,9 @@
 //!
 //! * [`detour`]: build a single-tile Detour navmesh from a navstar [`NavMesh`] and answer
 //!   path queries with `findNearestPoly` + `findPath` + `findStraightPath`; build
-//!   navmeshes from triangle soups with Recast. The only module with `unsafe` code.
+//!   navmeshes from triangle soups with Recast, whole or in tiles (Detour's tiled
+//!   navmesh, and its tiles exported as navstar meshes). The only module with `unsafe`
+//!   code.
 //! * [`polyanya`]: build a Polyanya mesh from a navstar [`NavMesh`] and find exact
 //!   any-angle shortest paths with it.
 //! * [`formats`]: RecastDemo test cases and OBJ triangle soups for Recast (meshes, grid
