@@ -35,7 +35,7 @@ enum Exit {
 }
 
 fn exit_of(mesh: &MeshData, step: &CorridorStep) -> Exit {
-    let corners = mesh.corners.len() as u32;
+    let corners = mesh.slot_id_end;
     match step.exit {
         LAST_STEP => Exit::End,
         e if e < corners => Exit::Portal,

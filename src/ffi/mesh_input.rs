@@ -219,7 +219,7 @@ pub unsafe extern "C" fn navstar_mesh_polygon_info(
 ) -> NavstarStatus {
     run("navstar_mesh_polygon_info", || {
         let mesh = handle::borrow(mesh, "mesh")?;
-        if polygon >= mesh.polygon_count() {
+        if !mesh.contains_polygon(polygon) {
             return Err(QueryError::IndexOutOfRange {
                 what: "polygon",
                 index: polygon,

@@ -29,7 +29,7 @@ pub(crate) struct CoarseMesh {
 impl MeshData {
     /// The merged copy of this mesh, made on the first call; `None` if merging left
     /// nothing to gain or the copy could not be built (the exact mode then searches
-    /// this mesh itself).
+    /// this mesh itself). A mesh of several tiles has none unless its assembler set one.
     pub(crate) fn coarse(&self) -> Option<&CoarseMesh> {
         self.coarse.get_or_init(|| build_coarse(self)).as_deref()
     }
@@ -38,6 +38,11 @@ impl MeshData {
 /// The merged copy of `mesh`, or `None` if merging leaves nothing to gain or the copy
 /// could not be built.
 pub(crate) fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
+    if mesh.tiles.len() != 1 {
+        // A mesh assembled from tiles gets its copy composed from the tiles' own copies
+        // by whoever assembles it; without one the exact mode searches the mesh itself.
+        return None;
+    }
     let (indices, sizes, of_original) = merge(mesh, |_, _| true);
     if sizes.len() == mesh.polygon_count() as usize {
         return None;
@@ -46,7 +51,7 @@ pub(crate) fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
     options.weld_vertices = false;
     options.allow_degenerate_connectors = true;
     let coarse = build::build(
-        &mesh.vertices,
+        mesh.vertices.as_single(),
         &indices,
         PolygonSizes::Listed(&sizes),
         &options,
@@ -135,7 +140,7 @@ pub(super) fn merge(
     };
     // Longest shared edges first: removing them leaves the short ones as the borders
     // of the merged polygons.
-    let mut shared: Vec<(f64, u32, usize)> = Vec::with_capacity(mesh.corners.len() / 2);
+    let mut shared: Vec<(f64, u32, usize)> = Vec::with_capacity(mesh.corners.total_len() / 2);
     for p in 0..count as u32 {
         for slot in mesh.corner_range(p) {
             let Some(q) = removable(mesh, &solid, p, slot) else {
@@ -163,7 +168,7 @@ pub(super) fn merge(
         }
     }
     let mut merged_id = vec![u32::MAX; count];
-    let mut indices = Vec::with_capacity(mesh.corners.len());
+    let mut indices = Vec::with_capacity(mesh.corners.total_len());
     let mut sizes = Vec::new();
     for p in 0..count {
         if find(&mut group, p as u32) == p as u32 {
@@ -303,19 +308,37 @@ mod tests {
         let saved = saved.as_deref().expect("a copy");
         assert_eq!(saved.of_original, built.of_original);
         let (a, b) = (&saved.mesh, &built.mesh);
-        assert_eq!((&a.poly_start, &a.corners), (&b.poly_start, &b.corners));
-        assert_eq!(
-            (&a.neighbours, &a.twin, &a.portals),
-            (&b.neighbours, &b.twin, &b.portals)
+        let one = |m: &'static str, x: &[u32], y: &[u32]| assert_eq!(x, y, "{m}");
+        one(
+            "poly_start",
+            a.poly_start.as_single(),
+            b.poly_start.as_single(),
         );
-        assert_eq!((&a.island, a.island_count), (&b.island, b.island_count));
-        assert_eq!((&a.wall_vertex, &a.dead_end), (&b.wall_vertex, &b.dead_end));
-        assert_eq!((&a.areas, a.bounds), (&b.areas, b.bounds));
-        assert_eq!(a.index.polygons, b.index.polygons);
+        one("corners", a.corners.as_single(), b.corners.as_single());
+        one(
+            "neighbours",
+            a.neighbours.as_single(),
+            b.neighbours.as_single(),
+        );
+        one("twin", a.twin.as_single(), b.twin.as_single());
+        assert_eq!(a.portals.as_single(), b.portals.as_single());
+        let islands = |m: &crate::mesh::MeshData| {
+            (0..m.polygon_count())
+                .map(|p| m.island(p))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!((islands(a), a.island_count), (islands(b), b.island_count));
+        assert_eq!(a.wall_vertex.as_single(), b.wall_vertex.as_single());
+        assert_eq!(a.dead_end.as_single(), b.dead_end.as_single());
+        assert_eq!(
+            (a.areas.as_single(), a.bounds),
+            (b.areas.as_single(), b.bounds)
+        );
+        assert_eq!(a.tiles[0].index.polygons, b.tiles[0].index.polygons);
         assert!(
             a.flags
                 .iter()
-                .zip(&b.flags[..])
+                .zip(b.flags.iter())
                 .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed))
         );
         // A mesh whose polygons do not merge loads knowing it has no copy.

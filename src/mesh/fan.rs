@@ -63,7 +63,7 @@ impl MeshData {
         let reach = self.vertices[vertex as usize].distance(point) + tolerance;
         while fans.len < MAX_FANS {
             let known = fans;
-            let other = self.index.nearest(point, reach * reach, |p| {
+            let other = self.nearest_polygon(point, reach * reach, |p| {
                 let new_fan = self.has_corner(p, vertex)
                     && admitted(p)
                     && !known

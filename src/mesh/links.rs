@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use glam::Vec3;
 
-use super::MeshData;
+use super::{MeshData, Tiled};
 use crate::alloc::{try_collect, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
@@ -110,7 +110,7 @@ pub(crate) struct LinkHop {
 pub(crate) struct Links {
     /// Hops out of polygon `p`: `hops[hop_start[p]..hop_start[p + 1]]`. Empty when the
     /// mesh has no links.
-    pub hop_start: Vec<u32>,
+    pub hop_start: Tiled<u32>,
     pub hops: Vec<LinkHop>,
     /// Per link: cost (before the area multiplier) and area.
     pub cost: Vec<f32>,
@@ -128,7 +128,7 @@ impl Links {
     /// The hops leaving `polygon` (none when the mesh has no links).
     #[inline]
     pub fn hops_from(&self, polygon: u32) -> &[LinkHop] {
-        if self.hop_start.is_empty() {
+        if self.hops.is_empty() {
             return &[];
         }
         let p = polygon as usize;
@@ -231,7 +231,7 @@ pub(super) fn attach(mesh: &MeshData, links: &[OffMeshLink]) -> Result<Links, Me
         hop_start.push(next as u32);
     }
     Ok(Links {
-        hop_start,
+        hop_start: hop_start.into(),
         hops: try_collect(hops.len(), hops.iter().map(|&(_, h)| h), "link hops")?,
         cost: try_collect(links.len(), links.iter().map(|l| l.cost), "link costs")?,
         area: try_collect(links.len(), links.iter().map(|l| l.area), "link areas")?,

@@ -9,6 +9,8 @@
 //! geometry; nothing in it changes after [`NavMesh::from_polygons`] returns, so it is
 //! `Send + Sync` and any number of threads may query it at once.
 
+#[cfg(test)]
+mod assembled_tests;
 mod build;
 mod coarse;
 mod cut;
@@ -18,6 +20,7 @@ mod interpolate;
 mod links;
 mod locate;
 mod raycast;
+mod tiled;
 mod walk;
 
 use std::ops::Range;
@@ -35,6 +38,7 @@ pub(crate) use links::Links;
 pub use links::OffMeshLink;
 pub(crate) use locate::PolygonIndex;
 pub use raycast::{Raycast, WallHit};
+pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
 pub(crate) use walk::WalkEnd;
 
 use crate::error::{MeshError, QueryError};
@@ -57,45 +61,65 @@ pub struct NavMesh {
     data: Arc<MeshData>,
 }
 
-/// The immutable contents of a [`NavMesh`]; flat arrays indexed by polygon or edge.
+/// The immutable contents of a [`NavMesh`]: per-element tables indexed by element id,
+/// and a small table per tile.
+///
+/// Every element id (polygon, corner slot, vertex) is `tile << local_bits | local`; a
+/// plain mesh is one tile with `local_bits = 32`, so its ids are `0..count`. The
+/// per-element tables are [`Tiled`]: one chunk per tile slot, so query code indexes them
+/// by id whatever the number of tiles. Code that walks a whole table (builders, the
+/// binary format, the merged copy) works on a one-tile mesh and uses its single chunk;
+/// query code walks polygons with [`MeshData::polygon_ids`].
 pub(crate) struct MeshData {
     pub up: UpAxis,
+    /// Bits of an element id that number the element inside its tile (32 for one tile).
+    pub local_bits: u32,
     /// World positions as given (vertices welded away are kept but unused).
-    pub vertices: Vec<Vec3>,
+    pub vertices: Tiled<Vec3>,
     /// `vertices` projected onto the ground plane.
-    pub ground: Vec<Vec2>,
-    /// Polygon `p` owns corners `poly_start[p]..poly_start[p + 1]`.
-    pub poly_start: Vec<u32>,
-    /// Corner vertex indices, counter-clockwise in the ground plane.
-    pub corners: Vec<u32>,
+    pub ground: Tiled<Vec2>,
+    /// Polygon `p` owns corners `poly_start[p]..poly_start[p + 1]` (global slot ids; a
+    /// tile's chunk holds one entry more than its polygon count).
+    pub poly_start: Tiled<u32>,
+    /// Corner vertex ids, counter-clockwise in the ground plane.
+    pub corners: Tiled<u32>,
     /// Per corner slot `i`: the polygon across the edge from corner `i` to the next
     /// corner, or [`NO_NEIGHBOUR`].
-    pub neighbours: Vec<u32>,
-    /// Connected component of each polygon.
-    pub island: Vec<u32>,
+    pub neighbours: Tiled<u32>,
+    /// Per polygon: its connected component inside its own tile (see
+    /// [`MeshData::island`] for the island of the whole mesh).
+    pub local_island: Tiled<u32>,
+    /// The number of islands of the whole mesh.
     pub island_count: u32,
+    /// One past the highest corner slot id: searches number link hops from here, after
+    /// the slots (the slot count for one tile).
+    pub slot_id_end: u32,
+    /// The union of the tiles' bounds.
     pub bounds: Aabb,
-    pub index: PolygonIndex,
+    /// Per tile slot: bounds, spatial index, counts, generation, island map.
+    pub tiles: Vec<TileInfo>,
     /// Per corner slot: the `[left, right]` vertices of the portal it belongs to.
-    pub portals: Vec<[u32; 2]>,
+    pub portals: Tiled<[u32; 2]>,
     /// Per corner slot: the slot of the same edge in the neighbouring polygon (walked
     /// the other way), or [`NO_TWIN`] for a wall.
-    pub twin: Vec<u32>,
+    pub twin: Tiled<u32>,
     /// Per vertex: whether a wall (an edge without a neighbour) ends there. Over the
     /// whole mesh, a shortest path can bend only at such a vertex.
-    pub wall_vertex: Vec<bool>,
+    pub wall_vertex: Tiled<bool>,
     /// Per polygon: whether it has at most one neighbouring polygon (a path entering
     /// it can only come back out the same way, so it matters only when it holds the
     /// goal).
-    pub dead_end: Vec<bool>,
+    pub dead_end: Tiled<bool>,
     /// Area id of each polygon (below [`crate::MAX_AREAS`]).
-    pub areas: Vec<u8>,
+    pub areas: Tiled<u8>,
     /// Run-time flags of each polygon: the only mutable state of a mesh. Queries read
     /// them with relaxed loads, each flag once per use, so a change made while a query
-    /// runs is seen by it either wholly or not at all.
-    pub flags: Box<[AtomicU32]>,
-    /// Bumped after every change of `flags` (see [`MeshData::flags_generation`]).
-    pub flags_generation: AtomicU64,
+    /// runs is seen by it either wholly or not at all. Chunks are shared by every mesh
+    /// assembled from the same tile, so a change is seen by all of them.
+    pub flags: Tiled<AtomicU32>,
+    /// Bumped after every change of `flags` (see [`MeshData::flags_generation`]);
+    /// shared by the meshes that share flag chunks.
+    pub flags_generation: Arc<AtomicU64>,
     /// Off-mesh links.
     pub links: Links,
     /// The merged copy for the exact mode, made on first use (see [`coarse`]).
@@ -315,7 +339,30 @@ impl NavMesh {
     /// merged rectangles). [`NavMesh::interpolate`] takes values in this numbering.
     #[must_use]
     pub fn vertex_count(&self) -> u32 {
-        self.data.vertices.len() as u32
+        self.data.vertex_count()
+    }
+
+    /// Whether `polygon` is the id of a polygon of this mesh (for a mesh built from
+    /// arrays: `polygon < polygon_count()`).
+    #[must_use]
+    pub fn contains_polygon(&self, polygon: u32) -> bool {
+        self.data.contains_polygon(polygon)
+    }
+
+    /// The ids of every polygon, in increasing order: `0..polygon_count()` for a mesh
+    /// built from arrays.
+    pub fn polygon_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.data.polygon_ids()
+    }
+
+    /// Panics with a clear message unless `polygon` names a polygon of this mesh.
+    #[track_caller]
+    fn expect_polygon(&self, polygon: u32) {
+        assert!(
+            self.data.contains_polygon(polygon),
+            "polygon {polygon} is not a polygon of this mesh ({} polygons)",
+            self.polygon_count()
+        );
     }
 
     /// Number of islands: sets of polygons connected to each other by shared edges.
@@ -327,10 +374,12 @@ impl NavMesh {
     /// The island (connected component, numbered from 0) of polygon `polygon`.
     ///
     /// # Panics
-    /// If `polygon >= polygon_count()`.
+    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
+    /// built from arrays).
     #[must_use]
     pub fn island(&self, polygon: u32) -> u32 {
-        self.data.island[polygon as usize]
+        self.expect_polygon(polygon);
+        self.data.island(polygon)
     }
 
     /// The up axis the mesh was built with.
@@ -345,18 +394,21 @@ impl NavMesh {
         self.data.bounds
     }
 
-    /// All vertex positions, in world coordinates.
+    /// All vertex positions, in world coordinates (for a mesh assembled from tiles: those
+    /// of its first tile slot).
     #[must_use]
     pub fn vertices(&self) -> &[Vec3] {
-        &self.data.vertices
+        self.data.vertices.chunk(0)
     }
 
     /// The corner vertex indices of `polygon`, counter-clockwise in the ground plane.
     ///
     /// # Panics
-    /// If `polygon >= polygon_count()`.
+    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
+    /// built from arrays).
     #[must_use]
     pub fn polygon_vertices(&self, polygon: u32) -> &[u32] {
+        self.expect_polygon(polygon);
         &self.data.corners[self.data.corner_range(polygon)]
     }
 
@@ -364,7 +416,8 @@ impl NavMesh {
     /// `i + 1`, wrapping round), the polygon on the other side, or `None` for a wall.
     ///
     /// # Panics
-    /// If `polygon >= polygon_count()`.
+    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
+    /// built from arrays).
     ///
     /// # Example
     /// ```
@@ -384,6 +437,7 @@ impl NavMesh {
         &self,
         polygon: u32,
     ) -> impl ExactSizeIterator<Item = Option<u32>> + Clone + '_ {
+        self.expect_polygon(polygon);
         self.data.neighbours[self.data.corner_range(polygon)]
             .iter()
             .map(|&n| (n != NO_NEIGHBOUR).then_some(n))
@@ -392,18 +446,22 @@ impl NavMesh {
     /// The area id of `polygon`, fixed at build.
     ///
     /// # Panics
-    /// If `polygon >= polygon_count()`.
+    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
+    /// built from arrays).
     #[must_use]
     pub fn polygon_area(&self, polygon: u32) -> u8 {
+        self.expect_polygon(polygon);
         self.data.areas[polygon as usize]
     }
 
     /// The current flags of `polygon`.
     ///
     /// # Panics
-    /// If `polygon >= polygon_count()`.
+    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
+    /// built from arrays).
     #[must_use]
     pub fn polygon_flags(&self, polygon: u32) -> u32 {
+        self.expect_polygon(polygon);
         self.data.flags[polygon as usize].load(Ordering::Relaxed)
     }
 
@@ -435,16 +493,7 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_polygon_flags(&self, polygon: u32, flags: u32) -> Result<u32, QueryError> {
-        let count = self.polygon_count();
-        let slot = self
-            .data
-            .flags
-            .get(polygon as usize)
-            .ok_or(QueryError::IndexOutOfRange {
-                what: "polygon",
-                index: polygon,
-                count,
-            })?;
+        let slot = self.data.flag_cell(polygon)?;
         let previous = slot.swap(flags, Ordering::Relaxed);
         self.data.flags_generation.fetch_add(1, Ordering::Release);
         Ok(previous)
@@ -534,7 +583,8 @@ impl NavMesh {
     /// The point of `polygon` nearest to `point` (3D distance).
     ///
     /// # Panics
-    /// If `polygon >= polygon_count()`.
+    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
+    /// built from arrays).
     ///
     /// # Example
     /// ```
@@ -550,6 +600,7 @@ impl NavMesh {
     /// ```
     #[must_use]
     pub fn closest_point_on_polygon(&self, polygon: u32, point: Vec3) -> Vec3 {
+        self.expect_polygon(polygon);
         self.data.closest_point_on_polygon(polygon, point)
     }
 }
@@ -567,10 +618,15 @@ pub(crate) fn next_in(range: Range<usize>, slot: usize) -> usize {
 }
 
 impl MeshData {
-    /// The number of polygons.
+    /// The number of polygons (of all tiles).
     #[inline]
     pub fn polygon_count(&self) -> u32 {
-        (self.poly_start.len() - 1) as u32
+        self.tiles.iter().map(|t| t.polygon_count).sum()
+    }
+
+    /// The number of vertices (of all tiles).
+    pub fn vertex_count(&self) -> u32 {
+        self.tiles.iter().map(|t| t.vertex_count).sum()
     }
 
     /// The current flags of `polygon` (one relaxed atomic load).
@@ -588,6 +644,12 @@ impl MeshData {
     /// Whether `admits` accepts the flags of every polygon.
     pub fn admits_all(&self, admits: impl Fn(u32) -> bool) -> bool {
         self.flags.iter().all(|f| admits(f.load(Ordering::Relaxed)))
+    }
+
+    /// The flags of `polygon`; an error when the mesh has no such polygon.
+    fn flag_cell(&self, polygon: u32) -> Result<&AtomicU32, QueryError> {
+        self.check_polygon(polygon)?;
+        Ok(&self.flags[polygon as usize])
     }
 
     /// The corner slots of `polygon`.
@@ -650,25 +712,22 @@ impl MeshData {
         } else {
             f32::INFINITY
         };
-        self.index
-            .nearest(p, limit, |poly| {
-                if accept(poly) {
-                    Some(self.closest_point_on_polygon(poly, p))
-                } else {
-                    None
-                }
-            })
-            .map(|(polygon, point, _)| NearestPoint {
-                polygon,
-                point,
-                // In f64: the squared f32 distance overflows beyond about 1.8e19.
-                distance: point.as_dvec3().distance(p.as_dvec3()) as f32,
-            })
-            // Beyond about 1.8e19 the squared limit is infinite in f32 and bounds
-            // nothing: check the distance itself.
-            .filter(|n| {
-                limit.is_finite() || !max_distance.is_finite() || n.distance <= max_distance
-            })
+        self.nearest_polygon(p, limit, |poly| {
+            if accept(poly) {
+                Some(self.closest_point_on_polygon(poly, p))
+            } else {
+                None
+            }
+        })
+        .map(|(polygon, point, _)| NearestPoint {
+            polygon,
+            point,
+            // In f64: the squared f32 distance overflows beyond about 1.8e19.
+            distance: point.as_dvec3().distance(p.as_dvec3()) as f32,
+        })
+        // Beyond about 1.8e19 the squared limit is infinite in f32 and bounds
+        // nothing: check the distance itself.
+        .filter(|n| limit.is_finite() || !max_distance.is_finite() || n.distance <= max_distance)
     }
 
     /// The portal from corner slot `slot` of a polygon, as `(left, right)` vertex indices

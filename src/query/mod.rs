@@ -399,14 +399,14 @@ impl Query {
         let filter = &options.filter;
         let mut status = PathStatus::Complete;
         let mut target = goal;
-        if mesh.island[start.polygon as usize] != mesh.island[goal.polygon as usize] {
+        if mesh.island(start.polygon) != mesh.island(goal.polygon) {
             if !options.allow_partial {
                 return Err(QueryError::NoPath);
             }
-            let island = mesh.island[start.polygon as usize];
+            let island = mesh.island(start.polygon);
             target = mesh
                 .nearest_point(goal.point, f32::INFINITY, |p| {
-                    mesh.island[p as usize] == island && filter.admits(mesh.flags_of(p))
+                    mesh.island(p) == island && filter.admits(mesh.flags_of(p))
                 })
                 .expect("the start polygon's island holds the start polygon");
             status = PathStatus::Partial;
@@ -536,7 +536,7 @@ impl Query {
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
         let mesh = self.mesh.clone();
-        let island = |p: u32| mesh.data().island[p as usize];
+        let island = |p: u32| mesh.data().island(p);
         let connected = starts
             .as_slice()
             .iter()

@@ -97,7 +97,7 @@ impl Query {
             starts
                 .as_slice()
                 .iter()
-                .any(|&s| mesh.island[s as usize] == mesh.island[p as usize])
+                .any(|&s| mesh.island(s) == mesh.island(p))
         };
         self.targets.clear();
         self.target_goals.clear();
@@ -150,11 +150,11 @@ impl Query {
         // (cost, goal, target): the cheapest wins, ties to the lower goal index.
         let mut best: Option<(f32, usize, usize)> = None;
         for &polygon in starts.as_slice() {
-            let island = mesh.island[polygon as usize];
+            let island = mesh.island(polygon);
             if !self
                 .targets
                 .iter()
-                .any(|t| mesh.island[t.polygon as usize] == island)
+                .any(|t| mesh.island(t.polygon) == island)
             {
                 continue;
             }
@@ -192,7 +192,7 @@ impl Query {
             ..options.clone()
         };
         let handle = self.mesh.clone();
-        let island = |p: u32| handle.data().island[p as usize];
+        let island = |p: u32| handle.data().island(p);
         /// The shortest path so far: it wins, as the exact mode ignores area costs in
         /// choosing paths; ties go to the lower index (targets are in goal order).
         struct Shortest {

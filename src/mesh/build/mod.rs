@@ -16,8 +16,8 @@ pub use binary::{BinaryError, FORMAT_VERSION};
 
 use glam::Vec3;
 
-use super::links::{self, Links, OffMeshLink};
-use super::{MeshData, PolygonIndex};
+use super::links::{self, OffMeshLink};
+use super::{ElementTables, MeshData, PolygonIndex};
 use crate::alloc::{try_collect, try_filled, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
@@ -212,27 +212,21 @@ pub(super) fn build(
     let (island, island_count) = find_islands(&poly_start, &neighbours)?;
     let (polygon_bounds, bounds) = polygon_bounds(vertices, &poly_start, &corners)?;
     let index = PolygonIndex::build(&polygon_bounds)?;
-    let mut mesh = MeshData {
-        up,
-        vertices: try_collect(vertices.len(), vertices.iter().copied(), "vertices")?,
-        ground,
-        poly_start,
-        corners,
-        neighbours,
-        island,
-        island_count,
-        bounds,
-        index,
-        portals,
-        twin: adjacency.twin,
-        wall_vertex: walls.wall_vertex,
-        dead_end: walls.dead_end,
-        areas,
-        flags,
-        flags_generation: std::sync::atomic::AtomicU64::new(0),
-        links: Links::default(),
-        coarse: std::sync::OnceLock::new(),
+    let tables = ElementTables {
+        vertices: try_collect(vertices.len(), vertices.iter().copied(), "vertices")?.into(),
+        ground: ground.into(),
+        poly_start: poly_start.into(),
+        corners: corners.into(),
+        neighbours: neighbours.into(),
+        local_island: island.into(),
+        portals: portals.into(),
+        twin: adjacency.twin.into(),
+        wall_vertex: walls.wall_vertex.into(),
+        dead_end: walls.dead_end.into(),
+        areas: areas.into(),
+        flags: flags.into(),
     };
+    let mut mesh = MeshData::one_tile(up, tables, index, bounds, island_count)?;
     if !extras.links.is_empty() {
         mesh.links = links::attach(&mesh, extras.links)?;
         join_islands_by_links(&mut mesh)?;
@@ -285,7 +279,7 @@ fn polygon_areas(polygon_count: usize, areas: Option<&[u8]>) -> Result<Vec<u8>, 
 fn polygon_flags(
     polygon_count: usize,
     flags: Option<&[u32]>,
-) -> Result<Box<[std::sync::atomic::AtomicU32]>, MeshError> {
+) -> Result<Vec<std::sync::atomic::AtomicU32>, MeshError> {
     use std::sync::atomic::AtomicU32;
     if let Some(flags) = flags
         && flags.len() != polygon_count
@@ -297,10 +291,9 @@ fn polygon_flags(
         });
     }
     let initial = |p: usize| flags.map_or(DEFAULT_FLAGS, |f| f[p]);
-    Ok(try_collect(
+    try_collect(
         polygon_count,
         (0..polygon_count).map(|p| AtomicU32::new(initial(p))),
         "flags",
-    )?
-    .into_boxed_slice())
+    )
 }

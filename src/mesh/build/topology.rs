@@ -9,7 +9,8 @@ use crate::error::MeshError;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, next_in};
 
 /// Islands joined by a link (either direction) become one: a path may lead from one to
-/// the other. Union-find over the island numbers, then renumbering from 0.
+/// the other. Union-find over the island numbers, then renumbering from 0. Works on a
+/// mesh of one tile: the map of its local islands changes.
 pub(super) fn join_islands_by_links(mesh: &mut MeshData) -> Result<(), MeshError> {
     let count = mesh.island_count as usize;
     let mut parent: Vec<u32> = try_collect(count, 0..count as u32, "islands")?;
@@ -21,10 +22,11 @@ pub(super) fn join_islands_by_links(mesh: &mut MeshData) -> Result<(), MeshError
         }
         i
     }
+    let island = mesh.local_island.as_single();
     for p in 0..mesh.polygon_count() {
         for hop in mesh.links.hops_from(p) {
-            let a = root(&mut parent, mesh.island[p as usize]);
-            let b = root(&mut parent, mesh.island[hop.to_polygon as usize]);
+            let a = root(&mut parent, island[p as usize]);
+            let b = root(&mut parent, island[hop.to_polygon as usize]);
             if a != b {
                 parent[a.max(b) as usize] = a.min(b);
             }
@@ -39,9 +41,13 @@ pub(super) fn join_islands_by_links(mesh: &mut MeshData) -> Result<(), MeshError
             next += 1;
         }
     }
-    for island in &mut mesh.island {
-        *island = renumber[root(&mut parent, *island) as usize];
-    }
+    // The polygons keep their local islands; the tile's map sends each to its joined one.
+    let map = try_collect(
+        count,
+        (0..count as u32).map(|i| renumber[root(&mut parent, i) as usize]),
+        "islands",
+    )?;
+    mesh.tiles[0].island_map = map;
     mesh.island_count = next;
     Ok(())
 }
@@ -234,7 +240,7 @@ mod tests {
     /// of a slot is the neighbour's slot walking the same edge backwards; a wall vertex
     /// ends an edge without one; a dead end has at most one neighbouring polygon.
     fn check_tables(mesh: &MeshData) {
-        let mut wall = vec![false; mesh.vertices.len()];
+        let mut wall = vec![false; mesh.vertices.as_single().len()];
         for p in 0..mesh.polygon_count() {
             let mut others = Vec::new();
             for slot in mesh.corner_range(p) {
@@ -257,7 +263,7 @@ mod tests {
             }
             assert_eq!(mesh.dead_end[p as usize], others.len() <= 1, "polygon {p}");
         }
-        assert_eq!(mesh.wall_vertex, wall);
+        assert_eq!(mesh.wall_vertex.as_single(), wall);
     }
 
     /// A mesh of the cells marked `.` (rows top to bottom), merged into rectangles.

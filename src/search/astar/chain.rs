@@ -29,7 +29,7 @@ impl AStar {
         self.replay.push(portal);
         let mut index = from;
         let mut found = false;
-        let corner_count = mesh.corners.len() as u32;
+        let corner_count = mesh.slot_id_end;
         for _ in 0..self.nodes.len() {
             let node = &self.nodes[index as usize];
             // Portals are tagged with node keys, unique within a search.

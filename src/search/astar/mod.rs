@@ -267,7 +267,7 @@ impl AStar {
             max_cost: f32::INFINITY,
             needs_cost: !(request.strategy == SearchStrategy::AStar
                 && request.heuristic_weight == 1.0),
-            corner_count: mesh.corners.len() as u32,
+            corner_count: mesh.slot_id_end,
         };
         self.begin(mesh, &ctx, request.start_polygon, request.start);
         // Each reopening strictly lowers an estimate (or, sampled, one of three arrival
@@ -348,7 +348,7 @@ impl AStar {
             let p = mesh.up.ground(node.wedge.apex);
             return (p, p);
         }
-        let corner_count = mesh.corners.len() as u32;
+        let corner_count = mesh.slot_id_end;
         if node.key < corner_count {
             let parent_polygon = self.nodes[node.parent as usize].polygon;
             let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);
@@ -555,7 +555,7 @@ impl AStar {
 
 /// The number of possible nodes on `mesh`: its corner slots, link hops and the root.
 fn element_count(mesh: &MeshData) -> usize {
-    mesh.corners.len() + mesh.links.hops.len() + 1
+    mesh.slot_id_end as usize + mesh.links.hops.len() + 1
 }
 
 /// A successor being offered.

@@ -221,7 +221,7 @@ impl AStar {
         if node.parent == NONE {
             return [node.wedge.apex; 3];
         }
-        let corner_count = mesh.corners.len() as u32;
+        let corner_count = mesh.slot_id_end;
         if node.key < corner_count {
             let parent_polygon = self.nodes[node.parent as usize].polygon;
             let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);

@@ -215,7 +215,7 @@ impl ExactSearch {
         }
         self.push_start_nodes(mesh);
         self.flush_fresh();
-        let limit = 8 * mesh.corners.len() + 65_536;
+        let limit = 8 * mesh.corners.total_len() + 65_536;
         let max_nodes = self.max_nodes;
         while let Some(entry) = self.open.pop() {
             let node = self.nodes[entry.node as usize];

@@ -4,7 +4,7 @@
 //! ([`super::merged`]); the spatial index and the links have files of their own.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::atomic::AtomicU32;
 
 use glam::{Vec2, Vec3};
 
@@ -21,7 +21,7 @@ use crate::mesh::build::topology::{
 };
 use crate::mesh::build::validate::{Winding, check_polygon, check_vertices_finite};
 use crate::mesh::links::Links;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, PolygonIndex, next_in};
+use crate::mesh::{ElementTables, MeshData, NO_NEIGHBOUR, NO_TWIN, PolygonIndex, Tiled, next_in};
 
 /// The records of one section, with where they are in the file.
 pub(super) struct Located<T> {
@@ -126,24 +126,25 @@ pub(super) fn assemble(tile: Tile) -> Result<MeshData, BinaryError> {
     )?;
     let mut mesh = mesh_data(
         up,
-        vertices,
-        ground,
+        vertices.into(),
+        ground.into(),
         polygons,
         tile.areas.items,
         flags,
         links,
-    );
+    )?;
     if mesh.links.count() > 0 {
         join_islands_by_links(&mut mesh)?;
     }
     let island = tile.island;
     island.expect_len(polygon_count, "polygons")?;
-    if let Some(p) = (0..polygon_count).find(|&p| island.items[p] != mesh.island[p]) {
+    if let Some(p) = (0..polygon_count).find(|&p| island.items[p] != mesh.island(p as u32)) {
         return Err(island.invalid(
             p,
             format!(
                 "island {} disagrees with the polygons' connections (expected {})",
-                island.items[p], mesh.island[p]
+                island.items[p],
+                mesh.island(p as u32)
             ),
         ));
     }
@@ -217,37 +218,42 @@ pub(super) fn check_polygons(
     })
 }
 
-/// A mesh of checked polygons with the given attributes.
+/// A mesh of one tile of checked polygons with the given attributes.
+///
+/// # Errors
+/// [`MeshError::OutOfMemory`] if the island map cannot be allocated.
 pub(super) fn mesh_data(
     up: UpAxis,
-    vertices: Vec<Vec3>,
-    ground: Vec<Vec2>,
+    vertices: Tiled<Vec3>,
+    ground: Tiled<Vec2>,
     polygons: CheckedPolygons,
     areas: Vec<u8>,
     flags: Vec<AtomicU32>,
     links: Links,
-) -> MeshData {
-    MeshData {
-        up,
+) -> Result<MeshData, MeshError> {
+    let tables = ElementTables {
         vertices,
         ground,
-        poly_start: polygons.poly_start,
-        corners: polygons.corners,
-        neighbours: polygons.neighbours,
-        island: polygons.island,
-        island_count: polygons.island_count,
-        bounds: polygons.bounds,
-        index: polygons.index,
-        portals: polygons.portals,
-        twin: polygons.twin,
-        wall_vertex: polygons.wall_vertex,
-        dead_end: polygons.dead_end,
-        areas,
-        flags: flags.into_boxed_slice(),
-        flags_generation: AtomicU64::new(0),
-        links,
-        coarse: OnceLock::new(),
-    }
+        poly_start: polygons.poly_start.into(),
+        corners: polygons.corners.into(),
+        neighbours: polygons.neighbours.into(),
+        local_island: polygons.island.into(),
+        portals: polygons.portals.into(),
+        twin: polygons.twin.into(),
+        wall_vertex: polygons.wall_vertex.into(),
+        dead_end: polygons.dead_end.into(),
+        areas: areas.into(),
+        flags: flags.into(),
+    };
+    let mut mesh = MeshData::one_tile(
+        up,
+        tables,
+        polygons.index,
+        polygons.bounds,
+        polygons.island_count,
+    )?;
+    mesh.links = links;
+    Ok(mesh)
 }
 
 /// Portals: each slot's is the run of edges to the same neighbour it belongs to.

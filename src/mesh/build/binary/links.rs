@@ -120,7 +120,7 @@ pub(super) fn check_links(
         return Err(links.invalid(link, "has no hop, or more than two"));
     }
     Ok(Links {
-        hop_start: starts.items.clone(),
+        hop_start: starts.items.clone().into(),
         hops: try_collect(
             hops.items.len(),
             hops.items

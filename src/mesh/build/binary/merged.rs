@@ -34,7 +34,12 @@ pub(super) fn check_merged(
     let polygon_count = mesh.polygon_count() as usize;
     of_merged.expect_len(polygon_count, "polygons")?;
     let starts = (tables.poly_start.section.name, tables.poly_start.offset);
-    let merged = check_polygons(tables, &mesh.vertices, &mesh.ground, true)?;
+    let merged = check_polygons(
+        tables,
+        mesh.vertices.as_single(),
+        mesh.ground.as_single(),
+        true,
+    )?;
     let count = merged.poly_start.len() - 1;
     if count >= polygon_count {
         return Err(BinaryError::Layout {
@@ -52,16 +57,9 @@ pub(super) fn check_merged(
     check_cover(mesh, &of_merged, &merged)?;
     let copy = mesh_data(
         mesh.up,
-        try_collect(
-            mesh.vertices.len(),
-            mesh.vertices.iter().copied(),
-            "vertices",
-        )?,
-        try_collect(
-            mesh.ground.len(),
-            mesh.ground.iter().copied(),
-            "ground positions",
-        )?,
+        // The copy shares the mesh's vertices.
+        mesh.vertices.clone(),
+        mesh.ground.clone(),
         merged,
         try_filled(count, DEFAULT_AREA, "areas")?,
         try_collect(
@@ -70,7 +68,7 @@ pub(super) fn check_merged(
             "flags",
         )?,
         Links::default(),
-    );
+    )?;
     Ok(Some(Box::new(CoarseMesh {
         mesh: copy,
         of_original: of_merged.items,
@@ -104,7 +102,7 @@ fn check_cover(
     }
     // Per vertex: the corner after it in the merged polygon being checked (or none).
     const NONE: u32 = u32::MAX;
-    let mut after = try_filled(mesh.vertices.len(), NONE, "merged corners")?;
+    let mut after = try_filled(mesh.vertices.as_single().len(), NONE, "merged corners")?;
     for g in 0..count {
         let held = &members[group_start[g] as usize..group_start[g + 1] as usize];
         let corners =
@@ -113,7 +111,7 @@ fn check_cover(
         if let [p] = held {
             let own = &mesh.corners[mesh.corner_range(*p)];
             let flipped_connector =
-                is_collinear_triangle(own, &mesh.ground) && own.iter().rev().eq(corners);
+                is_collinear_triangle(own, mesh.ground.as_single()) && own.iter().rev().eq(corners);
             if own != corners && !flipped_connector {
                 return Err(of_merged.invalid(
                     first,

@@ -80,8 +80,9 @@ fn put_aabb(out: &mut Vec<u8>, b: Aabb) {
 fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
     // Welding is done by now (the corners are welded); whether degenerate connectors
     // are allowed is whether the mesh has any.
-    let connectors = (0..mesh.polygon_count())
-        .any(|p| is_collinear_triangle(&mesh.corners[mesh.corner_range(p)], &mesh.ground));
+    let connectors = (0..mesh.polygon_count()).any(|p| {
+        is_collinear_triangle(&mesh.corners[mesh.corner_range(p)], mesh.ground.as_single())
+    });
     section(out, OPTIONS, [()], |out, ()| {
         out.push(match mesh.up {
             UpAxis::Y => 0,
@@ -92,13 +93,16 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
         put_u32(out, mesh.island_count);
         put_u32(out, 0);
     });
-    section(out, VERTICES, &mesh.vertices, |out, v| put_vec3(out, *v));
+    section(out, VERTICES, mesh.vertices.as_single(), |out, v| {
+        put_vec3(out, *v)
+    });
     polygons(out, &MESH, mesh);
-    section(out, AREAS, &mesh.areas, |out, a| out.push(*a));
-    section(out, FLAGS, &mesh.flags[..], |out, f| {
+    section(out, AREAS, mesh.areas.as_single(), |out, a| out.push(*a));
+    section(out, FLAGS, mesh.flags.as_single(), |out, f| {
         put_u32(out, f.load(Ordering::Relaxed));
     });
-    u32s(out, ISLANDS, &mesh.island);
+    let islands: Vec<u32> = (0..mesh.polygon_count()).map(|p| mesh.island(p)).collect();
+    u32s(out, ISLANDS, &islands);
     let links = &mesh.links;
     let per_link = links.cost.iter().zip(&links.area).zip(&links.flags[..]);
     section(out, LINKS, per_link, |out, ((cost, area), flags)| {
@@ -106,7 +110,7 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
         out.extend_from_slice(&[*area, 0, 0, 0]);
         put_u32(out, flags.load(Ordering::Relaxed));
     });
-    u32s(out, HOP_STARTS, &links.hop_start);
+    u32s(out, HOP_STARTS, links.hop_start.as_single());
     section(out, HOPS, &links.hops, |out, hop| {
         put_u32(out, hop.link);
         put_vec3(out, hop.from);
@@ -124,20 +128,26 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
 
 /// The polygon tables of `mesh`, in `sections`.
 fn polygons(out: &mut Vec<u8>, sections: &PolygonSections, mesh: &MeshData) {
-    u32s(out, sections.polygons, &mesh.poly_start);
-    u32s(out, sections.corners, &mesh.corners);
-    u32s(out, sections.neighbours, &mesh.neighbours);
-    u32s(out, sections.twins, &mesh.twin);
-    section(out, sections.portals, &mesh.portals, |out, [l, r]| {
-        put_u32(out, *l);
-        put_u32(out, *r);
-    });
-    section(out, sections.nodes, &mesh.index.nodes, |out, node| {
+    u32s(out, sections.polygons, mesh.poly_start.as_single());
+    u32s(out, sections.corners, mesh.corners.as_single());
+    u32s(out, sections.neighbours, mesh.neighbours.as_single());
+    u32s(out, sections.twins, mesh.twin.as_single());
+    section(
+        out,
+        sections.portals,
+        mesh.portals.as_single(),
+        |out, [l, r]| {
+            put_u32(out, *l);
+            put_u32(out, *r);
+        },
+    );
+    let index = &mesh.tiles[0].index;
+    section(out, sections.nodes, &index.nodes, |out, node| {
         put_aabb(out, node.bounds);
         put_u32(out, node.right_or_first);
         put_u32(out, node.count);
     });
-    let entries = mesh.index.polygons.iter().zip(&mesh.index.polygon_bounds);
+    let entries = index.polygons.iter().zip(&index.polygon_bounds);
     section(out, sections.entries, entries, |out, (polygon, bounds)| {
         put_u32(out, *polygon);
         put_aabb(out, *bounds);
