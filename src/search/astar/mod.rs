@@ -397,8 +397,8 @@ impl AStar {
         };
         // The sampled cost model (mixed area costs) ranks successors by arrival costs.
         let sampled = ctx.sampled.then(|| self.sampled_parent(mesh, ctx, index));
-        for slot in mesh.corner_range(node.polygon) {
-            let neighbour = mesh.neighbours[slot];
+        let range = mesh.corner_range(node.polygon);
+        for (slot, &neighbour) in range.clone().zip(&mesh.neighbours[range]) {
             if neighbour == NO_NEIGHBOUR
                 || neighbour == came_from
                 || !ctx.filter.admits(mesh.flags_of(neighbour))

@@ -78,7 +78,8 @@ impl ExactSearch {
         let n = range.len();
         let k = node.slot as usize - range.start;
         let slot_at = |i: usize| range.start + (k + i) % n;
-        let vertex = |i: usize| mesh.corners[slot_at(i)];
+        let corners = &mesh.corners[range.clone()];
+        let vertex = |i: usize| corners[(k + i) % n];
         let point = |v: u32| mesh.ground[v as usize].as_dvec2();
         // Edge `i` after the entry edge (edge 0), going round the polygon.
         let edge_at = |i: usize| {
@@ -151,11 +152,13 @@ impl ExactSearch {
                 root_point: e0,
                 g: node.g + root.distance(e0),
             });
+        let neighbours = &mesh.neighbours[range.clone()];
+        let twins = &mesh.twin[range.clone()];
         for i in 1..n {
-            let slot = slot_at(i);
-            let neighbour = mesh.neighbours[slot];
+            let local = (k + i) % n;
+            let neighbour = neighbours[local];
             if neighbour == NO_NEIGHBOUR
-                || mesh.twin[slot] == NO_TWIN
+                || twins[local] == NO_TWIN
                 || !self.admitted(mesh, neighbour)
             {
                 continue;
