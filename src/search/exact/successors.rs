@@ -77,15 +77,15 @@ impl ExactSearch {
         let range = mesh.corner_range(polygon);
         let n = range.len();
         let k = node.slot as usize - range.start;
-        let slot_at = |i: usize| range.start + (k + i) % n;
         let corners = &mesh.corners[range.clone()];
-        let vertex = |i: usize| corners[(k + i) % n];
+        // Corners are numbered from 0 at the polygon's first slot; `k` is the entry edge.
+        let after = |local: usize| if local + 1 == n { 0 } else { local + 1 };
         let point = |v: u32| mesh.ground[v as usize].as_dvec2();
-        // Edge `i` after the entry edge (edge 0), going round the polygon.
-        let edge_at = |i: usize| {
-            let (u, w) = (vertex(i), vertex(i + 1));
+        // The edge from corner `local` to the next one.
+        let edge_from = |local: usize| {
+            let (u, w) = (corners[local], corners[after(local)]);
             Edge {
-                slot: slot_at(i),
+                slot: range.start + local,
                 u,
                 w,
                 pu: point(u),
@@ -93,7 +93,7 @@ impl ExactSearch {
             }
         };
         let root = node.root_point;
-        let (a0, a1) = (vertex(0), vertex(1));
+        let (a0, a1) = (corners[k], corners[after(k)]);
         let (e0, e1) = (point(a0), point(a1));
         // A root on the entry edge itself (a vertex root going round its fan) sees the
         // whole polygon.
@@ -133,29 +133,35 @@ impl ExactSearch {
             g: node.g,
         };
         if degenerate {
-            for i in 1..n {
-                let edge = edge_at(i);
+            let mut local = k;
+            for _ in 1..n {
+                local = after(local);
+                let edge = edge_from(local);
                 self.emit(mesh, index, &edge, 0.0, 1.0, same);
             }
             return;
         }
         let (dr, dl) = (node.right - root, node.left - root);
-        let right_turn =
-            (node.right_vertex == a1 && self.is_corner(mesh, a1, slot_at(1))).then(|| Projection {
-                root: a1,
-                root_point: e1,
-                g: node.g + root.distance(e1),
-            });
+        let right_turn = (node.right_vertex == a1
+            && self.is_corner(mesh, a1, range.start + after(k)))
+        .then(|| Projection {
+            root: a1,
+            root_point: e1,
+            g: node.g + root.distance(e1),
+        });
         let left_turn =
-            (node.left_vertex == a0 && self.is_corner(mesh, a0, slot_at(0))).then(|| Projection {
-                root: a0,
-                root_point: e0,
-                g: node.g + root.distance(e0),
+            (node.left_vertex == a0 && self.is_corner(mesh, a0, range.start + k)).then(|| {
+                Projection {
+                    root: a0,
+                    root_point: e0,
+                    g: node.g + root.distance(e0),
+                }
             });
         let neighbours = &mesh.neighbours[range.clone()];
         let twins = &mesh.twin[range.clone()];
-        for i in 1..n {
-            let local = (k + i) % n;
+        let mut local = k;
+        for _ in 1..n {
+            local = after(local);
             let neighbour = neighbours[local];
             if neighbour == NO_NEIGHBOUR
                 || twins[local] == NO_TWIN
@@ -163,7 +169,7 @@ impl ExactSearch {
             {
                 continue;
             }
-            let edge = edge_at(i);
+            let edge = edge_from(local);
             let (pu, pw) = (edge.pu, edge.pw);
             let (ru, rw) = (dr.perp_dot(pu - root), dr.perp_dot(pw - root));
             let (lu, lw) = (dl.perp_dot(pu - root), dl.perp_dot(pw - root));
