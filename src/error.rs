@@ -213,6 +213,37 @@ pub enum MeshError {
     /// Memory for the mesh could not be allocated.
     #[error("out of memory while building the mesh ({0})")]
     OutOfMemory(&'static str),
+    /// Every tile slot of a [`crate::World`] holds a tile.
+    #[error("the world is full: all {max_tiles} tile slots hold a tile")]
+    WorldFull {
+        /// The world's number of slots ([`crate::WorldOptions::max_tiles`]).
+        max_tiles: u32,
+    },
+    /// A tile has more elements of one kind than a slot of its [`crate::World`] numbers
+    /// (`2^local_bits - 1`; see [`crate::WorldOptions::max_tiles`]). The tile may be the
+    /// one being added or a neighbour whose edges the new seams split.
+    #[error("the tile in slot {slot} has {count} {what}; a tile of this world holds at most {max}")]
+    TileTooLarge {
+        /// The tile's slot.
+        slot: u32,
+        /// What there are too many of ("polygons", "vertices", "polygon corners").
+        what: &'static str,
+        /// How many the tile has.
+        count: u64,
+        /// How many a slot numbers.
+        max: u64,
+    },
+    /// A [`crate::TileRef`] names no tile of the world: the tile was removed or replaced
+    /// (or the reference comes from another world).
+    #[error("{}", stale_message("tile", *.slot, *.generation, *.current))]
+    StaleTile {
+        /// The reference's slot.
+        slot: u32,
+        /// The reference's generation.
+        generation: u32,
+        /// The generation of the tile in that slot now, `None` when it is empty.
+        current: Option<u32>,
+    },
 }
 
 /// Which end of a path request an error is about.
@@ -234,6 +265,15 @@ fn not_on_mesh_message(endpoint: Endpoint, distance: f32, max_distance: f32) -> 
     } else {
         format!("the {endpoint} point cannot be placed: the filter admits no polygon of the mesh")
     }
+}
+
+/// The text of [`MeshError::StaleTile`] and [`QueryError::StaleReference`].
+fn stale_message(what: &str, slot: u32, generation: u32, current: Option<u32>) -> String {
+    let now = match current {
+        Some(current) => format!("holds generation {current}"),
+        None => "is empty".to_owned(),
+    };
+    format!("stale {what} reference: tile slot {slot}, generation {generation}; the slot {now}")
 }
 
 impl std::fmt::Display for Endpoint {
@@ -288,5 +328,16 @@ pub enum QueryError {
         index: u32,
         /// How many there are.
         count: u32,
+    },
+    /// A [`crate::PolyRef`] names a polygon of a tile that is no longer in the world
+    /// (removed or replaced since the reference was made).
+    #[error("{}", stale_message("polygon", *.slot, *.generation, *.current))]
+    StaleReference {
+        /// The tile slot of the polygon.
+        slot: u32,
+        /// The reference's generation.
+        generation: u32,
+        /// The generation of the tile in that slot now, `None` when it is empty.
+        current: Option<u32>,
     },
 }

@@ -134,7 +134,8 @@ impl From<&QueryError> for NavstarStatus {
             QueryError::NonFinitePoint(_)
             | QueryError::InvalidOption(_)
             | QueryError::InvalidAreaCost { .. }
-            | QueryError::IndexOutOfRange { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            | QueryError::IndexOutOfRange { .. }
+            | QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorInvalidArgument,
             QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,
             QueryError::OutOfMemory => NavstarStatus::NavstarErrorOutOfMemory,

@@ -29,6 +29,7 @@ use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
 
+pub(crate) use build::portal_of_slot;
 pub use build::{BinaryError, FORMAT_VERSION, MeshOptions};
 pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
@@ -321,6 +322,11 @@ impl NavMesh {
         options: &MeshOptions,
     ) -> Result<NavMesh, MeshError> {
         NavMesh::from_input(&MeshInput::new(vertices, indices), options)
+    }
+
+    /// The mesh of `data` (a snapshot a world assembled).
+    pub(crate) fn from_data(data: Arc<MeshData>) -> NavMesh {
+        NavMesh { data }
     }
 
     pub(crate) fn data(&self) -> &MeshData {

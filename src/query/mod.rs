@@ -171,6 +171,34 @@ impl Query {
         self
     }
 
+    /// Moves this query onto another mesh, keeping its scratch memory: what a thread does
+    /// with each new [`crate::World::snapshot`]. O(1); the next query searches `mesh`.
+    /// The corridor of the last path ([`Query::corridor`]) named polygons of the old mesh:
+    /// it is forgotten.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, Query, World, WorldOptions};
+    ///
+    /// let square = |x: f32| {
+    ///     let v = [Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 1.0), Vec3::new(x, 0.0, 1.0)];
+    ///     NavMesh::from_polygons(&v, &[0, 3, 2, 1], &[4], &MeshOptions::default())
+    /// };
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&square(0.0)?)?;
+    /// let mut query = Query::new(&world.snapshot());
+    /// world.add_tile(&square(1.0)?)?;
+    /// query.set_mesh(&world.snapshot());
+    /// assert_eq!(query.mesh().polygon_count(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_mesh(&mut self, mesh: &NavMesh) {
+        self.mesh = mesh.clone();
+        self.corridor.clear();
+        // Remembered per mesh: whether the last filter admitted every polygon.
+        self.admits_all = None;
+    }
+
     /// The node limit of each search (see [`Query::with_max_nodes`]).
     pub fn max_nodes(&self) -> usize {
         self.max_nodes

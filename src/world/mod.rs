@@ -2,7 +2,451 @@
 //! snapshots of it. Layer 3b: uses `mesh/` (and the layers below it); used by `io/`,
 //! `ffi/` and the command-line tool.
 //!
-//! [`stitch`] joins the wall edges of neighbouring tiles where they overlap.
+//! A snapshot is a [`NavMesh`] whose per-element tables are stored in chunks, one per tile
+//! slot (see the `Tiled` tables of `mesh/`): every query works on it unchanged. A tile's
+//! chunks are built from its own mesh ([`compose`]), its wall edges split and joined to
+//! its neighbours' where they overlap ([`stitch`]). A change builds new chunks for the
+//! tile and its neighbours only and publishes a new snapshot that shares every other
+//! chunk with the previous one. [`refs`] holds the polygon references that name their
+//! tile's generation.
+//!
+//! Writers take a `Mutex`; [`World::snapshot`] takes no lock (`arc-swap`): it returns the
+//! last published snapshot, which stays whole (and keeps removed tiles alive) for as long
+//! as someone holds it.
 
-#[cfg_attr(not(test), allow(dead_code))]
+mod compose;
+mod refs;
 pub(crate) mod stitch;
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use arc_swap::ArcSwap;
+
+use crate::error::MeshError;
+use crate::geometry::UpAxis;
+use crate::mesh::{MeshData, NavMesh};
+use compose::{State, Tile};
+pub use refs::PolyRef;
+use stitch::SeamRules;
+
+/// Options of a [`World`]: `WorldOptions::default()` (Y up, 1024 tile slots, seam
+/// tolerance 0.001, climb 0.25), changed with the `with_*` methods.
+///
+/// # Example
+/// ```
+/// use navstar::{UpAxis, WorldOptions};
+///
+/// let options = WorldOptions::default().with_up_axis(UpAxis::Z).with_max_tiles(256);
+/// assert_eq!((options.max_tiles, options.seam_tolerance), (256, 0.001));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct WorldOptions {
+    /// Which axis is up (default [`UpAxis::Y`]); every tile must be built with it.
+    pub up_axis: UpAxis,
+    /// The number of tile slots, a power of two from 1 to 65536 (default 1024). Element
+    /// ids of a snapshot are `slot << local_bits | local`, `local_bits = 32 -
+    /// log2(max_tiles)`, so a tile holds fewer than `2^local_bits` polygons, vertices and
+    /// corners (4,194,304 by default).
+    pub max_tiles: u32,
+    /// How far apart, in the ground plane, two wall edges of different tiles may be and
+    /// still join (default 0.001 world units): both ends of the shorter edge must lie
+    /// within it of the longer's line, and they must overlap by more than it. Finite and
+    /// >= 0.
+    pub seam_tolerance: f32,
+    /// The largest difference of height between two joined edges at the ends of their
+    /// overlap (default 0.25 world units). Finite and >= 0.
+    pub climb: f32,
+}
+
+impl Default for WorldOptions {
+    fn default() -> Self {
+        WorldOptions {
+            up_axis: UpAxis::Y,
+            max_tiles: 1024,
+            seam_tolerance: 0.001,
+            climb: 0.25,
+        }
+    }
+}
+
+impl WorldOptions {
+    /// These options with another up axis ([`WorldOptions::up_axis`]).
+    #[must_use]
+    pub fn with_up_axis(self, up_axis: UpAxis) -> Self {
+        WorldOptions { up_axis, ..self }
+    }
+
+    /// These options with another number of tile slots ([`WorldOptions::max_tiles`]).
+    #[must_use]
+    pub fn with_max_tiles(self, max_tiles: u32) -> Self {
+        WorldOptions { max_tiles, ..self }
+    }
+
+    /// These options with another seam tolerance ([`WorldOptions::seam_tolerance`]).
+    #[must_use]
+    pub fn with_seam_tolerance(self, seam_tolerance: f32) -> Self {
+        WorldOptions {
+            seam_tolerance,
+            ..self
+        }
+    }
+
+    /// These options with another climb ([`WorldOptions::climb`]).
+    #[must_use]
+    pub fn with_climb(self, climb: f32) -> Self {
+        WorldOptions { climb, ..self }
+    }
+
+    /// The options checked; `local_bits` of the world's element ids.
+    fn check(&self) -> Result<u32, MeshError> {
+        if !(self.max_tiles.is_power_of_two() && self.max_tiles <= 1 << 16) {
+            return Err(MeshError::InvalidOption(
+                "max_tiles must be a power of two from 1 to 65536",
+            ));
+        }
+        if !(self.seam_tolerance.is_finite() && self.seam_tolerance >= 0.0) {
+            return Err(MeshError::InvalidOption(
+                "seam_tolerance must be finite and >= 0",
+            ));
+        }
+        if !(self.climb.is_finite() && self.climb >= 0.0) {
+            return Err(MeshError::InvalidOption("climb must be finite and >= 0"));
+        }
+        Ok(32 - self.max_tiles.trailing_zeros())
+    }
+}
+
+/// A tile of a [`World`]: its slot and the generation of the slot when the tile was put
+/// there. The generation grows each time the slot is filled, so a reference to a tile
+/// that was removed or replaced is stale, and every operation on it is
+/// [`MeshError::StaleTile`].
+///
+/// # Example
+/// ```
+/// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+///
+/// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+/// let tile = NavMesh::from_polygons(&square, &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+/// let world = World::new(&WorldOptions::default())?;
+/// let first = world.add_tile(&tile)?;
+/// world.remove_tile(first)?;
+/// // The slot is filled again: same slot, next generation.
+/// let second = world.add_tile(&tile)?;
+/// assert_eq!((second.slot(), second.generation()), (0, 2));
+/// assert!(world.remove_tile(first).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileRef {
+    slot: u32,
+    generation: u32,
+}
+
+impl TileRef {
+    /// The tile's slot: its element ids in a snapshot are `slot << local_bits | local`.
+    #[must_use]
+    pub fn slot(self) -> u32 {
+        self.slot
+    }
+
+    /// The generation of the slot when the tile was put there (from 1).
+    #[must_use]
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+
+    /// A reference from its parts (for bindings that store the two numbers); whether it
+    /// names a tile is checked where it is used.
+    #[must_use]
+    pub fn from_parts(slot: u32, generation: u32) -> TileRef {
+        TileRef { slot, generation }
+    }
+}
+
+/// A navigation mesh made of tiles that are added, removed and replaced while other
+/// threads query it.
+///
+/// A tile is a [`NavMesh`] built as usual (every check of the builder applies), with its
+/// vertices in world coordinates. Tiles keep their own vertices; where a wall edge of one
+/// tile overlaps a wall edge of another (collinear in the ground plane within
+/// [`WorldOptions::seam_tolerance`], opposite directions, heights within
+/// [`WorldOptions::climb`]), the overlap becomes a portal between them, so T-junctions
+/// and partial overlaps connect. Queries run on a [`World::snapshot`]: a `NavMesh` of all
+/// the tiles present when it was taken, on which every query of the library works (both
+/// path modes, filters and flags, nearest point, raycast, ...). Polygon ids of a snapshot
+/// name their tile; keep a [`PolyRef`] ([`NavMesh::polygon_ref`]) to find a polygon again
+/// in a later snapshot.
+///
+/// A change costs work proportional to the tile and its neighbours, not to the world.
+/// `World` is `Send + Sync`: share it (an `Arc`) between the threads that change it and
+/// those that take snapshots; changes are serialized, snapshots take no lock.
+///
+/// Limits: tiles with off-mesh links are refused ([`MeshError::InvalidOption`]); the exact
+/// mode searches a snapshot of several tiles itself (no merged copy).
+///
+/// # Example
+/// ```
+/// use navstar::{glam::Vec3, MeshOptions, NavMesh, PathOptions, PathStatus, Query, World, WorldOptions};
+///
+/// // Two tiles side by side (y up): a 2 x 2 square, and two unit squares stacked against
+/// // its right side, so the seam has a T-junction.
+/// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+/// let left = NavMesh::from_polygons(&[v(0.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(0.0, 2.0)], &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+/// let right = NavMesh::from_polygons(
+///     &[v(2.0, 0.0), v(3.0, 0.0), v(3.0, 1.0), v(2.0, 1.0), v(3.0, 2.0), v(2.0, 2.0)],
+///     &[0, 3, 2, 1, /**/ 3, 5, 4, 2],
+///     &[4, 4],
+///     &MeshOptions::default(),
+/// )?;
+/// let world = World::new(&WorldOptions::default())?;
+/// let a = world.add_tile(&left)?;
+/// let b = world.add_tile(&right)?;
+/// let snapshot = world.snapshot();
+/// assert_eq!((snapshot.polygon_count(), snapshot.island_count()), (3, 1));
+///
+/// let mut query = Query::new(&snapshot);
+/// let path = query.find_path(v(0.5, 1.5), v(2.5, 0.5), &PathOptions::default())?;
+/// assert_eq!(path.status, PathStatus::Complete);
+///
+/// // Without the right tile, its side of the world is gone.
+/// world.remove_tile(b)?;
+/// assert_eq!(world.snapshot().polygon_count(), 1);
+/// // The old snapshot still holds both tiles.
+/// assert_eq!(snapshot.polygon_count(), 3);
+/// // `b` is stale now.
+/// assert!(world.remove_tile(b).is_err());
+/// # let _ = a;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct World {
+    options: WorldOptions,
+    /// The last published snapshot.
+    current: ArcSwap<MeshData>,
+    /// The tiles and their chunks, as writers see them.
+    state: Mutex<State>,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("options", &self.options)
+            .field("snapshot", &self.snapshot())
+            .finish()
+    }
+}
+
+impl World {
+    /// An empty world.
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] when an option is out of range (see
+    /// [`WorldOptions`]).
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{World, WorldOptions};
+    ///
+    /// let world = World::new(&WorldOptions::default())?;
+    /// assert_eq!((world.tile_count(), world.snapshot().polygon_count()), (0, 0));
+    /// assert!(World::new(&WorldOptions::default().with_max_tiles(1000)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(options: &WorldOptions) -> Result<World, MeshError> {
+        let local_bits = options.check()?;
+        let rules = SeamRules {
+            up: options.up_axis,
+            tolerance: options.seam_tolerance,
+            climb: options.climb,
+        };
+        let state = State::new(rules, local_bits, options.max_tiles)?;
+        let first = state.snapshot();
+        Ok(World {
+            options: options.clone(),
+            current: ArcSwap::from_pointee(first),
+            state: Mutex::new(state),
+        })
+    }
+
+    /// The options the world was made with.
+    #[must_use]
+    pub fn options(&self) -> &WorldOptions {
+        &self.options
+    }
+
+    /// The world as it is now: a mesh of every tile present, on which any number of
+    /// threads may query. Takes no lock; O(1). Changes made after it was taken are not
+    /// seen by it (take a new one; [`crate::Query::set_mesh`] moves a query onto it),
+    /// except run-time flags, which are shared by every snapshot holding the tile.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let tile = NavMesh::from_polygons(&square, &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// let before = world.snapshot();
+    /// world.add_tile(&tile)?;
+    /// assert_eq!((before.polygon_count(), world.snapshot().polygon_count()), (0, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn snapshot(&self) -> NavMesh {
+        NavMesh::from_data(self.current.load_full())
+    }
+
+    /// The number of tiles present.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let tile = NavMesh::from_polygons(&square, &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&tile)?;
+    /// assert_eq!(world.tile_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tile_count(&self) -> u32 {
+        self.lock().tile_count()
+    }
+
+    /// Every tile present, with the mesh it was added as (to save a world, for
+    /// instance), by slot.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let tile = NavMesh::from_polygons(&square, &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// let r = world.add_tile(&tile)?;
+    /// let tiles = world.tiles();
+    /// assert_eq!((tiles.len(), tiles[0].0), (1, r));
+    /// assert_eq!(tiles[0].1.polygon_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tiles(&self) -> Vec<(TileRef, NavMesh)> {
+        self.lock().tiles()
+    }
+
+    /// Adds a tile to the world and publishes the new snapshot. The tile goes into the
+    /// lowest free slot. Its flags start as the tile's flags are now; later changes go
+    /// through the snapshots (the tile's own mesh keeps its flags apart).
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] when the tile's up axis is not the world's, when it is
+    /// itself a snapshot of a world, or when it has off-mesh links;
+    /// [`MeshError::WorldFull`] when every slot holds a tile;
+    /// [`MeshError::TileTooLarge`] when the tile, or a neighbour split along the new
+    /// seams, has more elements than a slot numbers. The world is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// // Two unit squares side by side: one island once both are in.
+    /// let square = |x: f32| {
+    ///     let v = [Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 1.0), Vec3::new(x, 0.0, 1.0)];
+    ///     NavMesh::from_polygons(&v, &[0, 3, 2, 1], &[4], &MeshOptions::default())
+    /// };
+    /// let world = World::new(&WorldOptions::default())?;
+    /// let a = world.add_tile(&square(0.0)?)?;
+    /// let b = world.add_tile(&square(1.0)?)?;
+    /// assert_eq!((a.slot(), b.slot()), (0, 1));
+    /// let snapshot = world.snapshot();
+    /// assert_eq!((snapshot.polygon_count(), snapshot.island_count()), (2, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_tile(&self, tile: &NavMesh) -> Result<TileRef, MeshError> {
+        let mut state = self.lock();
+        let slot = state.free_slot()?;
+        let tile = Tile::new(tile, slot, state.next_generation(slot), &state)?;
+        let generation = tile.generation;
+        state.put(slot, tile)?;
+        self.publish(&state);
+        Ok(TileRef { slot, generation })
+    }
+
+    /// Removes a tile and publishes the new snapshot; the seams of its neighbours become
+    /// walls again. Snapshots taken before keep it.
+    ///
+    /// # Errors
+    /// [`MeshError::StaleTile`] when `tile` is not in the world (removed, replaced, or
+    /// never there).
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshError, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let tile = NavMesh::from_polygons(&square, &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// let r = world.add_tile(&tile)?;
+    /// world.remove_tile(r)?;
+    /// assert_eq!(world.tile_count(), 0);
+    /// assert!(matches!(world.remove_tile(r), Err(MeshError::StaleTile { slot: 0, .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_tile(&self, tile: TileRef) -> Result<(), MeshError> {
+        let mut state = self.lock();
+        state.check(tile)?;
+        state.take(tile.slot)?;
+        self.publish(&state);
+        Ok(())
+    }
+
+    /// Replaces a tile by another mesh in the same slot, in one step (no snapshot lacks
+    /// both), and publishes the new snapshot. Returns the new tile's reference (same slot,
+    /// next generation); `tile` becomes stale.
+    ///
+    /// # Errors
+    /// [`MeshError::StaleTile`] when `tile` is not in the world; otherwise as
+    /// [`World::add_tile`]. On error the world is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let one = NavMesh::from_polygons(&[v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)], &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+    /// let two = NavMesh::from_triangles(&[v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)], &[0, 2, 1, 0, 3, 2], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// let old = world.add_tile(&one)?;
+    /// let new = world.replace_tile(old, &two)?;
+    /// assert_eq!((new.slot(), new.generation()), (old.slot(), old.generation() + 1));
+    /// assert_eq!(world.snapshot().polygon_count(), 2);
+    /// assert!(world.replace_tile(old, &one).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn replace_tile(&self, tile: TileRef, mesh: &NavMesh) -> Result<TileRef, MeshError> {
+        let mut state = self.lock();
+        state.check(tile)?;
+        let slot = tile.slot;
+        let new = Tile::new(mesh, slot, state.next_generation(slot), &state)?;
+        let generation = new.generation;
+        state.swap(slot, new)?;
+        self.publish(&state);
+        Ok(TileRef { slot, generation })
+    }
+
+    /// The writers' state (a writer that panicked left it whole: every change is computed
+    /// before it is applied).
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Publishes the snapshot of `state` (called with the writers' lock held, so
+    /// snapshots are published in the order of the changes).
+    fn publish(&self, state: &State) {
+        self.current.store(Arc::new(state.snapshot()));
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -33,6 +33,167 @@ pub(crate) struct SeamRules {
     pub climb: f32,
 }
 
+/// What stitching needs to know of a tile besides its geometry, found once per tile:
+/// its wall edges with their boxes, bucketed on a grid over the tile, and its bounds in
+/// the ground plane.
+#[derive(Debug, Clone)]
+pub(crate) struct Border {
+    /// The tile's wall edges.
+    walls: Vec<Wall>,
+    /// Ground-plane bounds of the tile's corners: `[min, max]`.
+    bounds: [Vec2; 2],
+    /// The side of a grid cell along each axis.
+    cell: Vec2,
+    /// Cells along each axis.
+    cells: [u32; 2],
+    /// The walls whose box meets cell `c` (row after row): `bucketed[bucket_start[c] ..
+    /// bucket_start[c + 1]]`, indices into `walls`.
+    bucket_start: Vec<u32>,
+    bucketed: Vec<u32>,
+}
+
+/// A wall edge of a tile and its ground-plane box.
+#[derive(Debug, Clone, Copy)]
+struct Wall {
+    slot: u32,
+    polygon: u32,
+    min: Vec2,
+    max: Vec2,
+}
+
+impl Border {
+    /// The wall edges (the slots whose `neighbours` entry is [`NO_NEIGHBOUR`]: only walls
+    /// can become seams) and the bounds of a tile, in one pass over its polygons, and the
+    /// grid that finds the walls near a box without looking at the others.
+    pub fn of(ground: &[Vec2], poly_start: &[u32], corners: &[u32], neighbours: &[u32]) -> Border {
+        let mut walls = Vec::new();
+        let mut bounds = [Vec2::INFINITY, Vec2::NEG_INFINITY];
+        for p in 0..poly_start.len() - 1 {
+            let (start, end) = (poly_start[p], poly_start[p + 1]);
+            for slot in start..end {
+                let g = ground[corners[slot as usize] as usize];
+                bounds = [bounds[0].min(g), bounds[1].max(g)];
+                if neighbours[slot as usize] == NO_NEIGHBOUR {
+                    let next = if slot + 1 == end { start } else { slot + 1 };
+                    let h = ground[corners[next as usize] as usize];
+                    walls.push(Wall {
+                        slot,
+                        polygon: p as u32,
+                        min: g.min(h),
+                        max: g.max(h),
+                    });
+                }
+            }
+        }
+        // About four walls per cell, at most 64 cells a side.
+        let side = ((walls.len() / 4) as f32).sqrt().ceil().clamp(1.0, 64.0) as u32;
+        let extent = (bounds[1] - bounds[0]).max(Vec2::ZERO);
+        let cell = Vec2::new(
+            if extent.x > 0.0 {
+                extent.x / side as f32
+            } else {
+                1.0
+            },
+            if extent.y > 0.0 {
+                extent.y / side as f32
+            } else {
+                1.0
+            },
+        );
+        let mut border = Border {
+            walls,
+            bounds,
+            cell,
+            cells: [side, side],
+            bucket_start: Vec::new(),
+            bucketed: Vec::new(),
+        };
+        let mut counts = vec![0u32; (side * side) as usize + 1];
+        for w in &border.walls {
+            border.for_cells(w.min, w.max, |c| counts[c] += 1);
+        }
+        let mut total = 0;
+        for count in &mut counts {
+            let here = *count;
+            *count = total;
+            total += here;
+        }
+        let mut next = counts.clone();
+        let mut bucketed = vec![0u32; total as usize];
+        for (i, w) in border.walls.iter().enumerate() {
+            border.for_cells(w.min, w.max, |c| {
+                bucketed[next[c] as usize] = i as u32;
+                next[c] += 1;
+            });
+        }
+        border.bucket_start = counts;
+        border.bucketed = bucketed;
+        border
+    }
+
+    /// The cell of point `p`, clamped to the grid.
+    fn cell_of(&self, p: Vec2) -> [u32; 2] {
+        let c = ((p - self.bounds[0]) / self.cell).floor();
+        let clamp = |v: f32, n: u32| (v.max(0.0) as u32).min(n - 1);
+        [clamp(c.x, self.cells[0]), clamp(c.y, self.cells[1])]
+    }
+
+    /// Calls `visit` with the index of every cell that the box `lo..hi` meets.
+    fn for_cells(&self, lo: Vec2, hi: Vec2, mut visit: impl FnMut(usize)) {
+        let ([x0, y0], [x1, y1]) = (self.cell_of(lo), self.cell_of(hi));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                visit((y * self.cells[0] + x) as usize);
+            }
+        }
+    }
+
+    /// The wall edges, as `(slot, polygon that owns it)`, whose box comes within
+    /// `margin` of `bounds`; each once.
+    pub fn walls_near(&self, bounds: [Vec2; 2], margin: f32) -> Vec<(u32, u32)> {
+        let (lo, hi) = (
+            bounds[0] - Vec2::splat(margin),
+            bounds[1] + Vec2::splat(margin),
+        );
+        let mut found = Vec::new();
+        if self.walls.is_empty()
+            || !(lo.cmple(self.bounds[1]).all() && hi.cmpge(self.bounds[0]).all())
+        {
+            return found;
+        }
+        let first = self.cell_of(lo);
+        self.for_cells(lo, hi, |c| {
+            let here = [c as u32 % self.cells[0], c as u32 / self.cells[0]];
+            let range = self.bucket_start[c] as usize..self.bucket_start[c + 1] as usize;
+            for &i in &self.bucketed[range] {
+                let w = &self.walls[i as usize];
+                if !(w.min.cmple(hi).all() && w.max.cmpge(lo).all()) {
+                    continue;
+                }
+                // Report a wall from the first cell of the search that it meets.
+                let own = self.cell_of(w.min);
+                if [own[0].max(first[0]), own[1].max(first[1])] == here {
+                    found.push((w.slot, w.polygon));
+                }
+            }
+        });
+        found
+    }
+
+    /// The ground-plane bounds of the tile, `[min, max]`.
+    pub fn bounds(&self) -> [Vec2; 2] {
+        self.bounds
+    }
+
+    /// Whether the ground-plane bounds of the two tiles come within `margin` of each
+    /// other.
+    pub fn near(&self, other: &Border, margin: f32) -> bool {
+        let m = Vec2::splat(margin);
+        (self.bounds[0] - m).cmple(other.bounds[1]).all()
+            && (self.bounds[1] + m).cmpge(other.bounds[0]).all()
+    }
+}
+
 /// The geometry of one tile that stitching reads, borrowed from the tile's own mesh
 /// (local ids: vertex `v` is `vertices[v]`, polygon `p` owns corner slots
 /// `poly_start[p]..poly_start[p + 1]`).
@@ -45,10 +206,8 @@ pub(crate) struct TileShape<'a> {
     pub poly_start: &'a [u32],
     /// Corner vertex ids, counter-clockwise in the ground plane.
     pub corners: &'a [u32],
-    /// The tile's wall edges, as `(slot, polygon that owns it)`.
-    walls: Vec<(u32, u32)>,
-    /// Ground-plane bounds of the tile's corners: `[min, max]`.
-    bounds: [Vec2; 2],
+    /// The tile's walls and bounds ([`Border::of`] the same tile).
+    pub border: &'a Border,
 }
 
 /// One edge in the ground plane with the heights of its ends.
@@ -89,37 +248,7 @@ impl Segment {
     }
 }
 
-impl<'a> TileShape<'a> {
-    /// Borrows a tile's geometry and finds its wall edges (the slots whose `neighbours`
-    /// entry is [`NO_NEIGHBOUR`]: only walls can become seams) and bounds, in one pass.
-    pub fn new(
-        vertices: &'a [Vec3],
-        ground: &'a [Vec2],
-        poly_start: &'a [u32],
-        corners: &'a [u32],
-        neighbours: &'a [u32],
-    ) -> TileShape<'a> {
-        let mut walls = Vec::new();
-        let mut bounds = [Vec2::INFINITY, Vec2::NEG_INFINITY];
-        for p in 0..poly_start.len() - 1 {
-            for slot in poly_start[p]..poly_start[p + 1] {
-                let g = ground[corners[slot as usize] as usize];
-                bounds = [bounds[0].min(g), bounds[1].max(g)];
-                if neighbours[slot as usize] == NO_NEIGHBOUR {
-                    walls.push((slot, p as u32));
-                }
-            }
-        }
-        TileShape {
-            vertices,
-            ground,
-            poly_start,
-            corners,
-            walls,
-            bounds,
-        }
-    }
-
+impl TileShape<'_> {
     /// The slot after `slot` in `polygon`, wrapping round.
     fn next_slot(&self, polygon: u32, slot: u32) -> u32 {
         if slot + 1 == self.poly_start[polygon as usize + 1] {
@@ -139,19 +268,6 @@ impl<'a> TileShape<'a> {
             from_height: up.height(self.vertices[a]),
             to_height: up.height(self.vertices[b]),
         }
-    }
-
-    /// The wall edges whose ground-plane box comes within `margin` of `bounds`.
-    fn walls_near(&self, bounds: [Vec2; 2], margin: f32) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let (lo, hi) = (
-            bounds[0] - Vec2::splat(margin),
-            bounds[1] + Vec2::splat(margin),
-        );
-        self.walls.iter().copied().filter(move |&(slot, polygon)| {
-            let a = self.ground[self.corners[slot as usize] as usize];
-            let b = self.ground[self.corners[self.next_slot(polygon, slot) as usize] as usize];
-            a.min(b).cmple(hi).all() && a.max(b).cmpge(lo).all()
-        })
     }
 }
 
@@ -191,28 +307,42 @@ fn overlap(e: &Segment, f: &Segment, rules: &SeamRules) -> Option<[Vec2; 2]> {
     (heights_meet(t0, p0) && heights_meet(t1, p1)).then_some([p0, p1])
 }
 
-/// Calls `visit(slot of a, polygon of a, slot of b, polygon of b, overlap ends)` for
-/// every pair of wall edges of `a` and `b` that join.
-fn for_each_overlap(
-    a: &TileShape<'_>,
-    b: &TileShape<'_>,
-    rules: &SeamRules,
-    mut visit: impl FnMut((u32, u32), (u32, u32), [Vec2; 2]),
-) {
-    let near_b: Vec<(u32, u32)> = a.walls_near(b.bounds, rules.tolerance).collect();
+/// Two wall edges of different tiles `a` and `b` that join.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Overlap {
+    /// The edge of `a`: its slot and the polygon that owns it.
+    pub a: (u32, u32),
+    /// The edge of `b`: its slot and the polygon that owns it.
+    pub b: (u32, u32),
+    /// The two ends of the overlap (each a vertex of one of the edges).
+    pub ends: [Vec2; 2],
+}
+
+/// Every pair of wall edges of `a` and `b` that join.
+pub(crate) fn overlaps(a: &TileShape<'_>, b: &TileShape<'_>, rules: &SeamRules) -> Vec<Overlap> {
+    let mut found = Vec::new();
+    let near_b = a.border.walls_near(b.border.bounds, rules.tolerance);
     if near_b.is_empty() {
-        return;
+        return found;
     }
-    let near_a: Vec<(u32, u32)> = b.walls_near(a.bounds, rules.tolerance).collect();
+    let near_a = b.border.walls_near(a.border.bounds, rules.tolerance);
+    let segments: Vec<Segment> = near_a
+        .iter()
+        .map(|&(slot, polygon)| b.segment(rules.up, polygon, slot))
+        .collect();
     for &(a_slot, a_polygon) in &near_b {
         let e = a.segment(rules.up, a_polygon, a_slot);
-        for &(b_slot, b_polygon) in &near_a {
-            let f = b.segment(rules.up, b_polygon, b_slot);
-            if let Some(ends) = overlap(&e, &f, rules) {
-                visit((a_slot, a_polygon), (b_slot, b_polygon), ends);
+        for (&(b_slot, b_polygon), f) in near_a.iter().zip(&segments) {
+            if let Some(ends) = overlap(&e, f, rules) {
+                found.push(Overlap {
+                    a: (a_slot, a_polygon),
+                    b: (b_slot, b_polygon),
+                    ends,
+                });
             }
         }
     }
+    found
 }
 
 /// A tile's polygons after splitting its wall edges at the ends of its seams. Vertex ids
@@ -260,34 +390,33 @@ impl SplitTile {
     }
 }
 
-/// Splits the wall edges of `tile` at every end of an overlap with a wall edge of one of
-/// `others` (its neighbouring tiles) that lies strictly inside the edge: more than the
-/// tolerance from both of its ends. The inserted corner lies on the edge (at the other
-/// tile's vertex when that vertex is exactly on the edge's line), its height interpolated
-/// along the edge.
+/// Splits the wall edges of `tile` at every end of an overlap with a wall edge of a
+/// neighbouring tile that lies strictly inside the edge: more than the tolerance from both
+/// of its ends. `overlaps` are the tile's overlaps with all its neighbours, as `(the
+/// tile's edge: slot and polygon, overlap ends)`. The inserted corner lies on the edge (at
+/// the other tile's vertex when that vertex is exactly on the edge's line), its height
+/// interpolated along the edge.
 pub(crate) fn split_tile(
     tile: &TileShape<'_>,
-    others: &[&TileShape<'_>],
+    overlaps: impl IntoIterator<Item = ((u32, u32), [Vec2; 2])>,
     rules: &SeamRules,
 ) -> SplitTile {
     // (original slot, parameter, ground position) of every split.
     let mut cuts: Vec<(u32, f32, Vec2)> = Vec::new();
-    for other in others {
-        for_each_overlap(tile, other, rules, |(slot, polygon), _, ends| {
-            let e = tile.segment(rules.up, polygon, slot);
-            let length = e.length();
-            for p in ends {
-                let t = e.param(p);
-                if t * length > rules.tolerance && (1.0 - t) * length > rules.tolerance {
-                    let on_line = if signed_area2(e.from, e.to, p) == 0.0 {
-                        p
-                    } else {
-                        e.from + (e.to - e.from) * t
-                    };
-                    cuts.push((slot, t, on_line));
-                }
+    for ((slot, polygon), ends) in overlaps {
+        let e = tile.segment(rules.up, polygon, slot);
+        let length = e.length();
+        for p in ends {
+            let t = e.param(p);
+            if t * length > rules.tolerance && (1.0 - t) * length > rules.tolerance {
+                let on_line = if signed_area2(e.from, e.to, p) == 0.0 {
+                    p
+                } else {
+                    e.from + (e.to - e.from) * t
+                };
+                cuts.push((slot, t, on_line));
             }
-        });
+        }
     }
     cuts.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
     // Cuts closer than the tolerance to the previous one on the same edge are one cut.
@@ -311,10 +440,10 @@ pub(crate) fn split_tile(
             split.corners.push(tile.corners[slot as usize]);
             split.origin.push(slot);
             split.start.push(0.0);
-            let e = tile.segment(rules.up, p as u32, slot);
             while let Some(&(cut_slot, t, at)) = cuts.get(next_cut)
                 && cut_slot == slot
             {
+                let e = tile.segment(rules.up, p as u32, slot);
                 split.corners.push(vertex_count + split.added.len() as u32);
                 split.added.push(rules.up.place(at, e.height_at(t)));
                 split.origin.push(slot);
@@ -341,14 +470,16 @@ pub(crate) struct SeamPair {
     pub b_polygon: u32,
 }
 
-/// The seams between tiles `a` and `b`, given both tiles split by [`split_tile`] (each
-/// against a set of neighbours that includes the other). Each overlap of two wall edges
-/// gives one pair: the piece of each edge that holds the overlap's middle, when that
-/// piece lies within the overlap (a piece that reaches beyond it, which only happens when
-/// overlaps with other tiles cross each other, stays a wall). No slot is in two pairs.
+/// The seams between tiles `a` and `b` with their `overlaps` ([`overlaps`]`(a, b)`),
+/// given both tiles split by [`split_tile`] (each against a set of neighbours that
+/// includes the other). Each overlap of two wall edges gives one pair: the piece of each
+/// edge that holds the overlap's middle, when that piece lies within the overlap (a piece
+/// that reaches beyond it, which only happens when overlaps with other tiles cross each
+/// other, stays a wall). No slot is in two pairs.
 pub(crate) fn seam_pairs(
     a: (&TileShape<'_>, &SplitTile),
     b: (&TileShape<'_>, &SplitTile),
+    overlaps: &[Overlap],
     rules: &SeamRules,
 ) -> Vec<SeamPair> {
     let mut pairs = Vec::new();
@@ -364,30 +495,26 @@ pub(crate) fn seam_pairs(
         let [from, to] = split.piece_range(slot, piece);
         (from >= lo - slack && to <= hi + slack).then_some(piece)
     };
-    for_each_overlap(
-        a.0,
-        b.0,
-        rules,
-        |(a_slot, a_polygon), (b_slot, b_polygon), ends| {
-            let (Some(a_piece), Some(b_piece)) = (
-                piece(a, a_slot, a_polygon, ends),
-                piece(b, b_slot, b_polygon, ends),
-            ) else {
-                return;
-            };
-            if used_a.contains(&a_piece) || used_b.contains(&b_piece) {
-                return;
-            }
-            used_a.push(a_piece);
-            used_b.push(b_piece);
-            pairs.push(SeamPair {
-                a_slot: a_piece,
-                a_polygon,
-                b_slot: b_piece,
-                b_polygon,
-            });
-        },
-    );
+    for overlap in overlaps {
+        let ((a_slot, a_polygon), (b_slot, b_polygon)) = (overlap.a, overlap.b);
+        let (Some(a_piece), Some(b_piece)) = (
+            piece(a, a_slot, a_polygon, overlap.ends),
+            piece(b, b_slot, b_polygon, overlap.ends),
+        ) else {
+            continue;
+        };
+        if used_a.contains(&a_piece) || used_b.contains(&b_piece) {
+            continue;
+        }
+        used_a.push(a_piece);
+        used_b.push(b_piece);
+        pairs.push(SeamPair {
+            a_slot: a_piece,
+            a_polygon,
+            b_slot: b_piece,
+            b_polygon,
+        });
+    }
     pairs
 }
 
@@ -395,7 +522,9 @@ pub(crate) fn seam_pairs(
 mod tests {
     use glam::{Vec2, Vec3};
 
-    use super::{SeamRules, SplitTile, TileShape, seam_pairs, split_tile};
+    use super::{
+        Border, Overlap, SeamRules, SplitTile, TileShape, overlaps, seam_pairs, split_tile,
+    };
     use crate::geometry::UpAxis;
     use crate::mesh::NO_NEIGHBOUR;
 
@@ -406,12 +535,12 @@ mod tests {
         ground: Vec<Vec2>,
         poly_start: Vec<u32>,
         corners: Vec<u32>,
-        neighbours: Vec<u32>,
+        border: Border,
     }
 
     fn tile(points: &[[f32; 3]], polygons: &[&[u32]]) -> Tile {
         let vertices: Vec<Vec3> = points.iter().map(|&p| Vec3::from(p)).collect();
-        let ground = vertices.iter().map(|&v| UpAxis::Z.ground(v)).collect();
+        let ground: Vec<Vec2> = vertices.iter().map(|&v| UpAxis::Z.ground(v)).collect();
         let mut poly_start = vec![0];
         let mut corners = Vec::new();
         for polygon in polygons {
@@ -431,12 +560,13 @@ mod tests {
                 neighbours.push(across.map_or(NO_NEIGHBOUR, |q| q as u32));
             }
         }
+        let border = Border::of(&ground, &poly_start, &corners, &neighbours);
         Tile {
             vertices,
             ground,
             poly_start,
             corners,
-            neighbours,
+            border,
         }
     }
 
@@ -450,13 +580,13 @@ mod tests {
 
     impl Tile {
         fn shape(&self) -> TileShape<'_> {
-            TileShape::new(
-                &self.vertices,
-                &self.ground,
-                &self.poly_start,
-                &self.corners,
-                &self.neighbours,
-            )
+            TileShape {
+                vertices: &self.vertices,
+                ground: &self.ground,
+                poly_start: &self.poly_start,
+                corners: &self.corners,
+                border: &self.border,
+            }
         }
     }
 
@@ -505,17 +635,19 @@ mod tests {
         rules: &SeamRules,
     ) -> (Vec<(Piece, Piece)>, SplitTile, SplitTile) {
         let (sa, sb) = (a.shape(), b.shape());
-        let split_a = split_tile(&sa, &[&sb], rules);
-        let split_b = split_tile(&sb, &[&sa], rules);
-        let mut seams: Vec<(Piece, Piece)> = seam_pairs((&sa, &split_a), (&sb, &split_b), rules)
-            .iter()
-            .map(|s| {
-                (
-                    piece(a, &split_a, s.a_polygon, s.a_slot),
-                    piece(b, &split_b, s.b_polygon, s.b_slot),
-                )
-            })
-            .collect();
+        let found = overlaps(&sa, &sb, rules);
+        let split_a = split_tile(&sa, found.iter().map(|o| (o.a, o.ends)), rules);
+        let split_b = split_tile(&sb, found.iter().map(|o| (o.b, o.ends)), rules);
+        let mut seams: Vec<(Piece, Piece)> =
+            seam_pairs((&sa, &split_a), (&sb, &split_b), &found, rules)
+                .iter()
+                .map(|s| {
+                    (
+                        piece(a, &split_a, s.a_polygon, s.a_slot),
+                        piece(b, &split_b, s.b_polygon, s.b_slot),
+                    )
+                })
+                .collect();
         seams.sort_by(|x, y| x.partial_cmp(y).unwrap());
         (seams, split_a, split_b)
     }
@@ -546,6 +678,49 @@ mod tests {
             assert_eq!(split.origin[first as usize], original as u32);
             assert_eq!(split.start[first as usize], 0.0);
             assert_eq!(split.corners[first as usize], tile.corners[original]);
+        }
+    }
+
+    #[test]
+    fn walls_near_a_box_are_found_through_the_grid() {
+        // 12 x 9 separate squares (every edge a wall), and boxes all over and around them.
+        let mut points = Vec::new();
+        let mut polygons = Vec::new();
+        for j in 0..9 {
+            for i in 0..12 {
+                let (x, y) = (i as f32 * 1.5, j as f32);
+                let first = points.len() as u32;
+                points.extend([
+                    [x, y, 0.0],
+                    [x + 1.0, y, 0.0],
+                    [x + 1.0, y + 0.5, 0.0],
+                    [x, y + 0.5, 0.0],
+                ]);
+                polygons.push(vec![first, first + 1, first + 2, first + 3]);
+            }
+        }
+        let polygons: Vec<&[u32]> = polygons.iter().map(Vec::as_slice).collect();
+        let t = tile(&points, &polygons);
+        let border = &t.border;
+        assert_eq!(border.walls.len(), 4 * 12 * 9);
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 * 22.0 - 2.0
+        };
+        for _ in 0..500 {
+            let (a, b) = (Vec2::new(next(), next()), Vec2::new(next(), next()));
+            let query = [a.min(b), a.min(b) + (b - a).abs() * 0.2];
+            let mut found = border.walls_near(query, 0.01);
+            found.sort_unstable();
+            let (lo, hi) = (query[0] - Vec2::splat(0.01), query[1] + Vec2::splat(0.01));
+            let expected: Vec<(u32, u32)> = border
+                .walls
+                .iter()
+                .filter(|w| w.min.cmple(hi).all() && w.max.cmpge(lo).all())
+                .map(|w| (w.slot, w.polygon))
+                .collect();
+            assert_eq!(found, expected, "{query:?}");
         }
     }
 
@@ -734,14 +909,25 @@ mod tests {
         let b = rectangle(1.0, 0.0, 2.0, 1.0, 0.0);
         let c = rectangle(1.0, 1.0, 2.0, 2.0, 0.0);
         let (sa, sb, sc) = (a.shape(), b.shape(), c.shape());
-        let split_a = split_tile(&sa, &[&sb, &sc], &RULES);
-        let split_b = split_tile(&sb, &[&sa, &sc], &RULES);
-        let split_c = split_tile(&sc, &[&sa, &sb], &RULES);
+        let (ab, ac, bc) = (
+            overlaps(&sa, &sb, &RULES),
+            overlaps(&sa, &sc, &RULES),
+            overlaps(&sb, &sc, &RULES),
+        );
+        let side_a = |o: &Overlap| (o.a, o.ends);
+        let side_b = |o: &Overlap| (o.b, o.ends);
+        let split_a = split_tile(&sa, ab.iter().chain(&ac).map(side_a), &RULES);
+        let split_b = split_tile(
+            &sb,
+            ab.iter().map(side_b).chain(bc.iter().map(side_a)),
+            &RULES,
+        );
+        let split_c = split_tile(&sc, ac.iter().chain(&bc).map(side_b), &RULES);
         assert_eq!(split_a.added, [Vec3::new(1.0, 1.0, 0.0)]);
         assert!(split_b.added.is_empty() && split_c.added.is_empty());
-        let ab = seam_pairs((&sa, &split_a), (&sb, &split_b), &RULES);
-        let ac = seam_pairs((&sa, &split_a), (&sc, &split_c), &RULES);
-        let bc = seam_pairs((&sb, &split_b), (&sc, &split_c), &RULES);
+        let ab = seam_pairs((&sa, &split_a), (&sb, &split_b), &ab, &RULES);
+        let ac = seam_pairs((&sa, &split_a), (&sc, &split_c), &ac, &RULES);
+        let bc = seam_pairs((&sb, &split_b), (&sc, &split_c), &bc, &RULES);
         assert_eq!(
             (
                 piece(&a, &split_a, 0, ab[0].a_slot),

@@ -10,7 +10,8 @@
 //! * `queries`: area costs, run-time flags, off-mesh links, search strategies, path
 //!   details, the nearest of several goals and the bounded flood;
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
-//! * `threads`: one mesh shared by several threads.
+//! * `threads`: one mesh shared by several threads;
+//! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh.
 
 mod answers;
 #[path = "../common/mod.rs"]
@@ -23,6 +24,7 @@ mod properties;
 mod queries;
 mod spatial;
 mod threads;
+mod world;
 
 use glam::Vec3;
 use navstar::{PathMode, PathOptions};

@@ -13,6 +13,7 @@ mod validate;
 mod weld;
 
 pub use binary::{BinaryError, FORMAT_VERSION};
+pub(crate) use topology::portal_of_slot;
 
 use glam::Vec3;
 
@@ -23,7 +24,7 @@ use crate::error::MeshError;
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
 use crate::geometry::{Aabb, UpAxis};
 use connectors::{check_connector, is_collinear_triangle, orient_connectors};
-use topology::{find_islands, join_islands_by_links, link_neighbours, portal_of_slot, wall_tables};
+use topology::{find_islands, join_islands_by_links, link_neighbours, wall_tables};
 use validate::{check_vertices_finite, normalise_polygon, polygon_offsets};
 use weld::weld_map;
 

@@ -207,7 +207,7 @@ pub(super) fn find_islands(
 /// is the whole run of consecutive edges leading to the same neighbour, so that paths may
 /// cross it anywhere, not only on the edge the search happened to take. For a wall it is
 /// the edge itself.
-pub(super) fn portal_of_slot(corners: &[u32], neighbours: &[u32], local: usize) -> [u32; 2] {
+pub(crate) fn portal_of_slot(corners: &[u32], neighbours: &[u32], local: usize) -> [u32; 2] {
     let n = corners.len();
     let neighbour = neighbours[local];
     let same = |i: usize| neighbour != NO_NEIGHBOUR && neighbours[i] == neighbour;

@@ -99,9 +99,9 @@ pub(crate) struct ExactSearch {
     root_g: Vec<f64>,
     /// Per polygon: its index in `fan`.
     fan_index: NodeMap,
-    /// The vertex root that last saw a polygon of `fan_index` whole (from one of its
-    /// corners), at which length.
-    fan: Vec<(u32, f64)>,
+    /// The point of the vertex root that last saw a polygon of `fan_index` whole (from
+    /// one of its corners), at which length.
+    fan: Vec<(DVec2, f64)>,
     /// At most this many nodes per search.
     max_nodes: usize,
     nodes: Vec<SearchNode>,
@@ -153,7 +153,7 @@ impl ExactSearch {
             + self.root_index.bytes()
             + self.fan_index.bytes()
             + self.root_g.capacity() * std::mem::size_of::<f64>()
-            + self.fan.capacity() * std::mem::size_of::<(u32, f64)>()
+            + self.fan.capacity() * std::mem::size_of::<(DVec2, f64)>()
             + self.nodes.capacity() * std::mem::size_of::<SearchNode>()
             + self.open.capacity() * std::mem::size_of::<Open>()
             + (self.fresh.capacity() + self.start_set.capacity() + self.target_set.capacity())
@@ -369,10 +369,13 @@ impl ExactSearch {
         }
     }
 
-    /// Whether `polygon` is seen whole from corner `root` at length `g` for the first
-    /// time (or now at a shorter length); records it.
+    /// Whether `polygon` is seen whole from a corner root at point `root` at length `g`
+    /// for the first time (or now at a shorter length); records it. Roots are told apart
+    /// by their points, not their vertex ids: two vertices at one point (the two sides of
+    /// a seam between tiles of a world) are one corner, and going round the fan from
+    /// each in turn would never end.
     #[inline]
-    fn first_fan_visit(&mut self, polygon: u32, root: u32, g: f64) -> bool {
+    fn first_fan_visit(&mut self, polygon: u32, root: DVec2, g: f64) -> bool {
         match self.fan_index.find(polygon) {
             Slot::Found(i) => {
                 let fan = &mut self.fan[i as usize];

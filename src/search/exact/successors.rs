@@ -202,7 +202,9 @@ impl ExactSearch {
         mut hi: f64,
         from: Projection,
     ) {
-        let Edge { slot, u, w, pu, pw } = *edge;
+        let Edge {
+            slot, u, pu, pw, ..
+        } = *edge;
         if lo < SNAP {
             lo = 0.0;
         }
@@ -272,13 +274,18 @@ impl ExactSearch {
         }
         let root = from.root_point;
         let degenerate = orient(pu, pw, root) == 0.0;
-        if degenerate && from.root < START && !self.first_fan_visit(neighbour, from.root, from.g) {
+        if degenerate && from.root < START && !self.first_fan_visit(neighbour, root, from.g) {
             // The root is a corner of `neighbour` and has seen it whole already: going
             // round a closed fan again would never end.
             return;
         }
         let right = if lo == 0.0 { pu } else { pu.lerp(pw, lo) };
         let left = if hi == 1.0 { pw } else { pu.lerp(pw, hi) };
+        // The interval's end vertices as the neighbour numbers them (its expansion
+        // compares them with its own corners): the ends of the twin edge, which runs the
+        // other way. In one mesh they are `w` and `u`; across a seam between tiles of a
+        // world each tile has its own vertices there.
+        let (twin_w, twin_u) = mesh.edge(neighbour, twin as usize);
         let parent_root = if parent == NONE {
             START
         } else {
@@ -306,8 +313,8 @@ impl ExactSearch {
             root_point: root,
             left,
             right,
-            left_vertex: if hi == 1.0 { w } else { NONE },
-            right_vertex: if lo == 0.0 { u } else { NONE },
+            left_vertex: if hi == 1.0 { twin_w } else { NONE },
+            right_vertex: if lo == 0.0 { twin_u } else { NONE },
             polygon: neighbour,
             slot: twin,
             g: from.g,

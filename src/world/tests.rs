@@ -1,0 +1,384 @@
+//! The world's bookkeeping: snapshots keep the mesh invariants across seams, a change
+//! gives the same tables as stitching every tile again, and the errors of the tile
+//! operations.
+
+use glam::Vec3;
+
+use super::{TileRef, World, WorldOptions};
+use crate::error::{MeshError, QueryError};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh};
+use crate::{MeshOptions, TileGrid, UpAxis};
+
+/// A tile of the cells marked `.` (rows along +z, top row first) with its cell (0, 0)
+/// at `(x, z)`.
+fn grid_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
+    let walkable: Vec<bool> = rows
+        .iter()
+        .flat_map(|r| r.bytes().map(|c| c == b'.'))
+        .collect();
+    let grid = TileGrid {
+        width: rows[0].len() as u32,
+        height: rows.len() as u32,
+        walkable: &walkable,
+        cell_size: 1.0,
+        origin: Vec3::new(x, 0.0, z),
+    };
+    NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap()
+}
+
+/// Checks what every mesh must hold, across seams too: twins are mutual and walk the
+/// same edge the other way (within the seam tolerance), neighbours across an edge share
+/// an island, and a dead end has at most one neighbouring polygon.
+fn check_invariants(mesh: &MeshData, tolerance: f32) {
+    for p in mesh.polygon_ids() {
+        let mut across = Vec::new();
+        for slot in mesh.corner_range(p) {
+            let n = mesh.neighbours[slot];
+            let t = mesh.twin[slot];
+            if n == NO_NEIGHBOUR {
+                assert_eq!(t, NO_TWIN, "polygon {p} slot {slot}");
+                continue;
+            }
+            assert!(mesh.contains_polygon(n), "polygon {p} slot {slot}: {n}");
+            assert!(mesh.corner_range(n).contains(&(t as usize)));
+            assert_eq!(mesh.twin[t as usize] as usize, slot, "twin of slot {slot}");
+            assert_eq!(mesh.neighbours[t as usize], p);
+            let (a, b) = mesh.edge(p, slot);
+            let (c, d) = mesh.edge(n, t as usize);
+            let g = |v: u32| mesh.ground[v as usize];
+            assert!(g(a).distance(g(d)) <= tolerance && g(b).distance(g(c)) <= tolerance);
+            assert_eq!(mesh.island(p), mesh.island(n));
+            if !across.contains(&n) {
+                across.push(n);
+            }
+        }
+        assert_eq!(mesh.dead_end[p as usize], across.len() <= 1, "polygon {p}");
+    }
+}
+
+/// Whether two meshes have the same tables over the same element ids.
+fn same_tables(a: &MeshData, b: &MeshData) -> bool {
+    fn chunks<T: PartialEq>(x: &crate::mesh::Tiled<T>, y: &crate::mesh::Tiled<T>) -> bool {
+        x.chunk_count() == y.chunk_count()
+            && (0..x.chunk_count()).all(|t| x.chunk(t)[..] == y.chunk(t)[..])
+    }
+    chunks(&a.vertices, &b.vertices)
+        && chunks(&a.poly_start, &b.poly_start)
+        && chunks(&a.corners, &b.corners)
+        && chunks(&a.neighbours, &b.neighbours)
+        && chunks(&a.twin, &b.twin)
+        && chunks(&a.portals, &b.portals)
+        && chunks(&a.wall_vertex, &b.wall_vertex)
+        && chunks(&a.dead_end, &b.dead_end)
+        && a.island_count == b.island_count
+        && a.polygon_ids().all(|p| a.island(p) == b.island(p))
+}
+
+/// A 4 x 3 arrangement of tiles of different sizes and shapes, each with a hole or a
+/// blocked corner, so that seams have T-junctions and partial overlaps.
+fn patchwork() -> Vec<NavMesh> {
+    let mut tiles = Vec::new();
+    let columns = [(0.0, 3), (3.0, 5), (8.0, 2), (10.0, 4)];
+    let rows = [(0.0, 4), (4.0, 3), (7.0, 5)];
+    for (i, &(z, h)) in rows.iter().enumerate() {
+        for (j, &(x, w)) in columns.iter().enumerate() {
+            let cells: Vec<String> = (0..h)
+                .map(|r| {
+                    (0..w)
+                        .map(|c| {
+                            if (r * 7 + c * 3 + i + j) % 5 == 0 {
+                                '#'
+                            } else {
+                                '.'
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = cells.iter().map(String::as_str).collect();
+            tiles.push(grid_tile(x, z, &rows));
+        }
+    }
+    tiles
+}
+
+#[test]
+fn changes_give_the_tables_of_stitching_every_tile_again() {
+    let tiles = patchwork();
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let mut refs: Vec<Option<TileRef>> = vec![None; tiles.len()];
+    // A fixed shuffle of adds, removes and replaces.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for step in 0..120 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let i = (seed % tiles.len() as u64) as usize;
+        refs[i] = match refs[i] {
+            None => Some(world.add_tile(&tiles[i]).unwrap()),
+            Some(r) if step % 3 == 0 => Some(world.replace_tile(r, &tiles[i]).unwrap()),
+            Some(r) => {
+                world.remove_tile(r).unwrap();
+                None
+            }
+        };
+        let snapshot = world.snapshot();
+        check_invariants(snapshot.data(), world.options.seam_tolerance);
+        let expected: u32 = refs
+            .iter()
+            .zip(&tiles)
+            .filter(|(r, _)| r.is_some())
+            .map(|(_, t)| t.polygon_count())
+            .sum();
+        assert_eq!(snapshot.polygon_count(), expected, "step {step}");
+        let full = {
+            let mut state = world.lock();
+            state.restitch_all().unwrap();
+            state.snapshot()
+        };
+        assert!(same_tables(snapshot.data(), &full), "step {step}");
+    }
+}
+
+#[test]
+fn seams_join_islands_and_removing_a_tile_splits_them() {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let left = world.add_tile(&grid_tile(0.0, 0.0, &["..", ".."])).unwrap();
+    world.add_tile(&grid_tile(4.0, 0.0, &["..", ".."])).unwrap();
+    assert_eq!(world.snapshot().island_count(), 2);
+    // A bridge of three cells whose middle row is blocked on the left: one polygon of
+    // the bridge meets the left tile, the whole bridge the right one.
+    let bridge = world.add_tile(&grid_tile(2.0, 0.0, &["#.", ".."])).unwrap();
+    let snapshot = world.snapshot();
+    assert_eq!(snapshot.island_count(), 1);
+    check_invariants(snapshot.data(), 0.001);
+    world.remove_tile(bridge).unwrap();
+    assert_eq!(world.snapshot().island_count(), 2);
+    world.remove_tile(left).unwrap();
+    assert_eq!(
+        (world.snapshot().island_count(), world.tile_count()),
+        (1, 1)
+    );
+    // The old snapshot is unchanged.
+    assert_eq!((snapshot.island_count(), snapshot.polygon_count()), (1, 4));
+}
+
+#[test]
+fn heights_beyond_the_climb_do_not_join() {
+    let world = World::new(&WorldOptions::default().with_climb(0.5)).unwrap();
+    world.add_tile(&grid_tile(0.0, 0.0, &["."])).unwrap();
+    let mut raised = grid_tile(1.0, 0.0, &["."]);
+    let lift = |mesh: &NavMesh, dy: f32| {
+        let v: Vec<Vec3> = mesh.vertices().iter().map(|&v| v + Vec3::Y * dy).collect();
+        NavMesh::from_polygons(&v, mesh.polygon_vertices(0), &[4], &MeshOptions::default()).unwrap()
+    };
+    raised = lift(&raised, 0.6);
+    let r = world.add_tile(&raised).unwrap();
+    assert_eq!(world.snapshot().island_count(), 2);
+    world
+        .replace_tile(r, &lift(&grid_tile(1.0, 0.0, &["."]), 0.4))
+        .unwrap();
+    assert_eq!(world.snapshot().island_count(), 1);
+}
+
+#[test]
+fn flags_set_through_a_snapshot_stay_with_the_tile() {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.add_tile(&grid_tile(0.0, 0.0, &["."])).unwrap();
+    let tile = grid_tile(1.0, 0.0, &["."]);
+    let r = world.add_tile(&tile).unwrap();
+    let first = world.snapshot();
+    let polygon = first
+        .resolve(first.polygon_ref(r.slot() << 22).unwrap())
+        .unwrap();
+    let generation = first.data().flags_generation();
+    first.set_polygon_flags(polygon, 0).unwrap();
+    assert!(first.data().flags_generation() > generation);
+    // Later snapshots share the flags of the tiles they keep...
+    world.add_tile(&grid_tile(2.0, 0.0, &["."])).unwrap();
+    let second = world.snapshot();
+    assert_eq!(second.polygon_flags(polygon), 0);
+    assert_eq!(
+        second.data().flags_generation(),
+        first.data().flags_generation()
+    );
+    // ...but the tile's own mesh keeps its flags, and a replaced tile starts from its
+    // mesh's.
+    assert_eq!(tile.polygon_flags(0), crate::DEFAULT_FLAGS);
+    world.replace_tile(r, &tile).unwrap();
+    assert_eq!(
+        world.snapshot().polygon_flags(polygon),
+        crate::DEFAULT_FLAGS
+    );
+}
+
+#[test]
+fn polygon_references_name_their_tile_generation() {
+    let world = World::new(&WorldOptions::default().with_max_tiles(4)).unwrap();
+    let a = world.add_tile(&grid_tile(0.0, 0.0, &["."])).unwrap();
+    let b = world.add_tile(&grid_tile(1.0, 0.0, &[".#", ".."])).unwrap();
+    let snapshot = world.snapshot();
+    // Four slots: 30 bits of local ids.
+    let in_b = 1 << 30 | 1;
+    let kept_a = snapshot.polygon_ref(0).unwrap();
+    let kept_b = snapshot.polygon_ref(in_b).unwrap();
+    assert_eq!((kept_b.polygon(), kept_b.generation()), (in_b, 1));
+    assert!(matches!(
+        snapshot.polygon_ref(1),
+        Err(QueryError::IndexOutOfRange { .. })
+    ));
+    assert!(snapshot.polygon_ref(2 << 30).is_err());
+
+    let b2 = world
+        .replace_tile(b, &grid_tile(1.0, 0.0, &[".."]))
+        .unwrap();
+    let later = world.snapshot();
+    assert_eq!(later.resolve(kept_a), Ok(0));
+    let stale = later.resolve(kept_b).unwrap_err();
+    assert_eq!(
+        stale,
+        QueryError::StaleReference {
+            slot: 1,
+            generation: 1,
+            current: Some(2)
+        }
+    );
+    assert_eq!(
+        stale.to_string(),
+        "stale polygon reference: tile slot 1, generation 1; the slot holds generation 2"
+    );
+    world.remove_tile(b2).unwrap();
+    assert_eq!(
+        world.snapshot().resolve(kept_b),
+        Err(QueryError::StaleReference {
+            slot: 1,
+            generation: 1,
+            current: None
+        })
+    );
+    // Stale and foreign tile references.
+    for r in [b, b2, TileRef::from_parts(3, 1), TileRef::from_parts(99, 1)] {
+        assert!(matches!(
+            world.remove_tile(r),
+            Err(MeshError::StaleTile { .. })
+        ));
+        assert!(world.replace_tile(r, &grid_tile(1.0, 0.0, &["."])).is_err());
+    }
+    assert_eq!(
+        world.remove_tile(b2).unwrap_err().to_string(),
+        "stale tile reference: tile slot 1, generation 2; the slot is empty"
+    );
+    world.remove_tile(a).unwrap();
+    assert_eq!(world.tile_count(), 0);
+}
+
+#[test]
+fn tile_operations_refuse_what_does_not_fit() {
+    for bad in [0, 3, 1 << 17] {
+        assert!(matches!(
+            World::new(&WorldOptions::default().with_max_tiles(bad)),
+            Err(MeshError::InvalidOption(_))
+        ));
+    }
+    for bad in [-1.0, f32::NAN, f32::INFINITY] {
+        assert!(World::new(&WorldOptions::default().with_seam_tolerance(bad)).is_err());
+        assert!(World::new(&WorldOptions::default().with_climb(bad)).is_err());
+    }
+    let world = World::new(&WorldOptions::default().with_max_tiles(2)).unwrap();
+    let tile = grid_tile(0.0, 0.0, &["."]);
+    world.add_tile(&tile).unwrap();
+    world.add_tile(&grid_tile(1.0, 0.0, &["."])).unwrap();
+    assert_eq!(
+        world.add_tile(&grid_tile(2.0, 0.0, &["."])),
+        Err(MeshError::WorldFull { max_tiles: 2 })
+    );
+    // Another up axis; a snapshot as a tile.
+    let z_up = NavMesh::from_triangles(
+        &[Vec3::ZERO, Vec3::X, Vec3::Y],
+        &[0, 1, 2],
+        &MeshOptions::default().with_up_axis(UpAxis::Z),
+    )
+    .unwrap();
+    let other = World::new(&WorldOptions::default()).unwrap();
+    assert!(matches!(
+        other.add_tile(&z_up),
+        Err(MeshError::InvalidOption(_))
+    ));
+    assert!(matches!(
+        other.add_tile(&world.snapshot()),
+        Err(MeshError::InvalidOption(_))
+    ));
+
+    // 65536 slots: 16 bits of local ids, so at most 65535 vertices per tile.
+    let world = World::new(&WorldOptions::default().with_max_tiles(1 << 16)).unwrap();
+    let count = 22_000u32;
+    let vertices: Vec<Vec3> = (0..count)
+        .flat_map(|i| {
+            let x = (i % 200) as f32 * 2.0;
+            let z = (i / 200) as f32 * 2.0;
+            [
+                Vec3::new(x, 0.0, z),
+                Vec3::new(x, 0.0, z + 1.0),
+                Vec3::new(x + 1.0, 0.0, z),
+            ]
+        })
+        .collect();
+    let indices: Vec<u32> = (0..3 * count).collect();
+    let big = NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap();
+    assert_eq!(
+        world.add_tile(&big),
+        Err(MeshError::TileTooLarge {
+            slot: 0,
+            what: "vertices",
+            count: 66_000,
+            max: 65_535
+        })
+    );
+    assert_eq!(
+        (world.tile_count(), world.snapshot().polygon_count()),
+        (0, 0)
+    );
+}
+
+#[test]
+fn a_failed_change_leaves_the_world_as_it_was() {
+    // A tile that just fits (a rectangle and unused vertices), then a neighbour whose
+    // seam would split it beyond a slot.
+    let world = World::new(&WorldOptions::default().with_max_tiles(1 << 16)).unwrap();
+    let mut vertices = vec![
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(2.0, 0.0, 1.0),
+        Vec3::new(0.0, 0.0, 1.0),
+    ];
+    vertices.extend((4..65_535).map(|i| Vec3::new(i as f32, 0.0, 100.0)));
+    let strip =
+        NavMesh::from_polygons(&vertices, &[0, 3, 2, 1], &[4], &MeshOptions::default()).unwrap();
+    let first = world.add_tile(&strip).unwrap();
+    let before = world.snapshot();
+    // A square below the rectangle's bottom wall, whose two corners cut it.
+    let square = NavMesh::from_polygons(
+        &[
+            Vec3::new(0.5, 0.0, -1.0),
+            Vec3::new(1.5, 0.0, -1.0),
+            Vec3::new(1.5, 0.0, 0.0),
+            Vec3::new(0.5, 0.0, 0.0),
+        ],
+        &[0, 3, 2, 1],
+        &[4],
+        &MeshOptions::default(),
+    )
+    .unwrap();
+    assert!(matches!(
+        world.add_tile(&square),
+        Err(MeshError::TileTooLarge {
+            slot: 0,
+            what: "vertices",
+            ..
+        })
+    ));
+    let after = world.snapshot();
+    assert!(same_tables(before.data(), after.data()));
+    assert_eq!(world.tile_count(), 1);
+    world.remove_tile(first).unwrap();
+}

@@ -1,0 +1,337 @@
+//! The world of tiles against one-piece meshes: a grid map cut by hand into tiles
+//! (sub-grids of several sizes, each merged into rectangles on its own, so that the
+//! borders of neighbouring tiles do not match one to one) must answer as the mesh of the
+//! whole grid: the same exact-mode lengths, and default-mode paths that are valid on the
+//! whole mesh. Removing or replacing a tile must answer as the whole grid with those
+//! cells changed.
+
+use glam::Vec3;
+use navstar::{
+    MeshError, MeshOptions, NavMesh, PathOptions, PathStatus, Query, QueryError, TileGrid, TileRef,
+    World, WorldOptions,
+};
+
+use super::optimal;
+use crate::common::{Rng, ground_length};
+
+/// A grid map: `walkable[z * width + x]`, cells of side 1 from the origin (Y up).
+#[derive(Clone)]
+struct Map {
+    width: u32,
+    height: u32,
+    walkable: Vec<bool>,
+}
+
+impl Map {
+    /// About a fifth of the cells blocked at random, and a few walls of blocked cells
+    /// with gaps, so that paths bend round many corners.
+    fn random(seed: u64, width: u32, height: u32) -> Map {
+        let mut rng = Rng(seed);
+        let mut walkable: Vec<bool> = (0..width * height).map(|_| rng.below(100) >= 20).collect();
+        for wall in 0..4 {
+            let x = 4 + wall * width / 4;
+            let gap = rng.below(height);
+            for z in 0..height {
+                if x < width && z.abs_diff(gap) > 1 {
+                    walkable[(z * width + x) as usize] = false;
+                }
+            }
+        }
+        Map {
+            width,
+            height,
+            walkable,
+        }
+    }
+
+    fn at(&self, x: u32, z: u32) -> bool {
+        self.walkable[(z * self.width + x) as usize]
+    }
+
+    /// The mesh of the cells `[x0, x0 + w) x [z0, z0 + h)` (clipped to the map), or
+    /// `None` when none is walkable.
+    fn mesh(&self, x0: u32, z0: u32, w: u32, h: u32) -> Option<NavMesh> {
+        let (w, h) = (w.min(self.width - x0), h.min(self.height - z0));
+        let cells: Vec<bool> = (z0..z0 + h)
+            .flat_map(|z| (x0..x0 + w).map(move |x| (x, z)))
+            .map(|(x, z)| self.at(x, z))
+            .collect();
+        if !cells.contains(&true) {
+            return None;
+        }
+        let grid = TileGrid {
+            width: w,
+            height: h,
+            walkable: &cells,
+            cell_size: 1.0,
+            origin: Vec3::new(x0 as f32, 0.0, z0 as f32),
+        };
+        Some(NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap())
+    }
+
+    fn whole(&self) -> NavMesh {
+        self.mesh(0, 0, self.width, self.height).unwrap()
+    }
+
+    /// Whether segment `a..b` stays on walkable cells: inside the map, and through the
+    /// interior of no blocked cell (shrunk by 1e-4, for the rounding of corners that lie
+    /// on cell corners).
+    fn clear(&self, a: Vec3, b: Vec3) -> bool {
+        let (a, b) = (glam::Vec2::new(a.x, a.z), glam::Vec2::new(b.x, b.z));
+        let (lo, hi) = (a.min(b), a.max(b));
+        let size = glam::Vec2::new(self.width as f32, self.height as f32);
+        if lo.cmplt(glam::Vec2::splat(-1e-4)).any() || hi.cmpgt(size + 1e-4).any() {
+            return false;
+        }
+        let cells = |l: f32, h: f32, n: u32| (l.floor().max(0.0) as u32)..(h.ceil() as u32).min(n);
+        for z in cells(lo.y, hi.y, self.height) {
+            for x in cells(lo.x, hi.x, self.width) {
+                if self.at(x, z) {
+                    continue;
+                }
+                // Clip the segment to the cell's interior (Liang-Barsky).
+                let (mut t0, mut t1) = (0.0f32, 1.0f32);
+                let d = b - a;
+                let bounds = [
+                    (-d.x, a.x - (x as f32 + 1e-4)),
+                    (d.x, (x as f32 + 1.0 - 1e-4) - a.x),
+                    (-d.y, a.y - (z as f32 + 1e-4)),
+                    (d.y, (z as f32 + 1.0 - 1e-4) - a.y),
+                ];
+                let mut inside = true;
+                for (p, q) in bounds {
+                    if p == 0.0 {
+                        inside &= q >= 0.0;
+                    } else if p < 0.0 {
+                        t0 = t0.max(q / p);
+                    } else {
+                        t1 = t1.min(q / p);
+                    }
+                }
+                if inside && t0 < t1 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// A random point inside a random walkable cell (not on a cell border).
+    fn point(&self, rng: &mut Rng) -> Vec3 {
+        loop {
+            let (x, z) = (rng.below(self.width), rng.below(self.height));
+            if self.at(x, z) {
+                let f = |rng: &mut Rng| 0.05 + 0.9 * rng.unit();
+                return Vec3::new(x as f32 + f(rng), 0.0, z as f32 + f(rng));
+            }
+        }
+    }
+}
+
+/// A tile of a cut map: its cells `[x0, x0 + w) x [z0, z0 + h)` as `(x0, z0, w, h)`, and
+/// its reference.
+type CutTile = (u32, u32, u32, u32, TileRef);
+
+/// A world of `map` cut into tiles at the given column and row borders (tiles without a
+/// walkable cell are left out).
+fn cut(map: &Map, columns: &[u32], rows: &[u32]) -> (World, Vec<CutTile>) {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let mut tiles = Vec::new();
+    let bounds = |cuts: &[u32], end: u32| -> Vec<(u32, u32)> {
+        let mut all = vec![0];
+        all.extend(cuts.iter().copied().filter(|&c| c > 0 && c < end));
+        all.push(end);
+        all.windows(2).map(|w| (w[0], w[1] - w[0])).collect()
+    };
+    for (z0, h) in bounds(rows, map.height) {
+        for (x0, w) in bounds(columns, map.width) {
+            if let Some(mesh) = map.mesh(x0, z0, w, h) {
+                tiles.push((x0, z0, w, h, world.add_tile(&mesh).unwrap()));
+            }
+        }
+    }
+    (world, tiles)
+}
+
+/// Compares the world's snapshot with the one-piece mesh of `map` on `pairs` random
+/// start and goal pairs: the same statuses, the same exact-mode lengths (relative 1e-4),
+/// paths on walkable cells, default-mode paths no shorter than the exact ones. Returns
+/// the number of complete paths and the summed default-mode lengths (world, whole) of
+/// those.
+fn compare(map: &Map, snapshot: &NavMesh, seed: u64, pairs: u32) -> (u32, f64, f64) {
+    let whole = map.whole();
+    let (mut on_world, mut on_whole) = (Query::new(snapshot), Query::new(&whole));
+    let mut rng = Rng(seed);
+    let (mut sum_world, mut sum_whole) = (0.0, 0.0);
+    let mut complete = 0;
+    for i in 0..pairs {
+        let (s, t) = (map.point(&mut rng), map.point(&mut rng));
+        let context = format!("pair {i}: {s} -> {t}");
+        let exact_world = on_world
+            .find_path(s, t, &optimal())
+            .map(|p| p.to_owned_path());
+        let exact_whole = on_whole
+            .find_path(s, t, &optimal())
+            .map(|p| p.to_owned_path());
+        let (exact_world, exact_whole) = match (exact_world, exact_whole) {
+            (Ok(a), Ok(b)) => (a, b),
+            (a, b) => panic!("{context}: {a:?} on the world, {b:?} on the whole mesh"),
+        };
+        assert_eq!(exact_world.status, exact_whole.status, "{context}");
+        let default_world = on_world.find_path(s, t, &PathOptions::default()).unwrap();
+        assert_eq!(default_world.status, exact_whole.status, "{context}");
+        let corners = default_world.corners.to_vec();
+        for path in [&corners, &exact_world.corners] {
+            assert!(
+                path.windows(2).all(|w| map.clear(w[0], w[1])),
+                "{context}: path off the walkable cells: {path:?}"
+            );
+        }
+        if exact_whole.status != PathStatus::Complete {
+            continue;
+        }
+        complete += 1;
+        let up = whole.up_axis();
+        let (a, b) = (
+            ground_length(up, &exact_world.corners),
+            ground_length(up, &exact_whole.corners),
+        );
+        assert!(
+            (a - b).abs() <= 1e-4 * b.max(1.0),
+            "{context}: exact length {a} on the world, {b} on the whole mesh\n{:?}\n{:?}",
+            exact_world.corners,
+            exact_whole.corners
+        );
+        let default_length = ground_length(up, &corners);
+        assert!(default_length >= b - 1e-4 * b.max(1.0), "{context}");
+        sum_world += default_length;
+        sum_whole += ground_length(
+            up,
+            on_whole
+                .find_path(s, t, &PathOptions::default())
+                .unwrap()
+                .corners,
+        );
+    }
+    (complete, sum_world, sum_whole)
+}
+
+#[test]
+fn tiles_of_several_sizes_answer_as_the_whole_grid() {
+    let map = Map::random(0x5eed, 48, 36);
+    let whole = map.whole();
+    // The checker of paths sees blocked cells.
+    let blocked = (0..48 * 36).find(|&c| !map.walkable[c as usize]).unwrap();
+    let centre = Vec3::new(
+        (blocked % 48) as f32 + 0.5,
+        0.0,
+        (blocked / 48) as f32 + 0.5,
+    );
+    assert!(!map.clear(centre - Vec3::X, centre + Vec3::X));
+    assert!(!map.clear(Vec3::new(-0.5, 0.0, 0.5), Vec3::new(0.5, 0.0, 0.5)));
+    let cuts: [(&[u32], &[u32]); 4] = [
+        (&[8, 16, 24, 32, 40], &[8, 16, 24, 32]),
+        (&[5, 12, 13, 30, 41], &[7, 20, 29]),
+        (&[16, 32], &[3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33]),
+        (&[11, 22, 33, 44], &[11, 22, 33]),
+    ];
+    for (k, (columns, rows)) in cuts.iter().enumerate() {
+        let (world, tiles) = cut(&map, columns, rows);
+        let snapshot = world.snapshot();
+        assert!(tiles.len() > 8);
+        assert!(snapshot.polygon_count() >= whole.polygon_count());
+        assert_eq!(snapshot.island_count(), whole.island_count(), "cut {k}");
+        let (complete, world_sum, whole_sum) = compare(&map, &snapshot, 100 + k as u64, 200);
+        assert!(complete > 100, "cut {k}: only {complete} complete paths");
+        // The default mode's paths on tiles are about as long as on the whole mesh.
+        let ratio = world_sum / whole_sum;
+        assert!(
+            (ratio - 1.0).abs() < 0.005,
+            "cut {k}: mean length ratio {ratio}"
+        );
+    }
+}
+
+#[test]
+fn removing_and_replacing_tiles_answers_as_the_changed_grid() {
+    let map = Map::random(0xbeef, 40, 30);
+    let (world, tiles) = cut(&map, &[7, 15, 22, 31], &[6, 13, 21]);
+    let mut rng = Rng(7);
+    let mut changed = map.clone();
+    let mut present: Vec<Option<TileRef>> = tiles.iter().map(|t| Some(t.4)).collect();
+    for round in 0..6 {
+        let i = rng.below(tiles.len() as u32) as usize;
+        let (x0, z0, w, h, _) = tiles[i];
+        let cells = (z0..z0 + h).flat_map(|z| (x0..x0 + w).map(move |x| (z * 40 + x) as usize));
+        match (present[i], round % 2) {
+            // Remove the tile: its cells are blocked in the grid.
+            (Some(r), 0) => {
+                world.remove_tile(r).unwrap();
+                present[i] = None;
+                cells.for_each(|c| changed.walkable[c] = false);
+            }
+            // Replace it by (or put back) its cells with every other cell of its
+            // first row opened or blocked.
+            (r, _) => {
+                let mut cells: Vec<usize> = cells.collect();
+                cells.sort_unstable();
+                for c in &cells {
+                    changed.walkable[*c] = map.walkable[*c];
+                }
+                for (j, &c) in cells.iter().take(w as usize).enumerate() {
+                    changed.walkable[c] = j % 2 == 0;
+                }
+                let mesh = changed.mesh(x0, z0, w, h).unwrap();
+                present[i] = Some(match r {
+                    Some(r) => world.replace_tile(r, &mesh).unwrap(),
+                    None => world.add_tile(&mesh).unwrap(),
+                });
+            }
+        }
+        let snapshot = world.snapshot();
+        assert_eq!(
+            snapshot.island_count(),
+            changed.whole().island_count(),
+            "round {round}"
+        );
+        let (complete, _, _) = compare(&changed, &snapshot, round, 100);
+        assert!(
+            complete > 20,
+            "round {round}: only {complete} complete paths"
+        );
+    }
+}
+
+#[test]
+fn a_query_follows_new_snapshots() {
+    let map = Map::random(0xfeed, 24, 16);
+    let (world, tiles) = cut(&map, &[8, 16], &[8]);
+    let mut query = Query::new(&world.snapshot());
+    let (s, t) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(23.5, 0.0, 15.5));
+    let cells_walkable = map.at(0, 0) && map.at(23, 15);
+    let before = query.find_path(s, t, &optimal()).map(|p| p.status);
+    // Without every tile but the start's, the goal is off the mesh.
+    for &(x0, z0, _, _, r) in &tiles {
+        if (x0, z0) != (0, 0) {
+            world.remove_tile(r).unwrap();
+        }
+    }
+    query.set_mesh(&world.snapshot());
+    assert_eq!(
+        query.mesh().polygon_count(),
+        world.snapshot().polygon_count()
+    );
+    let after = query.find_path(s, t, &optimal().with_max_snap_distance(0.5));
+    if cells_walkable {
+        assert!(before.is_ok());
+        assert!(
+            matches!(after, Err(QueryError::NotOnMesh { .. })),
+            "{after:?}"
+        );
+    }
+    // Stale tile references are refused.
+    assert!(matches!(
+        world.remove_tile(tiles[1].4),
+        Err(MeshError::StaleTile { .. })
+    ));
+}
