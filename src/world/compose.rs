@@ -468,7 +468,7 @@ impl State {
                         &splits[i],
                         &chunks[i],
                         &mut points,
-                        rules.tolerance,
+                        &rules,
                         &mut found,
                     );
                 }
@@ -730,23 +730,27 @@ fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam]) -> TileChu
     }
 }
 
-/// Appends to `points` the ground points where the walls of `tile` (stitched as `split`
-/// into `chunks`) end, within `margin` of `bounds`. Only pieces of the tile's own walls
-/// can be walls after stitching.
+/// Appends to `points` the points (in the ground plane, and their heights) where the
+/// walls of `tile` (stitched as `split` into `chunks`) end, within `margin` of `bounds`.
+/// Only pieces of the tile's own walls can be walls after stitching.
 fn wall_ends(
     tile: &Tile,
     split: &SplitTile,
     chunks: &TileChunks,
     bounds: [Vec2; 2],
     margin: f32,
-    points: &mut Vec<Vec2>,
+    points: &mut Vec<(Vec2, f32)>,
 ) {
+    let up = tile.mesh.data().up;
     let (lo, hi) = (
         bounds[0] - Vec2::splat(margin),
         bounds[1] + Vec2::splat(margin),
     );
-    let near = |p: Vec2| p.cmpge(lo).all() && p.cmple(hi).all();
-    let corner = |slot: u32| chunks.ground[split.corners[slot as usize] as usize];
+    let near = |&(p, _): &(Vec2, f32)| p.cmpge(lo).all() && p.cmple(hi).all();
+    let corner = |slot: u32| {
+        let v = split.corners[slot as usize] as usize;
+        (chunks.ground[v], up.height(chunks.vertices[v]))
+    };
     for (original, polygon) in tile.border.walls_near(bounds, margin) {
         let end = split.poly_start[polygon as usize + 1];
         let mut slot = split.first_slot[original as usize];
@@ -757,11 +761,7 @@ fn wall_ends(
                 } else {
                     slot + 1
                 };
-                points.extend(
-                    [corner(slot), corner(next)]
-                        .into_iter()
-                        .filter(|&p| near(p)),
-                );
+                points.extend([corner(slot), corner(next)].into_iter().filter(near));
             }
             slot += 1;
         }
@@ -770,33 +770,34 @@ fn wall_ends(
 
 /// Appends to `found` the local ids of the vertices of `tile` (stitched as `split` into
 /// `chunks`) that are not wall vertices of their own tile but lie at one of `points` (the
-/// wall ends of one neighbour; within twice the tolerance: the two ends of a seam may
-/// each be off by the tolerance). Sorts `points`.
+/// wall ends of one neighbour, with their heights): within twice the seam tolerance in
+/// the ground plane (the two ends of a seam may each be off by the tolerance) and within
+/// the climb in height. Sorts `points`.
 fn walls_across(
     tile: &Tile,
     split: &SplitTile,
     chunks: &TileChunks,
-    points: &mut [Vec2],
-    tolerance: f32,
+    points: &mut [(Vec2, f32)],
+    rules: &SeamRules,
     found: &mut Vec<usize>,
 ) {
     if points.is_empty() {
         return;
     }
-    points.sort_by(|a, b| a.x.total_cmp(&b.x));
-    let reach = 2.0 * tolerance;
+    points.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+    let reach = 2.0 * rules.tolerance;
     let bounds = points
         .iter()
-        .fold([Vec2::INFINITY, Vec2::NEG_INFINITY], |[lo, hi], &p| {
+        .fold([Vec2::INFINITY, Vec2::NEG_INFINITY], |[lo, hi], &(p, _)| {
             [lo.min(p), hi.max(p)]
         });
     let at_a_point = |v: usize| {
-        let p = chunks.ground[v];
-        let first = points.partition_point(|q| q.x < p.x - reach);
+        let (p, h) = (chunks.ground[v], rules.up.height(chunks.vertices[v]));
+        let first = points.partition_point(|q| q.0.x < p.x - reach);
         points[first..]
             .iter()
-            .take_while(|q| q.x <= p.x + reach)
-            .any(|q| q.distance(p) <= reach)
+            .take_while(|q| q.0.x <= p.x + reach)
+            .any(|q| q.0.distance(p) <= reach && (q.1 - h).abs() <= rules.climb)
     };
     // Only the vertices of the tile's own walls can lie on a neighbour's.
     for (original, polygon) in tile.border.walls_near(bounds, reach) {

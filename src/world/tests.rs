@@ -382,3 +382,52 @@ fn a_failed_change_leaves_the_world_as_it_was() {
     assert_eq!(world.tile_count(), 1);
     world.remove_tile(first).unwrap();
 }
+
+/// The wall flags of the vertices of `mesh` at ground point `(x, z)` and height `y`.
+fn walls_at(mesh: &NavMesh, x: f32, y: f32, z: f32) -> Vec<bool> {
+    let data = mesh.data();
+    let mut flags = Vec::new();
+    for p in data.polygon_ids() {
+        for slot in data.corner_range(p) {
+            let v = data.corners[slot];
+            if data.vertices[v as usize] == Vec3::new(x, y, z) {
+                flags.push((v, data.wall_vertex[v as usize]));
+            }
+        }
+    }
+    flags.sort_unstable();
+    flags.dedup();
+    flags.into_iter().map(|(_, wall)| wall).collect()
+}
+
+#[test]
+fn a_point_closed_all_round_by_seams_is_no_wall_vertex() {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let mut refs = Vec::new();
+    for (x, z) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+        refs.push(world.add_tile(&grid_tile(x, z, &["."])).unwrap());
+    }
+    // Four tiles round (1, 1): four vertices there, none where a wall ends.
+    assert_eq!(walls_at(&world.snapshot(), 1.0, 0.0, 1.0), [false; 4]);
+    // A floor above, whose walls end over that point, changes nothing below.
+    let mut upper = grid_tile(1.0, 1.0, &["."]);
+    let lifted: Vec<Vec3> = upper
+        .vertices()
+        .iter()
+        .map(|&v| v + Vec3::Y * 3.0)
+        .collect();
+    upper = NavMesh::from_polygons(
+        &lifted,
+        upper.polygon_vertices(0),
+        &[4],
+        &MeshOptions::default(),
+    )
+    .unwrap();
+    world.add_tile(&upper).unwrap();
+    let snapshot = world.snapshot();
+    assert_eq!(walls_at(&snapshot, 1.0, 0.0, 1.0), [false; 4]);
+    assert_eq!(walls_at(&snapshot, 1.0, 3.0, 1.0), [true]);
+    // Without one of the four, walls of its neighbours end there.
+    world.remove_tile(refs[3]).unwrap();
+    assert_eq!(walls_at(&world.snapshot(), 1.0, 0.0, 1.0), [true; 3]);
+}
