@@ -46,6 +46,7 @@ pub mod movingai;
 pub mod obj;
 pub mod polyanya;
 pub mod scenario;
+mod world;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};

@@ -31,6 +31,7 @@ use glam::{Vec2, Vec3};
 
 pub(crate) use build::portal_of_slot;
 pub use build::{BinaryError, FORMAT_VERSION, MeshOptions};
+pub(crate) use build::{HEADER_LEN, Reader, open, record, seal};
 pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;

@@ -247,6 +247,52 @@ impl State {
         Ok(self.slots.len() as u32 - 1)
     }
 
+    /// Per slot ever used: the generation of the last tile put there (0: none yet).
+    pub fn generations(&self) -> &[u32] {
+        &self.generations
+    }
+
+    /// Sets the generations of the slots of an empty world, as a saved world had them,
+    /// so that references into tiles removed before it was saved stay stale.
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] when the world has tiles or there are more
+    /// generations than slots.
+    pub fn set_generations(&mut self, generations: &[u32]) -> Result<(), MeshError> {
+        if self.tile_count() > 0 || generations.len() as u64 > u64::from(self.max_tiles) {
+            return Err(MeshError::InvalidOption(
+                "a saved world has more slot generations than max_tiles",
+            ));
+        }
+        self.slots = generations.iter().map(|_| None).collect();
+        self.generations = generations.to_vec();
+        Ok(())
+    }
+
+    /// Makes `slot` ready for a tile put back where a saved world had it: below
+    /// `max_tiles` and empty.
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] when it is not.
+    pub fn claim(&mut self, slot: u32) -> Result<(), MeshError> {
+        if slot >= self.max_tiles {
+            return Err(MeshError::InvalidOption(
+                "a tile's slot is beyond the world's max_tiles",
+            ));
+        }
+        let needed = slot as usize + 1;
+        if self.slots.len() < needed {
+            self.slots.resize_with(needed, || None);
+            self.generations.resize(needed, 0);
+        }
+        if self.slots[slot as usize].is_some() {
+            return Err(MeshError::InvalidOption(
+                "a tile's slot already holds a tile",
+            ));
+        }
+        Ok(())
+    }
+
     /// The generation the next tile put into `slot` gets (never 0).
     pub fn next_generation(&self, slot: u32) -> u32 {
         self.generations[slot as usize].wrapping_add(1).max(1)

@@ -435,6 +435,41 @@ impl World {
         Ok(TileRef { slot, generation })
     }
 
+    /// Per slot ever used: the generation of the last tile put there (0: none yet); for
+    /// saving a world ([`World::to_bytes`]).
+    pub(crate) fn generations(&self) -> Vec<u32> {
+        self.lock().generations().to_vec()
+    }
+
+    /// Sets the generations of the slots of a new, empty world, as [`World::generations`]
+    /// gave them ([`World::from_bytes`]).
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] when the world has tiles or there are more
+    /// generations than slots.
+    pub(crate) fn set_generations(&self, generations: &[u32]) -> Result<(), MeshError> {
+        self.lock().set_generations(generations)
+    }
+
+    /// Puts `mesh` into the slot of `tile` with its generation, where a saved world had
+    /// it ([`World::from_bytes`]), joins it to its neighbours and publishes the new
+    /// snapshot.
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] when the slot is beyond `max_tiles` or holds a tile,
+    /// or the generation is 0; otherwise as [`World::add_tile`].
+    pub(crate) fn restore_tile(&self, tile: TileRef, mesh: &NavMesh) -> Result<(), MeshError> {
+        if tile.generation == 0 {
+            return Err(MeshError::InvalidOption("a tile's generation is 0"));
+        }
+        let mut state = self.lock();
+        state.claim(tile.slot)?;
+        let new = Tile::new(mesh, tile.slot, tile.generation, &state)?;
+        state.put(tile.slot, new)?;
+        self.publish(&state);
+        Ok(())
+    }
+
     /// The writers' state (a writer that panicked left it whole: every change is computed
     /// before it is applied).
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

@@ -2,7 +2,8 @@
 //! culprit, welding connects what it should) and the file loaders through the public
 //! API (Polyanya meshes of versions 2 and 3, OBJ levels, Moving AI grid maps and
 //! scenarios): real files of the shared data set, hand-made ones, parse errors with their
-//! line numbers, and byte parsers that never panic.
+//! line numbers, and byte parsers that never panic; the binary formats of a mesh and of a
+//! world of tiles.
 //!
 //! The data files are read from `../shared/data` (see its README); none is copied into the
 //! repository. Run with `--nocapture` to see polygon counts and timings per map.
@@ -16,6 +17,7 @@ mod never_panic;
 mod obj;
 mod polyanya;
 mod validation;
+mod world_file;
 
 use navstar::NavMesh;
 use navstar::io::LoadError;

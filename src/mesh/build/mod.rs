@@ -13,6 +13,7 @@ mod validate;
 mod weld;
 
 pub use binary::{BinaryError, FORMAT_VERSION};
+pub(crate) use binary::{HEADER_LEN, Reader, open, record, seal};
 pub(crate) use topology::portal_of_slot;
 
 use glam::Vec3;

@@ -79,3 +79,44 @@ pub enum BinaryError {
     #[error("invalid mesh: {0}")]
     Mesh(#[from] MeshError),
 }
+
+impl BinaryError {
+    /// The same error with its byte offsets moved by `base`: for a file stored at byte
+    /// `base` of another (a tile of a world file).
+    pub(crate) fn shifted(self, base: u64) -> BinaryError {
+        match self {
+            BinaryError::Truncated {
+                what,
+                offset,
+                needed,
+                available,
+            } => BinaryError::Truncated {
+                what,
+                offset: offset + base,
+                needed,
+                available,
+            },
+            BinaryError::Layout {
+                section,
+                offset,
+                reason,
+            } => BinaryError::Layout {
+                section,
+                offset: offset + base,
+                reason,
+            },
+            BinaryError::Invalid {
+                section,
+                record,
+                offset,
+                reason,
+            } => BinaryError::Invalid {
+                section,
+                record,
+                offset: offset + base,
+                reason,
+            },
+            other => other,
+        }
+    }
+}

@@ -38,6 +38,8 @@ mod read;
 mod write;
 
 pub use error::BinaryError;
+pub(crate) use read::{Reader, open};
+pub(crate) use write::{record, seal};
 
 use crate::mesh::NavMesh;
 

@@ -15,12 +15,9 @@ use crate::mesh::MeshData;
 
 /// Checks the header and checksum, reads the one tile record, and validates it.
 pub(super) fn decode(bytes: &[u8]) -> Result<MeshData, BinaryError> {
-    let payload = payload(bytes)?;
-    let mut records = Reader {
-        bytes: payload,
-        base: HEADER_LEN as u64,
-        pos: 0,
-    };
+    let (_, mut records) = open(bytes, MAGIC, |records| {
+        (records != 1).then(|| format!("a mesh file holds 1 record, this one says {records}"))
+    })?;
     let tile_body = records.record(TILE, "tile")?;
     records.finish("tile")?;
     let mut sections = Reader {
@@ -33,10 +30,34 @@ pub(super) fn decode(bytes: &[u8]) -> Result<MeshData, BinaryError> {
     check::assemble(tile)
 }
 
+/// Checks the header (whose first 8 bytes must be `magic`) and the checksum of a file in
+/// the navstar container layout; `bad_count` says what is wrong with a record count, if
+/// anything. Returns the record count and a reader of the records.
+pub(crate) fn open(
+    bytes: &[u8],
+    magic: [u8; 8],
+    bad_count: impl FnOnce(u32) -> Option<String>,
+) -> Result<(u32, Reader<'_>), BinaryError> {
+    let records = bytes
+        .get(12..16)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let payload = payload(bytes, magic, || records.and_then(bad_count))?;
+    let reader = Reader {
+        bytes: payload,
+        base: HEADER_LEN as u64,
+        pos: 0,
+    };
+    Ok((records.unwrap_or(0), reader))
+}
+
 /// The payload after checking the header and the checksum.
-fn payload(bytes: &[u8]) -> Result<&[u8], BinaryError> {
+fn payload(
+    bytes: &[u8],
+    magic: [u8; 8],
+    bad_count: impl FnOnce() -> Option<String>,
+) -> Result<&[u8], BinaryError> {
     if bytes.len() < HEADER_LEN {
-        if !MAGIC.starts_with(&bytes[..bytes.len().min(MAGIC.len())]) {
+        if !magic.starts_with(&bytes[..bytes.len().min(magic.len())]) {
             return Err(BinaryError::BadMagic);
         }
         return Err(BinaryError::Truncated {
@@ -46,7 +67,7 @@ fn payload(bytes: &[u8]) -> Result<&[u8], BinaryError> {
             available: bytes.len() as u64,
         });
     }
-    if bytes[..8] != MAGIC {
+    if bytes[..8] != magic {
         return Err(BinaryError::BadMagic);
     }
     let word =
@@ -63,12 +84,8 @@ fn payload(bytes: &[u8]) -> Result<&[u8], BinaryError> {
         offset,
         reason,
     };
-    let records = word(12);
-    if records != 1 {
-        return Err(layout(
-            12,
-            format!("a mesh file holds 1 record, this one says {records}"),
-        ));
+    if let Some(reason) = bad_count() {
+        return Err(layout(12, reason));
     }
     let length = u64::from(word(16)) | (u64::from(word(20)) << 32);
     let available = (bytes.len() - HEADER_LEN) as u64;
@@ -102,7 +119,7 @@ fn payload(bytes: &[u8]) -> Result<&[u8], BinaryError> {
 }
 
 /// Reads records or sections one after the other; offsets are from the file's start.
-struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     /// File offset of `bytes[0]`.
     base: u64,
@@ -110,19 +127,24 @@ struct Reader<'a> {
 }
 
 /// The body of a record or section.
-pub(super) struct Body<'a> {
+pub(crate) struct Body<'a> {
     pub bytes: &'a [u8],
     /// File offset of `bytes[0]`.
     pub offset: u64,
 }
 
 impl<'a> Reader<'a> {
-    fn offset(&self) -> u64 {
+    /// The file offset of the next record.
+    pub(crate) fn offset(&self) -> u64 {
         self.base + self.pos as u64
     }
 
     /// The next record, which must have tag `tag`.
-    fn record(&mut self, tag: [u8; 4], name: &'static str) -> Result<Body<'a>, BinaryError> {
+    pub(crate) fn record(
+        &mut self,
+        tag: [u8; 4],
+        name: &'static str,
+    ) -> Result<Body<'a>, BinaryError> {
         let rest = &self.bytes[self.pos..];
         if rest.len() < 12 {
             return Err(BinaryError::Truncated {
@@ -200,7 +222,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Refuses bytes left after the last record.
-    fn finish(&self, name: &'static str) -> Result<(), BinaryError> {
+    pub(crate) fn finish(&self, name: &'static str) -> Result<(), BinaryError> {
         if self.pos == self.bytes.len() {
             return Ok(());
         }

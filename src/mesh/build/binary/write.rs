@@ -16,20 +16,26 @@ use crate::mesh::build::connectors::is_collinear_triangle;
 pub(super) fn encode(mesh: &MeshData) -> Vec<u8> {
     let mut payload = Vec::new();
     record(&mut payload, TILE, |out| tile(out, mesh));
+    seal(MAGIC, 1, &payload)
+}
+
+/// A file in the navstar container layout: the header (`magic`, the format version,
+/// the record count, the payload's length and CRC-32), then the payload.
+pub(crate) fn seal(magic: [u8; 8], records: u32, payload: &[u8]) -> Vec<u8> {
     let mut file = Vec::with_capacity(super::HEADER_LEN + payload.len());
-    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(&magic);
     file.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    file.extend_from_slice(&1u32.to_le_bytes());
+    file.extend_from_slice(&records.to_le_bytes());
     file.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    file.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    file.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
     file.extend_from_slice(&0u32.to_le_bytes());
     debug_assert_eq!(file.len(), super::HEADER_LEN);
-    file.extend_from_slice(&payload);
+    file.extend_from_slice(payload);
     file
 }
 
 /// A tag, a `u64` length, then what `body` writes.
-fn record(out: &mut Vec<u8>, tag: [u8; 4], body: impl FnOnce(&mut Vec<u8>)) {
+pub(crate) fn record(out: &mut Vec<u8>, tag: [u8; 4], body: impl FnOnce(&mut Vec<u8>)) {
     out.extend_from_slice(&tag);
     let length_at = out.len();
     out.extend_from_slice(&0u64.to_le_bytes());
