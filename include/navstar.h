@@ -107,6 +107,10 @@ enum NavstarStatus
   NAVSTAR_ERROR_NO_PATH = -5,
   // Memory could not be allocated (for example a mesh of billions of polygons).
   NAVSTAR_ERROR_OUT_OF_MEMORY = -6,
+  // A tile or polygon reference names a tile that was removed or replaced since it
+  // was made (or a tile of another world); the message names the tile and both
+  // generations.
+  NAVSTAR_ERROR_STALE_REFERENCE = -7,
   // A bug: a panic was caught at the boundary.
   NAVSTAR_ERROR_INTERNAL = -100,
 };
@@ -125,6 +129,10 @@ typedef struct NavstarMesh NavstarMesh;
 // Per-thread path query state over one mesh. Use from one thread at a time. Holds its
 // own reference to the mesh, so the mesh may be freed first.
 typedef struct NavstarQuery NavstarQuery;
+
+// A world of tiles: add, remove and replace tiles while other threads query snapshots
+// of it. Create with `navstar_world_create`, release with `navstar_world_free`.
+typedef struct NavstarWorld NavstarWorld;
 
 // Options for `navstar_mesh_create`. Get defaults from `navstar_mesh_options_default()`
 // and change the fields you need; pass NULL for all defaults.
@@ -263,6 +271,27 @@ typedef struct NavstarMeshInput {
   const struct NavstarOffMeshLink *links;
 } NavstarMeshInput;
 
+// Options for `navstar_world_create`. Get defaults from `navstar_world_options_default()`
+// and change the fields you need; pass NULL for all defaults.
+typedef struct NavstarWorldOptions {
+  // `sizeof(NavstarWorldOptions)` as the caller was compiled; set by the default
+  // constructor.
+  uint32_t struct_size;
+  // `NAVSTAR_UP_Y` (default) or `NAVSTAR_UP_Z`; every tile must have been built with
+  // the same up axis.
+  uint32_t up_axis;
+  // How many tiles the world can hold at once: a power of two from 1 to 65536
+  // (default 1024). Each polygon of a tile then has `32 - log2(max_tiles)` bits for its
+  // number within the tile, so larger worlds allow smaller tiles.
+  uint32_t max_tiles;
+  // How far apart (world units, in the ground plane) two wall edges of different tiles
+  // may be and still join as a seam (default 0.001). Finite and >= 0.
+  float seam_tolerance;
+  // The largest height difference (world units) at the ends of a seam that still
+  // joins (default 0.25). Finite and >= 0.
+  float climb;
+} NavstarWorldOptions;
+
 // Summary of the last path of a query.
 typedef struct NavstarPathInfo {
   // Number of corners (points).
@@ -315,6 +344,19 @@ typedef struct NavstarRaycastHit {
   uint32_t polygon;
 } NavstarRaycastHit;
 
+// A tile of a world, as `navstar_world_add_tile` hands it out: which world, which slot,
+// and which filling of that slot. A reference to a tile that was removed or replaced
+// since is refused with `NAVSTAR_ERROR_STALE_REFERENCE`; one to a tile of another world
+// (or a zeroed one) too.
+typedef struct NavstarTileRef {
+  // The world that made the reference (never 0 in a reference navstar made).
+  uint32_t world;
+  // The tile's slot in the world, below `max_tiles`.
+  uint32_t slot;
+  // How many times the slot had been filled when the tile was added (from 1).
+  uint32_t generation;
+} NavstarTileRef;
+
 
 
 
@@ -365,6 +407,9 @@ struct NavstarOffMeshLink navstar_off_mesh_link_default(void);
 
 // An empty mesh input (all counts 0, all pointers NULL) with its `struct_size` set.
 struct NavstarMeshInput navstar_mesh_input_default(void);
+
+// Default world options: Y up, room for 1024 tiles, seam tolerance 0.001, climb 0.25.
+struct NavstarWorldOptions navstar_world_options_default(void);
 
 // Builds a navigation mesh from vertices and convex polygons.
 //
@@ -727,6 +772,167 @@ NavstarStatus navstar_mesh_interpolate(const struct NavstarMesh *mesh,
                                        float *out_values,
                                        uint32_t *out_polygon);
 
+// Creates an empty world.
+//
+// * `options` (in, optional): NULL for defaults. A `max_tiles` that is not a power of
+//   two from 1 to 65536, or a negative or non-finite tolerance, is
+//   `NAVSTAR_ERROR_INVALID_ARGUMENT` naming the field.
+// * `out_world` (out): receives the world, or NULL on error. Release it with
+//   `navstar_world_free`.
+//
+// A world may be used by any number of threads at once: changes are made one at a
+// time, and `navstar_world_snapshot` never waits for them.
+//
+// # Safety
+// `options` must be NULL or a readable struct of its `struct_size`; `out_world` NULL or
+// writable.
+NavstarStatus navstar_world_create(const struct NavstarWorldOptions *options,
+                                   struct NavstarWorld **out_world);
+
+// Releases a world. Snapshots taken from it stay valid (each is a mesh of its own).
+// NULL does nothing.
+//
+// # Safety
+// `world` must be NULL or a pointer returned by `navstar_world_create` or
+// `navstar_world_load*` that was not freed yet, and not in use by another thread.
+void navstar_world_free(struct NavstarWorld *world);
+
+// Adds a tile to a world: a mesh built as any other (its vertices in world
+// coordinates), joined to the tiles already present wherever a wall edge of one
+// overlaps a wall edge of the other (within `seam_tolerance` and `climb`). The mesh is
+// copied: the caller may free it afterwards.
+//
+// * `tile` (in): the tile's mesh, built with the world's up axis.
+// * `out_tile` (out): the new tile's reference; zeroed on error.
+//
+// A full world, a tile with more polygons (vertices, corners) than a slot of this world
+// numbers, a tile of another up axis, a tile with off-mesh links, or a snapshot of a
+// world, is `NAVSTAR_ERROR_INVALID_ARGUMENT` with a message saying which. The world is
+// then unchanged.
+//
+// # Safety
+// `world` and `tile` must be NULL or live handles; `out_tile` NULL or writable.
+NavstarStatus navstar_world_add_tile(struct NavstarWorld *world,
+                                     const struct NavstarMesh *tile,
+                                     struct NavstarTileRef *out_tile);
+
+// Removes a tile from a world. Snapshots taken before keep it; the next snapshot does
+// not have it, and references into it are stale from then on.
+//
+// A tile that was already removed or replaced, a reference from another world, or one
+// navstar never made (a slot beyond `max_tiles`, a zeroed struct), is
+// `NAVSTAR_ERROR_STALE_REFERENCE`, naming the slot and both generations; the world is
+// then unchanged.
+//
+// # Safety
+// `world` must be NULL or a live world.
+NavstarStatus navstar_world_remove_tile(struct NavstarWorld *world, struct NavstarTileRef tile);
+
+// Replaces a tile by another mesh in one step (the slot is never seen empty): the next
+// snapshot has the new tile, joined to its neighbours, and references into the old one
+// are stale.
+//
+// * `tile` (in): the tile to replace; refused as by `navstar_world_remove_tile`.
+// * `mesh` (in): the new tile, as for `navstar_world_add_tile`.
+// * `out_tile` (out): the new tile's reference (same slot, next generation); zeroed on
+//   error, when the world is unchanged.
+//
+// # Safety
+// `world` and `mesh` must be NULL or live handles; `out_tile` NULL or writable.
+NavstarStatus navstar_world_replace_tile(struct NavstarWorld *world,
+                                         struct NavstarTileRef tile,
+                                         const struct NavstarMesh *mesh,
+                                         struct NavstarTileRef *out_tile);
+
+// The world as it is now, as a mesh: every query function takes it (paths across
+// tiles, nearest point, raycast, flags, ...). It never changes: later changes to the
+// world make new snapshots, and the tiles this one holds stay alive until it is freed.
+// Taking one never waits for a change in progress. Polygon numbers of a snapshot encode
+// the tile (`navstar_mesh_polygon_ref` turns them into references that outlive it).
+//
+// * `out_mesh` (out): the snapshot, or NULL on error. Release it with
+//   `navstar_mesh_free`.
+//
+// # Safety
+// `world` must be NULL or a live world; `out_mesh` NULL or writable.
+NavstarStatus navstar_world_snapshot(const struct NavstarWorld *world,
+                                     struct NavstarMesh **out_mesh);
+
+// The number of tiles in a world now (0 for NULL).
+//
+// # Safety
+// `world` must be NULL or a live world.
+uint32_t navstar_world_tile_count(const struct NavstarWorld *world);
+
+// The references of the tiles in a world now, by slot: for a world just loaded, or to
+// walk every tile.
+//
+// * `out_tiles` (out): room for `capacity` references; may be NULL when `capacity` is
+//   0 (to ask for the count alone).
+// * `out_count` (out): the number of tiles.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `world` must be NULL or a live world; `out_tiles` NULL or writable for `capacity`
+// references; `out_count` NULL or writable.
+NavstarStatus navstar_world_tiles(const struct NavstarWorld *world,
+                                  struct NavstarTileRef *out_tiles,
+                                  uint32_t capacity,
+                                  uint32_t *out_count);
+
+// The numbers of every polygon of a mesh, in increasing order: `0` to
+// `navstar_mesh_polygon_count(mesh) - 1` for a mesh built from arrays; for a snapshot of
+// a world, whose polygon numbers encode their tile (`slot << local_bits | local`,
+// `local_bits = 32 - log2(max_tiles)`), the numbers of the tiles it holds.
+//
+// * `out_ids` (out): room for `capacity` numbers; may be NULL when `capacity` is 0 (to
+//   ask for the count alone).
+// * `out_count` (out): the number of polygons.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_ids` NULL or writable for `capacity`
+// numbers; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_ids(const struct NavstarMesh *mesh,
+                                       uint32_t *out_ids,
+                                       uint32_t capacity,
+                                       uint32_t *out_count);
+
+// A reference to polygon `polygon` of a mesh that stays meaningful after the mesh is
+// gone: it names the polygon's tile and that tile's generation, so that
+// `navstar_mesh_resolve_polygon_ref` on a later snapshot of the same world finds the
+// polygon again, or reports it stale. (A plain mesh is a world of one tile.)
+//
+// * `out_ref` (out): the reference; 0 on error.
+//
+// A polygon number the mesh does not have is `NAVSTAR_ERROR_INVALID_ARGUMENT`.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_ref` NULL or writable.
+NavstarStatus navstar_mesh_polygon_ref(const struct NavstarMesh *mesh,
+                                       uint32_t polygon,
+                                       uint64_t *out_ref);
+
+// The polygon number, in this mesh, of a reference made by `navstar_mesh_polygon_ref`
+// (on this mesh or on another snapshot of the same world).
+//
+// * `out_polygon` (out, optional): the polygon number; `NAVSTAR_NO_POLYGON` on error.
+//
+// A reference to a tile that this mesh does not hold, or holds in another generation
+// (it was removed or replaced), is `NAVSTAR_ERROR_STALE_REFERENCE`, naming the tile and
+// both generations; a reference beyond the tile's polygons is
+// `NAVSTAR_ERROR_INVALID_ARGUMENT`.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_polygon` NULL or writable.
+NavstarStatus navstar_mesh_resolve_polygon_ref(const struct NavstarMesh *mesh,
+                                               uint64_t polygon_ref,
+                                               uint32_t *out_polygon);
+
 // Writes a mesh in navstar's binary format (`.navstar`: polygons, areas, current flags,
 // off-mesh links and the tables derived from them) into `buffer`.
 //
@@ -773,6 +979,58 @@ NavstarStatus navstar_mesh_load_navstar(const char *path, struct NavstarMesh **o
 NavstarStatus navstar_mesh_load_navstar_bytes(const uint8_t *bytes,
                                               uint32_t size,
                                               struct NavstarMesh **out_mesh);
+
+// Writes a world in the world format (`World::to_bytes`: its options, and each tile's
+// slot, generation and binary image with its current flags) into `buffer`.
+//
+// * `world` (in): the world.
+// * `buffer` (out): room for `capacity` bytes; may be NULL when `capacity` is 0 (to
+//   ask for the size alone).
+// * `out_size` (out): the full size of the saved world, in bytes.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when the bytes do not fit: the first `capacity`
+// bytes were written and `*out_size` holds the size needed (call again with that
+// capacity; a tile changed in between may change the size). A world of more than
+// 4 GiB is `NAVSTAR_ERROR_INVALID_ARGUMENT`.
+//
+// # Safety
+// `world` must be NULL or a live world; `buffer` NULL or writable for `capacity`
+// bytes; `out_size` NULL or writable.
+NavstarStatus navstar_world_save(const struct NavstarWorld *world,
+                                 uint8_t *buffer,
+                                 uint32_t capacity,
+                                 uint32_t *out_size);
+
+// Loads a world saved by `navstar_world_save` from the file `path`: the same options,
+// and each tile back in its slot with its generation, so that polygon references made
+// before saving resolve in it. Tile references (`NavstarTileRef`) carry their world:
+// get the loaded world's with `navstar_world_tiles`.
+//
+// * `path` (in): a NUL-terminated file path (UTF-8 on Windows; bytes elsewhere).
+// * `out_world` (out): the new world on success, NULL on any error. Release it with
+//   `navstar_world_free`.
+//
+// The bytes are never trusted: the checksum, every tile as strictly as
+// `navstar_mesh_load_navstar_bytes` checks a mesh, the slots and options. A file that
+// cannot be read is `NAVSTAR_ERROR_INVALID_ARGUMENT`; a refused file is
+// `NAVSTAR_ERROR_INVALID_MESH` with a message naming the section, record and byte
+// offset.
+//
+// # Safety
+// `path` must be NULL or a NUL-terminated string; `out_world` NULL or writable.
+NavstarStatus navstar_world_load(const char *path, struct NavstarWorld **out_world);
+
+// Loads a world saved by `navstar_world_save` from `size` bytes at `bytes` (which the
+// caller keeps; they are not used after the call).
+//
+// * `bytes` (in): may be NULL only when `size` is 0 (which is refused as truncated).
+// * `out_world` (out): as for `navstar_world_load`.
+//
+// # Safety
+// `bytes` must be NULL or readable for `size` bytes; `out_world` NULL or writable.
+NavstarStatus navstar_world_load_bytes(const uint8_t *bytes,
+                                       uint32_t size,
+                                       struct NavstarWorld **out_world);
 
 #ifdef __cplusplus
 }  // extern "C"

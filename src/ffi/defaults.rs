@@ -5,6 +5,7 @@
 use super::filter::NavstarQueryFilter;
 use super::mesh_input::{NavstarMeshInput, NavstarOffMeshLink};
 use super::options::{NavstarMeshOptions, NavstarPathOptions, NavstarQueryOptions};
+use super::world::NavstarWorldOptions;
 
 /// Default mesh options: Y up, welding of exactly coincident vertices.
 #[unsafe(no_mangle)]
@@ -43,4 +44,10 @@ pub extern "C" fn navstar_off_mesh_link_default() -> NavstarOffMeshLink {
 #[unsafe(no_mangle)]
 pub extern "C" fn navstar_mesh_input_default() -> NavstarMeshInput {
     NavstarMeshInput::default()
+}
+
+/// Default world options: Y up, room for 1024 tiles, seam tolerance 0.001, climb 0.25.
+#[unsafe(no_mangle)]
+pub extern "C" fn navstar_world_options_default() -> NavstarWorldOptions {
+    NavstarWorldOptions::default()
 }

@@ -1,11 +1,13 @@
 //! The opaque handles of the C ABI and who owns what behind them.
 //!
-//! C sees `NavstarMesh *` and `NavstarQuery *` as opaque pointers. Behind each is a Rust
+//! C sees `NavstarMesh *`, `NavstarQuery *` and `NavstarWorld *` as opaque pointers. Behind each is a Rust
 //! value allocated by this module: [`Handle`] ties each opaque type to its Rust type and
 //! to how that value is owned, so the compiler rejects mixing them up (freeing a shared
 //! mesh as if it had one owner, or lending out a mesh mutably). A mesh is shared
 //! ([`Shared`], an `Arc`: any number of threads may read it); a query has one owner
-//! ([`Boxed`], a `Box`: one thread at a time, so it may be borrowed mutably).
+//! ([`Boxed`], a `Box`: one thread at a time, so it may be borrowed mutably). A world
+//! has one owner too, but is only ever borrowed shared: the Rust `World` serializes its
+//! writers itself, so any number of threads may use one.
 //!
 //! The helpers trust their pointers as the boundary helpers do (see `boundary.rs`): each
 //! is NULL or a live handle of its type, as the calling export's `# Safety` section
@@ -14,7 +16,7 @@
 use std::sync::Arc;
 
 use super::boundary::{FfiError, Out};
-use crate::{NavMesh, PathStatus, Query};
+use crate::{NavMesh, PathStatus, Query, World};
 
 /// An immutable navigation mesh, shared by any number of threads. Create with
 /// `navstar_mesh_create`, release with `navstar_mesh_free`.
@@ -26,6 +28,21 @@ pub struct NavstarMesh {
 /// own reference to the mesh, so the mesh may be freed first.
 pub struct NavstarQuery {
     _opaque: [u8; 0],
+}
+
+/// A world of tiles: add, remove and replace tiles while other threads query snapshots
+/// of it. Create with `navstar_world_create`, release with `navstar_world_free`.
+pub struct NavstarWorld {
+    _opaque: [u8; 0],
+}
+
+/// What a `NavstarWorld` handle holds.
+pub(crate) struct WorldState {
+    /// The world.
+    pub world: World,
+    /// This handle's number, never 0, unique in the process: the tile references it
+    /// hands out carry it, so that a reference into another world is refused.
+    pub id: u32,
 }
 
 /// What a `NavstarQuery` handle holds.
@@ -93,6 +110,11 @@ impl Handle for NavstarMesh {
 
 impl Handle for NavstarQuery {
     type Rust = QueryState;
+    type Ownership = Boxed;
+}
+
+impl Handle for NavstarWorld {
+    type Rust = WorldState;
     type Ownership = Boxed;
 }
 

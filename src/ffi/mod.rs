@@ -10,7 +10,8 @@
 //!   message readable with [`navstar_last_error_message`].
 //! * No pointer passed in by the caller is kept after the call returns.
 //! * A [`NavstarMesh`] may be used by any number of threads at once; a [`NavstarQuery`]
-//!   by one thread at a time.
+//!   by one thread at a time; a [`NavstarWorld`] by any number of threads (its changes
+//!   are made one at a time, its snapshots taken without waiting).
 //!
 //! The plumbing: `boundary` (the panic net, errors, reading the caller's memory and
 //! writing outputs) and `handle` (typed ownership of the opaque handles). The files with
@@ -37,14 +38,17 @@ mod queries;
 
 mod spatial;
 
+mod world;
+
 mod saved;
 
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
     navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,
+    navstar_world_options_default,
 };
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
-pub use handle::{NavstarMesh, NavstarQuery};
+pub use handle::{NavstarMesh, NavstarQuery, NavstarWorld};
 pub use mesh::{
     navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,
     navstar_mesh_polygon_count, navstar_mesh_vertex_count,
@@ -72,9 +76,15 @@ pub use query::{
 };
 pub use saved::{
     NAVSTAR_FORMAT_VERSION, navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes,
-    navstar_mesh_save,
+    navstar_mesh_save, navstar_world_load, navstar_world_load_bytes, navstar_world_save,
 };
 pub use spatial::{
     NavstarRaycastHit, navstar_mesh_interpolate, navstar_mesh_nearest_point, navstar_mesh_raycast,
 };
 pub use status::{NavstarStatus, navstar_last_error_message, navstar_status_name, navstar_version};
+pub use world::{
+    NavstarTileRef, NavstarWorldOptions, navstar_mesh_polygon_ids, navstar_mesh_polygon_ref,
+    navstar_mesh_resolve_polygon_ref, navstar_world_add_tile, navstar_world_create,
+    navstar_world_free, navstar_world_remove_tile, navstar_world_replace_tile,
+    navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
+};

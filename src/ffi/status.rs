@@ -37,13 +37,17 @@ pub enum NavstarStatus {
     NavstarErrorNoPath = -5,
     /// Memory could not be allocated (for example a mesh of billions of polygons).
     NavstarErrorOutOfMemory = -6,
+    /// A tile or polygon reference names a tile that was removed or replaced since it
+    /// was made (or a tile of another world); the message names the tile and both
+    /// generations.
+    NavstarErrorStaleReference = -7,
     /// A bug: a panic was caught at the boundary.
     NavstarErrorInternal = -100,
 }
 
 /// Every status with the name of its C constant: the one place these names are written
 /// in Rust. A unit test checks it against the enum of the generated header.
-const STATUS_NAMES: [(NavstarStatus, &CStr); 11] = [
+const STATUS_NAMES: [(NavstarStatus, &CStr); 12] = [
     (NavstarStatus::NavstarOk, c"NAVSTAR_OK"),
     (NavstarStatus::NavstarPartialPath, c"NAVSTAR_PARTIAL_PATH"),
     (
@@ -74,6 +78,10 @@ const STATUS_NAMES: [(NavstarStatus, &CStr); 11] = [
     (
         NavstarStatus::NavstarErrorOutOfMemory,
         c"NAVSTAR_ERROR_OUT_OF_MEMORY",
+    ),
+    (
+        NavstarStatus::NavstarErrorStaleReference,
+        c"NAVSTAR_ERROR_STALE_REFERENCE",
     ),
     (
         NavstarStatus::NavstarErrorInternal,
@@ -119,9 +127,11 @@ impl From<PathStatus> for NavstarStatus {
 impl From<&MeshError> for NavstarStatus {
     fn from(error: &MeshError) -> Self {
         match error {
-            MeshError::InvalidOption(_) | MeshError::TooLarge(_) => {
-                NavstarStatus::NavstarErrorInvalidArgument
-            }
+            MeshError::InvalidOption(_)
+            | MeshError::TooLarge(_)
+            | MeshError::WorldFull { .. }
+            | MeshError::TileTooLarge { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            MeshError::StaleTile { .. } => NavstarStatus::NavstarErrorStaleReference,
             MeshError::OutOfMemory(_) => NavstarStatus::NavstarErrorOutOfMemory,
             _ => NavstarStatus::NavstarErrorInvalidMesh,
         }
@@ -134,8 +144,8 @@ impl From<&QueryError> for NavstarStatus {
             QueryError::NonFinitePoint(_)
             | QueryError::InvalidOption(_)
             | QueryError::InvalidAreaCost { .. }
-            | QueryError::IndexOutOfRange { .. }
-            | QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            | QueryError::IndexOutOfRange { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorStaleReference,
             QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,
             QueryError::OutOfMemory => NavstarStatus::NavstarErrorOutOfMemory,

@@ -10,7 +10,9 @@
 //!   queries (nearest point, raycast, interpolation);
 //! * `regressions`: the inputs the fuzzers failed on;
 //! * `saved`: saving a mesh into a caller buffer and loading the binary format;
-//! * `stress`: many threads on one mesh while handles come and go and flags change.
+//! * `stress`: many threads on one mesh while handles come and go and flags change;
+//! * `world`: worlds of tiles: tile operations, snapshots, paths across a seam, stale
+//!   and foreign references; `world_saved`: saving and loading a world.
 //!
 //! miri runs the `contract` tests (`scripts/test`).
 
@@ -22,6 +24,8 @@ mod queries;
 mod regressions;
 mod saved;
 mod stress;
+mod world;
+mod world_saved;
 
 use std::ffi::CStr;
 

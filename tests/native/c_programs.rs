@@ -1,7 +1,8 @@
 //! Compiles and runs the C and C++ callers (`examples/c/navstar_example.c`,
-//! `examples/cpp/navstar_example.cpp`) against the libraries that `cargo build` makes:
-//! the shared library, the static library, under ASan + UBSan and under valgrind. Also
-//! compiles `include/navstar.h` on its own as C99, C11, C++11 and C++17.
+//! `examples/cpp/navstar_example.cpp`, and the world of two tiles in
+//! `tests/native/world.c`) against the libraries that `cargo build` makes: the shared
+//! library, the static library, under ASan + UBSan and under valgrind. Also compiles
+//! `include/navstar.h` on its own as C99, C11, C++11 and C++17.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use crate::{describe, lib_dir, manifest_dir, output_text, run_checked, run_ok, r
 
 const C_EXAMPLE: &str = "examples/c/navstar_example.c";
 const CPP_EXAMPLE: &str = "examples/cpp/navstar_example.cpp";
+const C_WORLD: &str = "tests/native/world.c";
 
 const C_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
 const CPP_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
@@ -233,6 +235,41 @@ fn c_under_valgrind() {
     run_valgrind(&exe);
 }
 
+#[test]
+fn c_world_of_two_tiles_against_the_static_library() {
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_WORLD,
+        Link::Static,
+        &[],
+        "c_world_static",
+    );
+    run_plain(&exe);
+}
+
+#[test]
+fn c_world_of_two_tiles_under_sanitizers_and_valgrind() {
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_WORLD,
+        Link::Shared,
+        SANITIZE,
+        "c_world_asan",
+    );
+    run_sanitized(&exe);
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_WORLD,
+        Link::Shared,
+        &["-g"],
+        "c_world_valgrind",
+    );
+    run_valgrind(&exe);
+}
+
 /// Compiles a file that includes the header (twice, to exercise the include guard) and
 /// uses each type, with warnings as errors.
 fn compile_header_alone(language: Language, standard: &str) {
@@ -267,7 +304,11 @@ fn compile_header_alone(language: Language, standard: &str) {
          \x20   NavstarPathOptions path_options = navstar_path_options_default();\n\
          \x20   NavstarMesh *mesh = NULL;\n\
          \x20   NavstarQuery *query = NULL;\n\
+         \x20   NavstarWorldOptions world_options = navstar_world_options_default();\n\
+         \x20   NavstarWorld *world = NULL;\n\
+         \x20   NavstarTileRef tile = {{0, 0, 0}};\n\
          \x20   (void)mesh_options; (void)path_options; (void)mesh; (void)query;\n\
+         \x20   (void)world_options; (void)world; (void)tile;\n\
          \x20   return status == NAVSTAR_ERROR_INTERNAL ? 1 : 0;\n\
          }}\n"
     );
