@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 //
 // navstar.hpp from a CMake project: meshes, queries, paths into vectors and fixed
-// buffers, options, errors with their messages, ownership, threads. Self-checking: the
-// last line is "N passed, M failed" and the exit status is non-zero when M > 0.
+// buffers, options, errors with their messages, ownership, threads, worlds of tiles.
+// Self-checking: the last line is "N passed, M failed" and the exit status is non-zero
+// when M > 0.
 //
 // Built with -fno-exceptions -fno-rtti -Wall -Wextra -Wpedantic -Wshadow -Wconversion
 // -Wsign-conversion -Wold-style-cast -Werror (see CMakeLists.txt).
@@ -652,6 +653,98 @@ void test_save_load_and_query_options(const std::string &scratch_path) {
     check(!limited, "no query after an error");
 }
 
+// A world of two grid tiles that meet along x = 2 over z in [0, 1] (tile A is 2 x 2
+// without its cell (1, 1); tile B a full 2 x 2 from x = 2): a path across the seam,
+// references that go stale, replacing a tile, saving and loading (`scratch_path`: a file
+// this program may write).
+void test_world(const std::string &scratch_path) {
+    static_assert(!std::is_copy_constructible<navstar::World>::value, "World is move-only");
+    static_assert(std::is_nothrow_move_constructible<navstar::World>::value, "World moves without throwing");
+    const std::array<std::uint8_t, 4> a_cells{{1, 1, 1, 0}};
+    const std::array<std::uint8_t, 4> b_cells{{1, 1, 1, 1}};
+    navstar::Mesh a;
+    navstar::Mesh b;
+    expect_status(navstar::Mesh::create_from_grid(a_cells, 2, 2, 1.0f, {0, 0, 0}, a), Status::ok, "tile A");
+    expect_status(navstar::Mesh::create_from_grid(b_cells, 2, 2, 1.0f, {2, 0, 0}, b), Status::ok, "tile B");
+    navstar::World world;
+    const navstar::WorldOptions bad = navstar::WorldOptions().set_max_tiles(3);
+    expect_error(navstar::World::create(world, &bad), Status::error_invalid_argument, "max_tiles",
+                 "max_tiles must be a power of two");
+    check(!world, "no world after an error");
+    const navstar::WorldOptions options = navstar::WorldOptions().set_max_tiles(64);
+    check(options.max_tiles() == 64 && options.up_axis() == navstar::UpAxis::y, "world options read back");
+    expect_status(navstar::World::create(world, &options), Status::ok, "a world");
+    navstar::TileRef ta{};
+    navstar::TileRef tb{};
+    expect_status(world.add_tile(a, ta), Status::ok, "add A");
+    expect_status(world.add_tile(b, tb), Status::ok, "add B");
+    check(world.tile_count() == 2, "two tiles");
+    const std::uint32_t polygons = a.polygon_count() + b.polygon_count();
+
+    navstar::Mesh snapshot;
+    expect_status(world.snapshot(snapshot), Status::ok, "a snapshot");
+    check(snapshot.polygon_count() == polygons, "the snapshot has every polygon of both tiles");
+    navstar::Query query;
+    expect_status(navstar::Query::create(snapshot, query), Status::ok, "a query on the snapshot");
+    std::vector<Vec3> path;
+    const std::vector<Vec3> across = {{0.5f, 0, 1.5f}, {1, 0, 1}, {2, 0, 1}, {3.5f, 0, 1.5f}};
+    expect_status(query.find_path(across.front(), across.back(), path), Status::ok, "a path across the seam");
+    expect_path(path, across, "turning at (1, 1) and (2, 1)");
+
+    std::vector<std::uint32_t> ids;
+    expect_status(snapshot.polygon_ids(ids), Status::ok, "the snapshot's polygon numbers");
+    check(ids.size() == polygons, "one number per polygon");
+    std::vector<std::uint64_t> refs(ids.size());
+    for (std::size_t i = 0; i < ids.size(); i++) {
+        expect_status(snapshot.polygon_ref(ids[i], refs[i]), Status::ok, "a polygon reference");
+    }
+    navstar::TileRef replaced{};
+    expect_status(world.replace_tile(tb, b, replaced), Status::ok, "replace B by itself");
+    check(replaced.slot == tb.slot && replaced.generation > tb.generation, "same slot, a later generation");
+    expect_error(world.remove_tile(tb), Status::error_stale_reference, "generation", "the old B is stale");
+    navstar::Mesh later;
+    expect_status(world.snapshot(later), Status::ok, "a later snapshot");
+    std::uint32_t stale = 0;
+    for (std::size_t i = 0; i < ids.size(); i++) {
+        std::uint32_t polygon = 0;
+        const navstar::Result r = later.resolve_polygon_ref(refs[i], polygon);
+        stale += r.status() == Status::error_stale_reference ? 1u : 0u;
+        check(r.ok() ? polygon == ids[i] : polygon == NAVSTAR_NO_POLYGON, "a reference resolves or is stale");
+    }
+    check(stale == b.polygon_count(), "references into the replaced tile are stale, the others resolve");
+
+    std::vector<std::uint8_t> bytes;
+    expect_status(world.save(bytes), Status::ok, "save the world");
+    navstar::World loaded;
+    std::uint32_t size = 0;
+    expect_status(world.save(navstar::Span<std::uint8_t>(), size), Status::buffer_too_small, "the size alone");
+    check(size == bytes.size(), "the size asked for is the vector's size");
+    expect_status(navstar::World::load_bytes(bytes, loaded), Status::ok, "load it");
+    std::vector<navstar::TileRef> listed;
+    expect_status(loaded.tiles(listed), Status::ok, "list the loaded tiles");
+    check(listed.size() == 2 && listed[0].slot == ta.slot && listed[1].generation == replaced.generation,
+          "the loaded tiles keep their slots and generations");
+    std::vector<std::uint8_t> again;
+    expect_status(loaded.save(again), Status::ok, "save the loaded world");
+    check(again == bytes, "it saves to the same bytes");
+    bytes.back() ^= 1;
+    expect_error(navstar::World::load_bytes(bytes, loaded), Status::error_invalid_mesh, "checksum", "a damaged file");
+    expect_error(navstar::World::load_file("/nonexistent/world.navstar", loaded), Status::error_invalid_argument,
+                 "cannot read", "a missing file");
+    expect_error(world.save_file("/nonexistent/dir/world.navstar"), Status::error_invalid_argument, "cannot open",
+                 "an unwritable path");
+    expect_status(world.save_file(scratch_path.c_str()), Status::ok, "save to a file");
+    navstar::World from_file;
+    expect_status(navstar::World::load_file(scratch_path.c_str(), from_file), Status::ok, "load the file");
+    check(from_file.tile_count() == 2, "the file holds the world");
+    std::remove(scratch_path.c_str());
+    check(!loaded, "no world after an error");
+    expect_status(world.remove_tile(ta), Status::ok, "remove A");
+    world.reset();
+    expect_status(query.find_path(across.front(), across.back(), path), Status::ok,
+                  "the snapshot outlives its world");
+}
+
 int main(int argc, char **argv) {
     std::printf("navstar %s from C++ %ld\n", navstar::version_string().c_str(), static_cast<long>(__cplusplus));
     test_version();
@@ -663,6 +756,7 @@ int main(int argc, char **argv) {
     test_filters_links_and_queries();
     test_degenerate_connectors();
     test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");
+    test_world(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".world.navstar");
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed > 0 ? 1 : 0;
 }

@@ -15,11 +15,13 @@
 //
 // * No exceptions and no RTTI: builds with -fno-exceptions -fno-rtti (failures are
 //   returned as navstar::Result, which carries the status and the library's message).
-// * Mesh and Query are move-only RAII owners of NavstarMesh* / NavstarQuery*.
+// * Mesh, Query and World are move-only RAII owners of NavstarMesh* / NavstarQuery* /
+//   NavstarWorld*.
 // * Paths go into a caller's buffer (Span<Vec3>, never allocates) or a std::vector that
 //   grows when needed and is reused.
 // * Threading is the C library's: a Mesh may be used by any number of threads at once,
-//   a Query by one thread at a time. A Query keeps its mesh alive by itself.
+//   a Query by one thread at a time. A Query keeps its mesh alive by itself. A World
+//   may be used by any number of threads; its snapshots are Meshes.
 #ifndef NAVSTAR_HPP
 #define NAVSTAR_HPP
 
@@ -60,6 +62,7 @@ enum class Status : std::int32_t {
     error_not_on_mesh = NAVSTAR_ERROR_NOT_ON_MESH,
     error_no_path = NAVSTAR_ERROR_NO_PATH,
     error_out_of_memory = NAVSTAR_ERROR_OUT_OF_MEMORY,
+    error_stale_reference = NAVSTAR_ERROR_STALE_REFERENCE,
     error_internal = NAVSTAR_ERROR_INTERNAL,
 };
 
@@ -350,6 +353,25 @@ Result fill(std::vector<T> &out, Call call) {
     }
 }
 
+// Writes `bytes` to the file `path` (replaced if it exists), for the save_file methods:
+// a NULL path is Status::error_null_argument, a file that cannot be written
+// Status::error_invalid_argument.
+inline Result write_file(const char *function, const char *path, const std::vector<std::uint8_t> &bytes) {
+    if (path == nullptr) {
+        return Result(Status::error_null_argument, std::string(function) + ": path is NULL");
+    }
+    std::FILE *file = std::fopen(path, "wb");
+    if (file == nullptr) {
+        return argument_error(function, std::string("cannot open '") + path + "' for writing");
+    }
+    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) {
+        return argument_error(function, std::string("cannot write '") + path + "'");
+    }
+    return Result();
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------
@@ -504,23 +526,7 @@ class Mesh {
     Result save_file(const char *path) const {
         std::vector<std::uint8_t> bytes;
         Result result = save(bytes);
-        if (result.is_error()) {
-            return result;
-        }
-        const char *function = "navstar::Mesh::save_file";
-        if (path == nullptr) {
-            return Result(Status::error_null_argument, std::string(function) + ": path is NULL");
-        }
-        std::FILE *file = std::fopen(path, "wb");
-        if (file == nullptr) {
-            return detail::argument_error(function, std::string("cannot open '") + path + "' for writing");
-        }
-        const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-        const bool closed = std::fclose(file) == 0;
-        if (!written || !closed) {
-            return detail::argument_error(function, std::string("cannot write '") + path + "'");
-        }
-        return result;
+        return result.is_error() ? result : detail::write_file("navstar::Mesh::save_file", path, bytes);
     }
 
     // Changes a polygon's flags while other threads may query (atomic, no lock);
@@ -531,6 +537,23 @@ class Mesh {
     // A polygon's current flags and its area id.
     Result polygon_info(std::uint32_t polygon, std::uint32_t &flags, std::uint32_t &area) const {
         return Result::from_c(navstar_mesh_polygon_info(raw_, polygon, &flags, &area));
+    }
+    // The numbers of every polygon, in increasing order: 0 to polygon_count() - 1 for a
+    // mesh built from arrays; for a snapshot of a World, numbers that encode the tile.
+    Result polygon_ids(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_ids(raw_, data, capacity, &count);
+        });
+    }
+    // A reference to a polygon that outlives this mesh: it names the polygon's tile and
+    // that tile's generation (navstar_mesh_polygon_ref). Error for a polygon out of range.
+    Result polygon_ref(std::uint32_t polygon, std::uint64_t &out_ref) const {
+        return Result::from_c(navstar_mesh_polygon_ref(raw_, polygon, &out_ref));
+    }
+    // The polygon a reference names in this mesh (a snapshot of the same world);
+    // Status::error_stale_reference when its tile was removed or replaced since.
+    Result resolve_polygon_ref(std::uint64_t ref, std::uint32_t &out_polygon) const {
+        return Result::from_c(navstar_mesh_resolve_polygon_ref(raw_, ref, &out_polygon));
     }
     // Changes an off-mesh link's flags (index in the links given at creation).
     Result set_link_flags(std::uint32_t link, std::uint32_t flags, std::uint32_t *previous = nullptr) const {
@@ -771,6 +794,166 @@ class Query {
     }
 
     NavstarQuery *raw_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------
+// World
+
+// World options, starting from the library's defaults. Setters chain:
+//   navstar::WorldOptions().set_max_tiles(1024).set_seam_tolerance(0.01f)
+class WorldOptions {
+   public:
+    WorldOptions() noexcept : raw_(navstar_world_options_default()) {}
+    explicit WorldOptions(const NavstarWorldOptions &raw) noexcept : raw_(raw) {}
+
+    UpAxis up_axis() const noexcept { return static_cast<UpAxis>(raw_.up_axis); }
+    WorldOptions &set_up_axis(UpAxis axis) noexcept {
+        raw_.up_axis = static_cast<std::uint32_t>(axis);
+        return *this;
+    }
+    // How many tiles the world holds at once (a power of two).
+    std::uint32_t max_tiles() const noexcept { return raw_.max_tiles; }
+    WorldOptions &set_max_tiles(std::uint32_t max_tiles) noexcept {
+        raw_.max_tiles = max_tiles;
+        return *this;
+    }
+    // How far apart (ground plane) wall edges of two tiles may be and still join.
+    float seam_tolerance() const noexcept { return raw_.seam_tolerance; }
+    WorldOptions &set_seam_tolerance(float tolerance) noexcept {
+        raw_.seam_tolerance = tolerance;
+        return *this;
+    }
+    // The largest height difference at the ends of a seam that still joins.
+    float climb() const noexcept { return raw_.climb; }
+    WorldOptions &set_climb(float climb) noexcept {
+        raw_.climb = climb;
+        return *this;
+    }
+
+    const NavstarWorldOptions &raw() const noexcept { return raw_; }
+    NavstarWorldOptions &raw() noexcept { return raw_; }
+
+   private:
+    NavstarWorldOptions raw_;
+};
+
+// A tile of a world: its world, slot and generation (plain data, NavstarTileRef).
+using TileRef = NavstarTileRef;
+
+// A world of tiles (owns a NavstarWorld*): add, remove and replace tiles while other
+// threads query snapshots of it. Move-only; any number of threads may use one World at
+// once. Empty (false) when default-constructed or after a failed create or load.
+class World {
+   public:
+    World() noexcept = default;
+    // Takes ownership of a world made by the C API (NULL gives an empty World).
+    explicit World(NavstarWorld *raw) noexcept : raw_(raw) {}
+    ~World() { reset(); }
+    World(World &&other) noexcept : raw_(other.release()) {}
+    World &operator=(World &&other) noexcept {
+        if (this != &other) {
+            reset(other.release());
+        }
+        return *this;
+    }
+    World(const World &) = delete;
+    World &operator=(const World &) = delete;
+
+    // An empty world (navstar_world_create); options NULL: defaults.
+    static Result create(World &out, const WorldOptions *options = nullptr) {
+        out.reset();
+        NavstarWorld *raw = nullptr;
+        Result result = Result::from_c(navstar_world_create(options ? &options->raw() : nullptr, &raw));
+        out.reset(raw);
+        return result;
+    }
+    // A world saved by save() (navstar_world_load / navstar_world_load_bytes). Its
+    // tiles keep their slots and generations; list them with tiles(). On error `out`
+    // is left empty: an unreadable file is Status::error_invalid_argument, a refused one
+    // Status::error_invalid_mesh.
+    static Result load_file(const char *path, World &out) {
+        out.reset();
+        NavstarWorld *raw = nullptr;
+        Result result = Result::from_c(navstar_world_load(path, &raw));
+        out.reset(raw);
+        return result;
+    }
+    static Result load_bytes(Span<const std::uint8_t> bytes, World &out) {
+        out.reset();
+        if (bytes.size() > detail::max_u32) {
+            return detail::argument_error("navstar::World::load_bytes", "more than 4 GiB of bytes");
+        }
+        NavstarWorld *raw = nullptr;
+        Result result = Result::from_c(
+            navstar_world_load_bytes(bytes.data(), static_cast<std::uint32_t>(bytes.size()), &raw));
+        out.reset(raw);
+        return result;
+    }
+
+    // Adds a tile (copied: `tile` may be destroyed afterwards), joined to its neighbours.
+    Result add_tile(const Mesh &tile, TileRef &out) {
+        return Result::from_c(navstar_world_add_tile(raw_, tile.get(), &out));
+    }
+    // Removes a tile; Status::error_stale_reference when it is gone already.
+    Result remove_tile(const TileRef &tile) { return Result::from_c(navstar_world_remove_tile(raw_, tile)); }
+    // Replaces a tile in one step; `out` is the new tile (same slot, next generation).
+    Result replace_tile(const TileRef &tile, const Mesh &mesh, TileRef &out) {
+        return Result::from_c(navstar_world_replace_tile(raw_, tile, mesh.get(), &out));
+    }
+    // The world as it is now, as an immutable Mesh that every query takes.
+    Result snapshot(Mesh &out) const {
+        out.reset();
+        NavstarMesh *raw = nullptr;
+        Result result = Result::from_c(navstar_world_snapshot(raw_, &raw));
+        out.reset(raw);
+        return result;
+    }
+    // The tiles present now, by slot.
+    Result tiles(std::vector<TileRef> &out) const {
+        return detail::fill(out, [this](TileRef *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_world_tiles(raw_, data, capacity, &count);
+        });
+    }
+    // Saves the world into a caller's buffer; never allocates. `size` receives the size
+    // of the saved world; when it exceeds buffer.size() the first buffer.size() bytes are
+    // written and the status is Status::buffer_too_small. An empty buffer asks for the
+    // size alone.
+    Result save(Span<std::uint8_t> buffer, std::uint32_t &size) const {
+        const std::uint32_t capacity =
+            static_cast<std::uint32_t>(buffer.size() < detail::max_u32 ? buffer.size() : detail::max_u32);
+        return Result::from_c(navstar_world_save(raw_, capacity == 0 ? nullptr : buffer.data(), capacity, &size));
+    }
+    // The world in the world format (navstar_world_save), into a vector of its size.
+    Result save(std::vector<std::uint8_t> &out) const {
+        return detail::fill(out, [this](std::uint8_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_world_save(raw_, data, capacity, &count);
+        });
+    }
+    // Saves the world to the file `path` (replaced if it exists). A file that cannot be
+    // written is Status::error_invalid_argument.
+    Result save_file(const char *path) const {
+        std::vector<std::uint8_t> bytes;
+        Result result = save(bytes);
+        return result.is_error() ? result : detail::write_file("navstar::World::save_file", path, bytes);
+    }
+    // 0 for an empty World.
+    std::uint32_t tile_count() const noexcept { return navstar_world_tile_count(raw_); }
+
+    explicit operator bool() const noexcept { return raw_ != nullptr; }
+    NavstarWorld *get() const noexcept { return raw_; }
+    NavstarWorld *release() noexcept {
+        NavstarWorld *raw = raw_;
+        raw_ = nullptr;
+        return raw;
+    }
+    void reset(NavstarWorld *raw = nullptr) noexcept {
+        NavstarWorld *old = raw_;
+        raw_ = raw;
+        navstar_world_free(old);  // NULL does nothing
+    }
+
+   private:
+    NavstarWorld *raw_ = nullptr;
 };
 
 }  // namespace navstar

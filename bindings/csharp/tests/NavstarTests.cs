@@ -2,8 +2,8 @@
 //
 // The C# binding, run under Mono against libnavstar.so: meshes, paths and their corners,
 // the no-allocation path call, options, every documented error with its message, handle
-// lifetimes and threads. Compiled together with the binding's sources (so the raw
-// P/Invoke declarations can be called with NULLs too), and a second time with
+// lifetimes, threads and worlds of tiles. Compiled together with the binding's sources
+// (so the raw P/Invoke declarations can be called with NULLs too), and a second time with
 // UNITY_5_3_OR_NEWER against UnityEngineStub.cs for the Unity overloads. The last line
 // printed is "N passed, M failed"; the exit code is 1 when M > 0.
 //
@@ -58,6 +58,7 @@ internal static unsafe class NavstarTests
         Run("nearest point, raycast, interpolation", TestSpatialQueries);
         Run("degenerate connectors", TestDegenerateConnectors);
         Run("save and load, query options", TestSaveLoadAndQueryOptions);
+        Run("worlds of tiles", TestWorld);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
@@ -964,6 +965,102 @@ internal static unsafe class NavstarTests
             }
         }
         return true;
+    }
+
+    // Two grid tiles that meet along x = 2 over z in [0, 1] (tile A: 2 x 2 without its
+    // cell (1, 1); tile B: a full 2 x 2 from x = 2). The path from (0.5, 1.5) to
+    // (3.5, 1.5) crosses the seam and turns at (1, 1) and (2, 1).
+    private static void TestWorld()
+    {
+        Check(Marshal.SizeOf(typeof(WorldOptions)) == 20 && Marshal.SizeOf(typeof(TileRef)) == 12,
+              "WorldOptions and TileRef have the C layout");
+        WorldOptions options = WorldOptions.Default;
+        Check(options.StructSize == 20 && options.UpAxis == UpAxis.Y && options.MaxTiles > 0, "world defaults");
+        options.MaxTiles = 3;
+        NavstarWorld bad;
+        ExpectError(NavstarWorld.TryCreate(options, out bad), Status.ErrorInvalidArgument, "max_tiles",
+                    "max_tiles must be a power of two");
+        Check(bad == null, "no world after an error");
+        options.MaxTiles = 64;
+        Vector3[] across = { V(0.5f, 0, 1.5f), V(1, 0, 1), V(2, 0, 1), V(3.5f, 0, 1.5f) };
+        using (NavstarMesh a = NavstarMesh.CreateFromGrid(new byte[] { 1, 1, 1, 0 }, 2, 2, 1, V(0, 0, 0)))
+        using (NavstarMesh b = NavstarMesh.CreateFromGrid(new byte[] { 1, 1, 1, 1 }, 2, 2, 1, V(2, 0, 0)))
+        using (NavstarWorld world = NavstarWorld.Create(options))
+        {
+            TileRef ta = world.AddTile(a);
+            TileRef tb = world.AddTile(b);
+            Check(world.TileCount == 2 && ta.World == tb.World && ta.Slot != tb.Slot, "two tiles in one world");
+            int polygons = a.PolygonCount + b.PolygonCount;
+            using (NavstarMesh snapshot = world.Snapshot())
+            using (NavstarQuery query = snapshot.CreateQuery())
+            {
+                Check(snapshot.PolygonCount == polygons, "the snapshot has every polygon of both tiles");
+                ExpectPath(query.FindPath(across[0], across[3]), across, "a path across the seam");
+                int[] ids = snapshot.GetPolygonIds();
+                Check(ids.Length == polygons, "one number per polygon");
+                var refs = new ulong[ids.Length];
+                for (int i = 0; i < ids.Length; i++)
+                {
+                    refs[i] = snapshot.GetPolygonRef(ids[i]);
+                }
+                world.RemoveTile(tb);
+                ExpectError(world.TryRemoveTile(tb), Status.ErrorStaleReference, "slot " + tb.Slot, "remove B twice");
+                ExpectThrows(() => world.RemoveTile(tb), Status.ErrorStaleReference, "generation", "RemoveTile throws");
+                using (NavstarMesh without = world.Snapshot())
+                {
+                    Check(without.PolygonCount == a.PolygonCount, "the new snapshot has tile A only");
+                    int stale = 0;
+                    for (int i = 0; i < ids.Length; i++)
+                    {
+                        int polygon;
+                        Status s = without.TryResolvePolygonRef(refs[i], out polygon);
+                        stale += s == Status.ErrorStaleReference && polygon == -1 ? 1 : 0;
+                    }
+                    Check(stale == b.PolygonCount, "references into the removed tile are stale (" + stale + ")");
+                }
+                ExpectPath(query.FindPath(across[0], across[3]), across, "the older snapshot still crosses");
+            }
+            TileRef again = world.AddTile(b);
+            Check(again.Slot == tb.Slot && again.Generation > tb.Generation, "the slot is filled in a new generation");
+            TileRef replaced = world.ReplaceTile(again, b);
+            Check(replaced.Generation > again.Generation, "replacing makes a new generation");
+            TileRef ignored;
+            ExpectError(world.TryReplaceTile(again, b, out ignored), Status.ErrorStaleReference, "generation",
+                        "the replaced tile is stale");
+            Check(ignored.Equals(default(TileRef)), "the out reference is zeroed after an error");
+
+            byte[] bytes = world.Save();
+            int size;
+            Check(world.Save(null, out size) == Status.BufferTooSmall && size == bytes.Length,
+                  "a null buffer asks for the size");
+            using (NavstarWorld loaded = NavstarWorld.Load(bytes))
+            using (NavstarMesh snapshot = loaded.Snapshot())
+            using (NavstarQuery query = snapshot.CreateQuery())
+            {
+                TileRef[] tiles = loaded.GetTiles();
+                Check(tiles.Length == 2 && tiles[0].Slot == ta.Slot && tiles[0].Generation == ta.Generation &&
+                          tiles[1].Slot == replaced.Slot && tiles[1].Generation == replaced.Generation,
+                      "the loaded world keeps slots and generations");
+                ExpectError(loaded.TryRemoveTile(ta), Status.ErrorStaleReference, "world",
+                            "a reference of the saved world is refused by the loaded one");
+                ExpectPath(query.FindPath(across[0], across[3]), across, "the loaded world crosses the seam");
+                byte[] again2 = loaded.Save();
+                Check(again2.Length == bytes.Length && Convert.ToBase64String(again2) == Convert.ToBase64String(bytes),
+                      "the loaded world saves to the same bytes");
+            }
+            string file = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "navstar-cs-world-" + Environment.TickCount + ".navstar");
+            world.SaveToFile(file);
+            using (NavstarWorld fromFile = NavstarWorld.LoadFile(file))
+            {
+                Check(fromFile.TileCount == 2, "a world from a file");
+            }
+            System.IO.File.Delete(file);
+            bytes[bytes.Length - 1] ^= 1;
+            NavstarWorld damaged;
+            ExpectError(NavstarWorld.TryLoad(bytes, out damaged), Status.ErrorInvalidMesh, "checksum", "a damaged file");
+            Check(damaged == null, "no world after an error");
+            ExpectException<ArgumentNullException>(() => world.AddTile(null), "tile", "a null tile");
+        }
     }
 
     private static void TestThreads()

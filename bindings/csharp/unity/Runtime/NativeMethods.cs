@@ -160,6 +160,68 @@ namespace Navstar
             NavstarQuery query, float* start, float maxCost, PathOptions* options,
             ReachedPolygon* outPolygons, uint capacity, out uint count);
 
+        // Worlds of tiles and polygon references (NavstarWorld.cs).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern WorldOptions navstar_world_options_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_create(WorldOptions* options, out NavstarWorld world);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void navstar_world_free(IntPtr world);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_add_tile(NavstarWorld world, NavstarMesh tile, out TileRef added);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_remove_tile(NavstarWorld world, TileRef tile);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_replace_tile(
+            NavstarWorld world, TileRef tile, NavstarMesh mesh, out TileRef replaced);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_snapshot(NavstarWorld world, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_world_tile_count(NavstarWorld world);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_tiles(NavstarWorld world, TileRef* outTiles, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_save(NavstarWorld world, byte* buffer, uint capacity, out uint size);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_load_bytes(byte* bytes, uint size, out NavstarWorld world);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_load(byte* path, out NavstarWorld world);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_ids(NavstarMesh mesh, uint* outIds, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_ref(NavstarMesh mesh, uint polygon, out ulong polygonRef);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_resolve_polygon_ref(NavstarMesh mesh, ulong polygonRef, out uint polygon);
+
+        // A file path as the loaders take it: NUL-terminated UTF-8. Throws for null and for
+        // a path with a NUL character (the library would read a shorter path).
+        internal static byte[] Utf8Path(string path)
+        {
+            if (path == null)
+            {
+                throw new ArgumentNullException("path");
+            }
+            if (path.IndexOf('\0') >= 0)
+            {
+                throw new ArgumentException("the path contains a NUL character", "path");
+            }
+            return System.Text.Encoding.UTF8.GetBytes(path + "\0");
+        }
+
         // A NUL-terminated UTF-8 string owned by the library, copied.
         internal static string Utf8(IntPtr text)
         {

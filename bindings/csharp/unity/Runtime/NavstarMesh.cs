@@ -188,15 +188,7 @@ namespace Navstar
         /// </summary>
         public static unsafe Status TryLoadFile(string path, out NavstarMesh mesh)
         {
-            if (path == null)
-            {
-                throw new ArgumentNullException("path");
-            }
-            if (path.IndexOf('\0') >= 0)
-            {
-                throw new ArgumentException("the path contains a NUL character", "path");
-            }
-            byte[] text = System.Text.Encoding.UTF8.GetBytes(path + "\0");
+            byte[] text = NativeMethods.Utf8Path(path);
             fixed (byte* utf8 = text)
             {
                 Status status = NativeMethods.navstar_mesh_load_navstar(utf8, out mesh);
@@ -277,15 +269,16 @@ namespace Navstar
         }
 
         // After an error the marshaller still made an (empty) handle: drop it.
-        private static Status Checked(Status status, ref NavstarMesh mesh)
+        internal static Status Checked<T>(Status status, ref T handle)
+            where T : SafeHandle
         {
-            if (status < 0 || (mesh != null && mesh.IsInvalid))
+            if (status < 0 || (handle != null && handle.IsInvalid))
             {
-                if (mesh != null)
+                if (handle != null)
                 {
-                    mesh.Dispose(); // an empty handle: no native call, the message stays
+                    handle.Dispose(); // an empty handle: no native call, the message stays
                 }
-                mesh = null;
+                handle = null;
             }
             return status;
         }

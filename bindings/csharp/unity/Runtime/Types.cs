@@ -36,6 +36,8 @@ namespace Navstar
         ErrorNoPath = -5,
         /// <summary>Memory could not be allocated.</summary>
         ErrorOutOfMemory = -6,
+        /// <summary>A tile or polygon reference names a tile that was removed or replaced (or of another world).</summary>
+        ErrorStaleReference = -7,
         /// <summary>A bug in navstar: a panic was caught at the boundary.</summary>
         ErrorInternal = -100,
     }
@@ -294,7 +296,93 @@ namespace Navstar
             set { filter = value; }
         }
     }
+
+    /// <summary>
+    /// Options for a world of tiles. Start from <see cref="Default"/> (a
+    /// <c>new WorldOptions()</c> is rejected, as for MeshOptions).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct WorldOptions
+    {
+        private uint structSize;
+        private uint upAxis;
+        private uint maxTiles;
+        private float seamTolerance;
+        private float climb;
+
+        /// <summary>The library's defaults: Y up, room for 1024 tiles, seam tolerance 0.001, climb 0.25.</summary>
+        public static WorldOptions Default
+        {
+            get { return NativeMethods.navstar_world_options_default(); }
+        }
+
+        public uint StructSize
+        {
+            get { return structSize; }
+            set { structSize = value; }
+        }
+
+        /// <summary>Every tile must be built with this up axis.</summary>
+        public UpAxis UpAxis
+        {
+            get { return (UpAxis)upAxis; }
+            set { upAxis = (uint)value; }
+        }
+
+        /// <summary>How many tiles the world holds at once: a power of two.</summary>
+        public int MaxTiles
+        {
+            get { return (int)Math.Min(maxTiles, int.MaxValue); }
+            set { maxTiles = (uint)value; }
+        }
+
+        /// <summary>How far apart (ground plane, world units) wall edges of two tiles may be and still join.</summary>
+        public float SeamTolerance
+        {
+            get { return seamTolerance; }
+            set { seamTolerance = value; }
+        }
+
+        /// <summary>The largest height difference at the ends of a seam that still joins.</summary>
+        public float Climb
+        {
+            get { return climb; }
+            set { climb = value; }
+        }
+    }
 #pragma warning restore 0649
+
+    /// <summary>
+    /// A tile of a world: which world, which slot, which filling of the slot. Plain data;
+    /// a reference to a tile that is gone is refused with Status.ErrorStaleReference.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct TileRef : IEquatable<TileRef>
+    {
+        public uint World;
+        public uint Slot;
+        public uint Generation;
+
+        public bool Equals(TileRef other)
+        {
+            return World == other.World && Slot == other.Slot && Generation == other.Generation;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return obj is TileRef && Equals((TileRef)obj);
+        }
+
+        public override int GetHashCode()
+        {
+            return (int)(World * 31 + Slot * 17 + Generation);
+        }
+
+        public override string ToString()
+        {
+            return string.Format(CultureInfo.InvariantCulture, "tile (world {0}, slot {1}, generation {2})", World, Slot, Generation);
+        }
+    }
 
     /// <summary>
     /// Keeps members that only the P/Invoke marshaller uses (the handles' private
