@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use navstar::MeshOptions;
 use navstar::io::load_navstar_bytes;
 use navstar_fuzz::input::MeshArrays;
-use navstar_fuzz::{MeshSpec, run_queries};
+use navstar_fuzz::{MeshSpec, damage, run_queries};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -51,16 +51,7 @@ fuzz_target!(|input: Input| {
     let saved = original.to_bytes();
     let reloaded = load_navstar_bytes(&saved).expect("a saved mesh loads");
     assert_eq!(reloaded.to_bytes(), saved);
-    let mut bytes = saved.clone();
-    for &(at, mask) in input.flips.iter().take(8) {
-        let len = bytes.len();
-        bytes[at as usize % len] ^= mask;
-    }
-    let changed_payload = bytes[32..] != saved[32..];
-    if input.reseal {
-        let crc = crc32fast::hash(&bytes[32..]);
-        bytes[24..28].copy_from_slice(&crc.to_le_bytes());
-    }
+    let (bytes, changed_payload) = damage(&saved, &input.flips, input.reseal);
     match load_navstar_bytes(&bytes) {
         Ok(mesh) => {
             assert!(

@@ -16,7 +16,8 @@
 //!   [`calls`]: wrappers over the query entry points added after the first ones;
 //!   [`readback`] and [`searches`]: C-versus-Rust comparisons and checks of the path
 //!   read-back functions, reachable polygons and nearest targets; [`saved`]: the binary
-//!   format's save and load functions against the Rust API.
+//!   format's save and load functions against the Rust API; [`world`]: worlds of tiles
+//!   through the C ABI.
 //!
 //! Every check panics on failure, which libFuzzer reports as a crash.
 
@@ -27,6 +28,7 @@ pub mod input;
 pub mod readback;
 pub mod saved;
 pub mod searches;
+pub mod world;
 
 use std::ffi::CStr;
 use std::ptr::{self, NonNull};
@@ -1318,6 +1320,23 @@ pub fn run_queries(mesh: &NavMesh, picks: &[u8]) {
 // ---------------------------------------------------------------------------------------
 // Loaders
 // ---------------------------------------------------------------------------------------
+
+/// A saved file (navstar's container: a 32-byte header, then the payload) damaged by up
+/// to 8 `(position, xor mask)` flips, with the payload's checksum recomputed when
+/// `reseal`; and whether the payload changed.
+pub fn damage(saved: &[u8], flips: &[(u32, u8)], reseal: bool) -> (Vec<u8>, bool) {
+    let mut bytes = saved.to_vec();
+    for &(at, mask) in flips.iter().take(8) {
+        let len = bytes.len();
+        bytes[at as usize % len] ^= mask;
+    }
+    let changed_payload = bytes[32..] != saved[32..];
+    if reseal {
+        let crc = crc32fast::hash(&bytes[32..]);
+        bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    }
+    (bytes, changed_payload)
+}
 
 /// Parses `data` with a streaming parser through a reader that hands out at most a few
 /// bytes at a time, so that tokens and lines straddle buffer boundaries.

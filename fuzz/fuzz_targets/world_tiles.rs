@@ -1,0 +1,316 @@
+//! Fuzzes a world of tiles through the C ABI: sequences of `navstar_world_add_tile`,
+//! `_remove_tile` and `_replace_tile` with small grid tiles on a 3 x 3 lattice (whole,
+//! partial and T-shaped seams, heights within the climb or not, tiles on top of each
+//! other), snapshots, queries on old and new snapshots, polygon references and
+//! save/load round trips.
+//!
+//! A model holds the tiles present (slot, generation, polygon count) and every reference
+//! ever handed out. Checks, besides each call's status and message rules:
+//! * adding succeeds exactly when the world has a free slot; removing or replacing a
+//!   present tile succeeds, and a removed, replaced or foreign reference is
+//!   `NAVSTAR_ERROR_STALE_REFERENCE` (its message naming the slot) and changes nothing;
+//!   replacing keeps the slot and raises the generation;
+//! * every snapshot's polygon count is the sum of its tiles', `navstar_world_tiles`
+//!   lists the model's tiles by slot, and the tile count agrees;
+//! * a reference to any polygon of any snapshot resolves on that snapshot to the same
+//!   polygon, and on the latest one exactly when its tile (slot and generation) is still
+//!   present, else it is stale;
+//! * paths and nearest points between cell centres of present tiles, on old snapshots
+//!   as on new ones, succeed (complete or partial) with finite corners, starting at the
+//!   start;
+//! * a saved world loads with the same tiles and saves to the same bytes.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use navstar::ffi::{NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point};
+use navstar_fuzz::world::{
+    CWorld, STALE_REFERENCE, TileSpec, c_world_create, c_world_load, polygon_ref, resolve,
+    world_options,
+};
+use navstar_fuzz::{
+    CMesh, INVALID_ARGUMENT, OK, PARTIAL_PATH, c_find_path, check_status_and_message,
+};
+
+#[derive(Arbitrary, Debug)]
+enum Op {
+    Add(TileSpec),
+    /// Removes the model's tile `pick % count`, or a stale reference.
+    Remove { pick: u8, stale: bool },
+    Replace { pick: u8, stale: bool, tile: TileSpec },
+    /// A reference with another world's number.
+    Foreign { pick: u8 },
+    Snapshot,
+    /// A path between two cell centres on snapshot `snapshot % count`.
+    Path { snapshot: u8, from: u8, to: u8 },
+    /// References to a polygon of an old snapshot, resolved on the latest.
+    Refs { snapshot: u8, polygon: u16 },
+    Save,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    /// `max_tiles = 1 << (value % 5)`.
+    max_tiles: u8,
+    /// Seam tolerance and climb: `value / 256` world units.
+    tolerance: u8,
+    climb: u8,
+    ops: Vec<Op>,
+}
+
+/// A present tile of the model.
+#[derive(Clone)]
+struct Tile {
+    reference: NavstarTileRef,
+    spec: TileSpec,
+    polygons: u32,
+}
+
+/// A snapshot and the tiles it holds.
+struct Snapshot {
+    mesh: CMesh,
+    tiles: Vec<Tile>,
+}
+
+struct Model {
+    world: CWorld,
+    max_tiles: u32,
+    tiles: Vec<Tile>,
+    /// References that were removed or replaced.
+    stale: Vec<NavstarTileRef>,
+    snapshots: Vec<Snapshot>,
+}
+
+impl Model {
+    fn add(&mut self, spec: &TileSpec) {
+        let mesh = spec.build();
+        let (status, reference) = self.world.add(&mesh);
+        if (self.tiles.len() as u32) < self.max_tiles {
+            assert_eq!(status, OK, "adding to a world with room");
+        } else {
+            assert_eq!(status, INVALID_ARGUMENT, "adding to a full world");
+            return;
+        }
+        assert!(reference.slot < self.max_tiles && reference.generation > 0);
+        assert!(self.tiles.iter().all(|t| t.reference.slot != reference.slot));
+        assert!(!self.stale.contains(&reference), "a reference was handed out twice");
+        self.tiles.push(Tile {
+            reference,
+            spec: spec.clone(),
+            polygons: mesh.polygon_count(),
+        });
+    }
+
+    /// A stale reference (if any was made), or the present tile `pick`.
+    fn pick(&self, pick: u8, stale: bool) -> Option<(usize, NavstarTileRef)> {
+        if stale && !self.stale.is_empty() {
+            let r = self.stale[usize::from(pick) % self.stale.len()];
+            return Some((usize::MAX, r));
+        }
+        let i = usize::from(pick) % self.tiles.len().max(1);
+        self.tiles.get(i).map(|t| (i, t.reference))
+    }
+
+    fn check_refused(&self, status: NavstarStatus, reference: NavstarTileRef, before: &[NavstarTileRef]) {
+        assert_eq!(status, STALE_REFERENCE, "a stale reference was accepted");
+        let message = navstar_fuzz::last_error();
+        assert!(
+            message.contains(&format!("slot {}", reference.slot)),
+            "{message}"
+        );
+        assert_eq!(self.world.tiles(), before, "a refused call changed the world");
+    }
+
+    fn remove(&mut self, pick: u8, stale: bool) {
+        let Some((i, reference)) = self.pick(pick, stale) else {
+            return;
+        };
+        let before = self.world.tiles();
+        let status = self.world.remove(reference);
+        if i == usize::MAX {
+            return self.check_refused(status, reference, &before);
+        }
+        assert_eq!(status, OK);
+        self.tiles.remove(i);
+        self.stale.push(reference);
+    }
+
+    fn replace(&mut self, pick: u8, stale: bool, spec: &TileSpec) {
+        let Some((i, reference)) = self.pick(pick, stale) else {
+            return;
+        };
+        let mesh = spec.build();
+        let before = self.world.tiles();
+        let (status, new) = self.world.replace(reference, &mesh);
+        if i == usize::MAX {
+            return self.check_refused(status, reference, &before);
+        }
+        assert_eq!(status, OK);
+        assert_eq!((new.world, new.slot), (reference.world, reference.slot));
+        assert!(new.generation > reference.generation);
+        self.stale.push(reference);
+        self.tiles[i] = Tile {
+            reference: new,
+            spec: spec.clone(),
+            polygons: mesh.polygon_count(),
+        };
+    }
+
+    fn foreign(&self, pick: u8) {
+        let Some((_, mut reference)) = self.pick(pick, false) else {
+            return;
+        };
+        reference.world = reference.world.wrapping_add(1 + u32::from(pick));
+        let before = self.world.tiles();
+        let status = self.world.remove(reference);
+        self.check_refused(status, reference, &before);
+    }
+
+    /// The model's references by slot.
+    fn listed(&self) -> Vec<NavstarTileRef> {
+        let mut refs: Vec<_> = self.tiles.iter().map(|t| t.reference).collect();
+        refs.sort_by_key(|r| r.slot);
+        refs
+    }
+
+    fn snapshot(&mut self) {
+        let mesh = self.world.snapshot();
+        let polygons: u32 = self.tiles.iter().map(|t| t.polygons).sum();
+        assert_eq!(mesh.polygon_count(), polygons, "snapshot polygons");
+        assert_eq!(self.world.tile_count(), self.tiles.len() as u32);
+        assert_eq!(self.world.tiles(), self.listed());
+        if self.snapshots.len() == 4 {
+            self.snapshots.remove(0);
+        }
+        self.snapshots.push(Snapshot {
+            mesh,
+            tiles: self.tiles.clone(),
+        });
+    }
+
+    fn path(&self, snapshot: u8, from: u8, to: u8) {
+        let Some(s) = self.snapshots.get(usize::from(snapshot) % self.snapshots.len().max(1))
+        else {
+            return;
+        };
+        let centres: Vec<[f32; 3]> = s.tiles.iter().flat_map(|t| t.spec.centres()).collect();
+        if centres.is_empty() {
+            return;
+        }
+        let start = centres[usize::from(from) % centres.len()];
+        let goal = centres[usize::from(to) % centres.len()];
+        let mut query = s.mesh.query();
+        let answer = c_find_path(&mut query, Some(start), Some(goal), None, 64, false);
+        assert!(
+            matches!(answer.status, OK | PARTIAL_PATH),
+            "a path between cell centres: {:?} {}",
+            answer.status,
+            navstar_fuzz::last_error()
+        );
+        let corners = &answer.points;
+        assert!(corners.len() >= 2);
+        assert!(
+            corners[0].distance(start.into()) <= 1e-3,
+            "the path starts at {}, not {start:?}",
+            corners[0]
+        );
+        let mut point = [0f32; 3];
+        let (mut polygon, mut distance) = (0u32, f32::NAN);
+        // SAFETY: a live mesh; 3 floats in and out; outputs writable.
+        let status = unsafe {
+            navstar_mesh_nearest_point(
+                s.mesh.as_ptr(),
+                goal.as_ptr(),
+                1.0,
+                std::ptr::null(),
+                point.as_mut_ptr(),
+                &mut polygon,
+                &mut distance,
+            )
+        };
+        check_status_and_message("navstar_mesh_nearest_point", status);
+        assert_eq!(status, OK);
+        assert!(distance <= 1e-3 && polygon < s.mesh.polygon_count());
+    }
+
+    fn refs(&self, snapshot: u8, polygon: u16) {
+        let Some(s) = self.snapshots.get(usize::from(snapshot) % self.snapshots.len().max(1))
+        else {
+            return;
+        };
+        let count = s.mesh.polygon_count();
+        if count == 0 {
+            assert_eq!(polygon_ref(&s.mesh, u32::from(polygon)).0, INVALID_ARGUMENT);
+            return;
+        }
+        let polygon = u32::from(polygon) % count;
+        let (status, reference) = polygon_ref(&s.mesh, polygon);
+        assert_eq!(status, OK);
+        assert_eq!(resolve(&s.mesh, reference), (OK, polygon));
+        let latest = self.snapshots.last().expect("a snapshot");
+        // The polygon's tile: the reference is the generation, then the polygon number,
+        // whose top bits are the slot (below 32 - log2(max_tiles) bits of local number).
+        let generation = (reference >> 32) as u32;
+        let local_bits = 32 - self.max_tiles.trailing_zeros();
+        let slot = ((reference & 0xffff_ffff) >> local_bits) as u32;
+        let owner = s
+            .tiles
+            .iter()
+            .find(|t| t.reference.slot == slot)
+            .expect("a polygon of a snapshot is in one of its tiles");
+        assert_eq!(owner.reference.generation, generation);
+        let present = latest.tiles.iter().any(|l| l.reference == owner.reference);
+        let (status, found) = resolve(&latest.mesh, reference);
+        if present {
+            assert_eq!(status, OK, "a reference into a present tile is refused");
+            assert_eq!(polygon_ref(&latest.mesh, found), (OK, reference));
+        } else {
+            assert_eq!(status, STALE_REFERENCE, "a reference into a tile that is gone");
+            let message = navstar_fuzz::last_error();
+            assert!(message.contains(&generation.to_string()), "{message}");
+        }
+    }
+
+    fn save(&self) {
+        let bytes = self.world.save();
+        let loaded: CWorld = c_world_load(&bytes).expect("a saved world loads");
+        let key = |r: &NavstarTileRef| (r.slot, r.generation);
+        let want: Vec<_> = self.listed().iter().map(key).collect();
+        let got: Vec<_> = loaded.tiles().iter().map(key).collect();
+        assert_eq!(got, want);
+        assert_eq!(loaded.save(), bytes, "a loaded world saves differently");
+        let polygons: u32 = self.tiles.iter().map(|t| t.polygons).sum();
+        assert_eq!(loaded.snapshot().polygon_count(), polygons);
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let max_tiles = 1u32 << (input.max_tiles % 5);
+    let options = world_options(
+        max_tiles,
+        f32::from(input.tolerance) / 256.0,
+        f32::from(input.climb) / 256.0,
+    );
+    let world = c_world_create(&options).expect("valid options were refused");
+    let mut model = Model {
+        world,
+        max_tiles,
+        tiles: Vec::new(),
+        stale: Vec::new(),
+        snapshots: Vec::new(),
+    };
+    model.snapshot();
+    for op in input.ops.iter().take(24) {
+        match op {
+            Op::Add(spec) => model.add(spec),
+            Op::Remove { pick, stale } => model.remove(*pick, *stale),
+            Op::Replace { pick, stale, tile } => model.replace(*pick, *stale, tile),
+            Op::Foreign { pick } => model.foreign(*pick),
+            Op::Snapshot => model.snapshot(),
+            Op::Path { snapshot, from, to } => model.path(*snapshot, *from, *to),
+            Op::Refs { snapshot, polygon } => model.refs(*snapshot, *polygon),
+            Op::Save => model.save(),
+        }
+    }
+    model.snapshot();
+});
