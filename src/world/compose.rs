@@ -153,11 +153,12 @@ impl Tile {
     }
 }
 
-/// A seam slot of a tile: its local slot (after splitting), the polygon across it and
-/// that polygon's slot (global ids).
+/// A seam slot of a tile: its local slot (after splitting) and the polygon that owns it
+/// (local id), the polygon across it and that polygon's slot (global ids).
 #[derive(Debug, Clone, Copy)]
 struct Seam {
     slot: u32,
+    owner: u32,
     polygon: u32,
     twin: u32,
 }
@@ -460,6 +461,7 @@ impl State {
                     (tile.island(pair.a_polygon), other.island(pair.b_polygon));
                 seams[i].push(Seam {
                     slot: pair.a_slot,
+                    owner: pair.a_polygon,
                     polygon: base_u | pair.b_polygon,
                     twin: base_u | pair.b_slot,
                 });
@@ -468,6 +470,7 @@ impl State {
                     Some(j) => {
                         seams[j].push(Seam {
                             slot: pair.b_slot,
+                            owner: pair.b_polygon,
                             polygon: base_t | pair.a_polygon,
                             twin: base_t | pair.a_slot,
                         });
@@ -753,12 +756,30 @@ fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam]) -> TileChu
         }
     }
     let corners: Vec<u32> = split.corners.iter().map(|&v| base | v).collect();
+    // A polygon neither split nor on a seam keeps the portals and dead-end flag of the
+    // tile's own mesh.
+    let own_starts = data.poly_start.as_single();
+    let own_portals = data.portals.as_single();
+    let own_dead_end = data.dead_end.as_single();
+    let polygon_count = split.poly_start.len() - 1;
+    let mut changed: Vec<bool> = (0..polygon_count)
+        .map(|p| split.poly_start[p + 1] - split.poly_start[p] != own_starts[p + 1] - own_starts[p])
+        .collect();
+    for seam in seams {
+        changed[seam.owner as usize] = true;
+    }
     let mut portals = Vec::with_capacity(slot_count);
-    let mut dead_end = Vec::with_capacity(split.poly_start.len() - 1);
-    for w in split.poly_start.windows(2) {
-        let range = w[0] as usize..w[1] as usize;
-        let (corners, neighbours) = (&corners[range.clone()], &neighbours[range.clone()]);
-        portals.extend((0..range.len()).map(|i| portal_of_slot(corners, neighbours, i)));
+    let mut dead_end = Vec::with_capacity(polygon_count);
+    for (p, &changed) in changed.iter().enumerate() {
+        if !changed {
+            let own = own_starts[p] as usize..own_starts[p + 1] as usize;
+            portals.extend(own_portals[own].iter().map(|&[a, b]| [base | a, base | b]));
+            dead_end.push(own_dead_end[p]);
+            continue;
+        }
+        let range = split.poly_start[p] as usize..split.poly_start[p + 1] as usize;
+        let (corners, neighbours) = (&corners[range.clone()], &neighbours[range]);
+        portals.extend((0..corners.len()).map(|i| portal_of_slot(corners, neighbours, i)));
         let mut across = neighbours.iter().filter(|&&n| n != NO_NEIGHBOUR);
         let first = across.next();
         dead_end.push(across.all(|n| Some(n) == first));

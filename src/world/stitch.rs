@@ -133,7 +133,8 @@ impl Border {
 
     /// The cell of point `p`, clamped to the grid.
     fn cell_of(&self, p: Vec2) -> [u32; 2] {
-        let c = ((p - self.bounds[0]) / self.cell).floor();
+        // Truncation is the floor once negative values are clamped to 0.
+        let c = (p - self.bounds[0]) / self.cell;
         let clamp = |v: f32, n: u32| (v.max(0.0) as u32).min(n - 1);
         [clamp(c.x, self.cells[0]), clamp(c.y, self.cells[1])]
     }
@@ -401,8 +402,8 @@ pub(crate) fn split_tile(
     overlaps: impl IntoIterator<Item = ((u32, u32), [Vec2; 2])>,
     rules: &SeamRules,
 ) -> SplitTile {
-    // (original slot, parameter, ground position) of every split.
-    let mut cuts: Vec<(u32, f32, Vec2)> = Vec::new();
+    // (original slot, its polygon, parameter, ground position) of every split.
+    let mut cuts: Vec<(u32, u32, f32, Vec2)> = Vec::new();
     for ((slot, polygon), ends) in overlaps {
         let e = tile.segment(rules.up, polygon, slot);
         let length = e.length();
@@ -414,45 +415,57 @@ pub(crate) fn split_tile(
                 } else {
                     e.from + (e.to - e.from) * t
                 };
-                cuts.push((slot, t, on_line));
+                cuts.push((slot, polygon, t, on_line));
             }
         }
     }
-    cuts.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
+    cuts.sort_by(|x, y| x.0.cmp(&y.0).then(x.2.total_cmp(&y.2)));
     // Cuts closer than the tolerance to the previous one on the same edge are one cut.
-    cuts.dedup_by(|later, kept| later.0 == kept.0 && later.2.distance(kept.2) <= rules.tolerance);
+    cuts.dedup_by(|later, kept| later.0 == kept.0 && later.3.distance(kept.3) <= rules.tolerance);
 
     let vertex_count = tile.vertices.len() as u32;
-    let polygon_count = tile.poly_start.len() - 1;
+    let slot_count = tile.corners.len();
+    let total = slot_count + cuts.len();
     let mut split = SplitTile {
         added: Vec::with_capacity(cuts.len()),
-        poly_start: Vec::with_capacity(polygon_count + 1),
-        corners: Vec::with_capacity(tile.corners.len() + cuts.len()),
-        origin: Vec::with_capacity(tile.corners.len() + cuts.len()),
-        start: Vec::with_capacity(tile.corners.len() + cuts.len()),
-        first_slot: Vec::with_capacity(tile.corners.len()),
+        poly_start: Vec::with_capacity(tile.poly_start.len()),
+        corners: Vec::with_capacity(total),
+        origin: Vec::with_capacity(total),
+        start: Vec::with_capacity(total),
+        first_slot: Vec::with_capacity(slot_count),
     };
-    let mut next_cut = 0;
-    for p in 0..polygon_count {
-        split.poly_start.push(split.corners.len() as u32);
-        for slot in tile.poly_start[p]..tile.poly_start[p + 1] {
-            split.first_slot.push(split.corners.len() as u32);
-            split.corners.push(tile.corners[slot as usize]);
-            split.origin.push(slot);
-            split.start.push(0.0);
-            while let Some(&(cut_slot, t, at)) = cuts.get(next_cut)
-                && cut_slot == slot
-            {
-                let e = tile.segment(rules.up, p as u32, slot);
-                split.corners.push(vertex_count + split.added.len() as u32);
-                split.added.push(rules.up.place(at, e.height_at(t)));
-                split.origin.push(slot);
-                split.start.push(t);
-                next_cut += 1;
-            }
+    // Copies the slots `from..to` whole, each moved on by the `shift` cuts before it.
+    let copy = |split: &mut SplitTile, from: usize, to: usize, shift: usize| {
+        split
+            .first_slot
+            .extend((from..to).map(|k| (k + shift) as u32));
+        split.corners.extend_from_slice(&tile.corners[from..to]);
+        split.origin.extend(from as u32..to as u32);
+        split.start.extend(std::iter::repeat_n(0.0, to - from));
+    };
+    // The slots between cuts are copied whole; a cut's corner follows its slot.
+    let mut from = 0;
+    for (i, &(slot, polygon, t, at)) in cuts.iter().enumerate() {
+        let s = slot as usize;
+        if s >= from {
+            copy(&mut split, from, s + 1, i);
+            from = s + 1;
         }
+        let e = tile.segment(rules.up, polygon, slot);
+        split.corners.push(vertex_count + i as u32);
+        split.added.push(rules.up.place(at, e.height_at(t)));
+        split.origin.push(slot);
+        split.start.push(t);
     }
-    split.poly_start.push(split.corners.len() as u32);
+    copy(&mut split, from, slot_count, cuts.len());
+    // A polygon starts later by the cuts in the slots before it.
+    let mut before = 0;
+    for &start in tile.poly_start {
+        while before < cuts.len() && cuts[before].0 < start {
+            before += 1;
+        }
+        split.poly_start.push(start + before as u32);
+    }
     split
 }
 
