@@ -335,3 +335,44 @@ fn a_query_follows_new_snapshots() {
         Err(MeshError::StaleTile { .. })
     ));
 }
+
+#[test]
+fn snapshots_stay_whole_while_other_threads_change_tiles() {
+    let map = Map::random(0xcafe, 24, 16);
+    let (world, tiles) = cut(&map, &[8, 16], &[8]);
+    let full = world.snapshot().polygon_count();
+    // The tile that comes and goes, and the counts a snapshot may have.
+    let (x0, z0, w, h, first) = tiles[tiles.len() / 2];
+    let moving = map.mesh(x0, z0, w, h).unwrap();
+    let counts = [full, full - moving.polygon_count()];
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for reader in 0..2u64 {
+            let (world, map, done) = (&world, &map, &done);
+            scope.spawn(move || {
+                let mut rng = Rng(reader);
+                let mut query = Query::new(&world.snapshot());
+                let mut seen = 0;
+                while !done.load(std::sync::atomic::Ordering::Acquire) || seen == 0 {
+                    let snapshot = world.snapshot();
+                    assert!(counts.contains(&snapshot.polygon_count()));
+                    query.set_mesh(&snapshot);
+                    let (s, t) = (map.point(&mut rng), map.point(&mut rng));
+                    // Points in the moving tile may be off the mesh; anything else is a
+                    // path on walkable cells.
+                    if let Ok(path) = query.find_path(s, t, &optimal()) {
+                        assert!(path.corners.windows(2).all(|w| map.clear(w[0], w[1])));
+                    }
+                    seen += 1;
+                }
+            });
+        }
+        let mut r = first;
+        for _ in 0..40 {
+            world.remove_tile(r).unwrap();
+            r = world.add_tile(&moving).unwrap();
+        }
+        done.store(true, std::sync::atomic::Ordering::Release);
+    });
+    assert_eq!(world.snapshot().polygon_count(), full);
+}
