@@ -1,0 +1,359 @@
+//! The world of tiles against the one-piece mesh, on the benchmark maps of
+//! `../shared/data` (skipped when absent). Prints three tables:
+//!
+//! 1. Query time: the same scenario queries on the one-piece mesh and on a world of the
+//!    mesh cut into tiles (`NavMesh::cut_into_tiles`), both path modes. Each query runs
+//!    once to warm up, then 3 times on each mesh in turn; its time is the fastest of the
+//!    3 (as the compare benchmark measures). Median and p95 per mesh and mode, their
+//!    ratios, and the largest difference of exact-mode lengths (relative).
+//! 2. Tile changes: a world of a few hundred tiles (3 x 3 copies of maze512-1-0 cut into
+//!    tiles of about 1,000 polygons); the time to remove a tile and to add it back,
+//!    as a mesh already added before (its merged copy made) and as a fresh mesh.
+//! 3. Query creation: time of `Query::new` and its scratch bytes, on maze512-1-0 (39,937
+//!    polygons) and on the world of table 2.
+//!
+//! Run: `cargo bench -p navstar --bench world` (`-- --quick` for fewer queries and
+//! changes; `-- queries`, `-- changes` or `-- creation` for one table).
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use navstar::io::{PolygonSoup, ScenarioProblem, load_mesh_file, parse_scenario};
+use navstar::{
+    MeshOptions, NavMesh, PathMode, PathOptions, Query, UpAxis, World, WorldOptions, glam::Vec3,
+};
+
+/// A benchmark map: its file, its scenario, whether the scenario's points are grid cells,
+/// and the side of the tiles it is cut into.
+struct Map {
+    file: &'static str,
+    grid: bool,
+    tile_size: f32,
+}
+
+const MAPS: &[Map] = &[
+    Map {
+        file: "grid/maze512-1-0.map",
+        grid: true,
+        tile_size: 64.0,
+    },
+    Map {
+        file: "mesh/scene_mp_2p_01.mesh",
+        grid: false,
+        tile_size: 32.0,
+    },
+];
+
+fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(path)
+}
+
+/// The value at fraction `q` of `sorted` (nearest rank).
+fn percentile(sorted: &[Duration], q: f64) -> Duration {
+    let rank = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn ground_length(up: UpAxis, corners: &[Vec3]) -> f64 {
+    corners
+        .windows(2)
+        .map(|w| (up.ground(w[1]).as_dvec2() - up.ground(w[0]).as_dvec2()).length())
+        .sum()
+}
+
+/// A world of the tiles of `mesh` cut at `tile_size`, and its tile count.
+fn world_of(mesh: &NavMesh, tile_size: f32) -> (World, usize) {
+    let cut = mesh.cut_into_tiles(tile_size).expect("the map cuts");
+    let options = WorldOptions::default()
+        .with_up_axis(mesh.up_axis())
+        .with_max_tiles(1024);
+    let world = World::new(&options).expect("options");
+    for tile in &cut.tiles {
+        world.add_tile(&tile.mesh).expect("the tile fits");
+    }
+    (world, cut.tiles.len())
+}
+
+/// The fastest of 3 runs of `query` from `s` to `t` (after one to warm up), and the
+/// path's ground length (`None` without a complete path).
+fn time_query(
+    query: &mut Query,
+    s: Vec3,
+    t: Vec3,
+    options: &PathOptions,
+) -> (Duration, Option<f64>) {
+    let up = query.mesh().up_axis();
+    let length = query
+        .find_path(s, t, options)
+        .ok()
+        .filter(|p| p.status == navstar::PathStatus::Complete)
+        .map(|p| ground_length(up, p.corners));
+    let best = (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(query.find_path(black_box(s), black_box(t), options).ok());
+            start.elapsed()
+        })
+        .min()
+        .expect("3 runs");
+    (best, length)
+}
+
+fn queries(map: &Map, count: usize) -> Vec<(Vec3, Vec3)> {
+    let scen = data(&format!("{}.scen", map.file));
+    let file = std::fs::File::open(&scen).expect("the scenario opens");
+    let problems: Vec<ScenarioProblem> =
+        parse_scenario(std::io::BufReader::new(file)).expect("the scenario parses");
+    let step = (problems.len() / count).max(1);
+    problems
+        .iter()
+        .step_by(step)
+        .take(count)
+        .map(|p| {
+            if map.grid {
+                (p.grid_start(), p.grid_goal())
+            } else {
+                (p.mesh_start(), p.mesh_goal())
+            }
+        })
+        .collect()
+}
+
+fn query_times(quick: bool) {
+    println!(
+        "| mesh | polygons | tiles (side) | mode | queries | median µs one piece | tiled | ratio | p95 µs one piece | tiled | ratio | max exact length difference |"
+    );
+    println!("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for map in MAPS {
+        let path = data(map.file);
+        if !path.exists() {
+            eprintln!("skipping {}: not found", path.display());
+            continue;
+        }
+        let mesh = load_mesh_file(&path, &MeshOptions::default()).expect("the map loads");
+        let (world, tiles) = world_of(&mesh, map.tile_size);
+        let snapshot = world.snapshot();
+        let pairs = queries(map, if quick { 100 } else { 500 });
+        for mode in [PathMode::Funnel, PathMode::Optimal] {
+            let mut options = PathOptions::default();
+            options.mode = mode;
+            let (mut one, mut tiled) = (Query::new(&mesh), Query::new(&snapshot));
+            let (mut times_one, mut times_tiled) = (Vec::new(), Vec::new());
+            let mut worst = 0.0f64;
+            for &(s, t) in &pairs {
+                let (a, la) = time_query(&mut one, s, t, &options);
+                let (b, lb) = time_query(&mut tiled, s, t, &options);
+                times_one.push(a);
+                times_tiled.push(b);
+                if mode == PathMode::Optimal {
+                    match (la, lb) {
+                        (Some(a), Some(b)) => worst = worst.max((a - b).abs() / a.max(1.0)),
+                        (None, None) => {}
+                        _ => worst = f64::INFINITY,
+                    }
+                }
+            }
+            times_one.sort_unstable();
+            times_tiled.sort_unstable();
+            let (m1, m2) = (percentile(&times_one, 0.5), percentile(&times_tiled, 0.5));
+            let (p1, p2) = (percentile(&times_one, 0.95), percentile(&times_tiled, 0.95));
+            let name = Path::new(map.file).file_name().unwrap().to_string_lossy();
+            println!(
+                "| {name} | {} / {} | {tiles} ({}) | {} | {} | {:.1} | {:.1} | {:.2} | {:.1} | {:.1} | {:.2} | {} |",
+                mesh.polygon_count(),
+                snapshot.polygon_count(),
+                map.tile_size,
+                if mode == PathMode::Optimal {
+                    "exact"
+                } else {
+                    "default"
+                },
+                pairs.len(),
+                micros(m1),
+                micros(m2),
+                m2.as_secs_f64() / m1.as_secs_f64(),
+                micros(p1),
+                micros(p2),
+                p2.as_secs_f64() / p1.as_secs_f64(),
+                if mode == PathMode::Optimal {
+                    format!("{worst:.1e}")
+                } else {
+                    "-".into()
+                },
+            );
+        }
+    }
+}
+
+/// `mesh` moved by `offset`, built again from its polygons.
+fn moved(mesh: &NavMesh, offset: Vec3) -> NavMesh {
+    let soup = PolygonSoup::from_mesh(mesh);
+    let vertices: Vec<Vec3> = soup.vertices.iter().map(|&v| v + offset).collect();
+    let options = MeshOptions::default().with_up_axis(mesh.up_axis());
+    NavMesh::from_polygons(&vertices, &soup.indices, &soup.polygon_sizes, &options)
+        .expect("a moved tile builds")
+}
+
+fn tile_changes(quick: bool) -> Option<NavMesh> {
+    let path = data("grid/maze512-1-0.map");
+    if !path.exists() {
+        eprintln!("skipping tile changes: {} not found", path.display());
+        return None;
+    }
+    let mesh = load_mesh_file(&path, &MeshOptions::default()).expect("the map loads");
+    let cut = mesh.cut_into_tiles(90.0).expect("the map cuts");
+    let options = WorldOptions::default()
+        .with_up_axis(mesh.up_axis())
+        .with_max_tiles(1024);
+    let world = World::new(&options).expect("options");
+    let side = 512.0;
+    let mut tiles = Vec::new();
+    for row in 0..3 {
+        for column in 0..3 {
+            let offset = Vec3::new(column as f32 * side, row as f32 * side, 0.0);
+            for tile in &cut.tiles {
+                let t = moved(&tile.mesh, offset);
+                tiles.push((world.add_tile(&t).expect("the tile fits"), t));
+            }
+        }
+    }
+    // The tile with about 1,000 polygons nearest the middle of the world.
+    let middle = tiles.len() / 2;
+    let (index, _) = tiles
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, t))| t.polygon_count().abs_diff(1000) < 150)
+        .min_by_key(|(i, _)| i.abs_diff(middle))
+        .expect("a tile of about 1,000 polygons");
+    let snapshot = world.snapshot();
+    let (mut tile_ref, tile) = tiles[index].clone();
+    let rounds = if quick { 20 } else { 100 };
+    let (mut removes, mut adds, mut fresh_adds) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..2 * rounds {
+        let start = Instant::now();
+        world.remove_tile(tile_ref).expect("the tile is there");
+        removes.push(start.elapsed());
+        let fresh = (round % 2 == 1).then(|| moved(&tile, Vec3::ZERO));
+        let start = Instant::now();
+        tile_ref = world
+            .add_tile(fresh.as_ref().unwrap_or(&tile))
+            .expect("the tile fits again");
+        let took = start.elapsed();
+        if fresh.is_some() {
+            fresh_adds.push(took);
+        } else {
+            adds.push(took);
+        }
+    }
+    for list in [&mut removes, &mut adds, &mut fresh_adds] {
+        list.sort_unstable();
+    }
+    println!();
+    println!(
+        "World of {} tiles, {} polygons; the tile changed: {} polygons, {} rounds.",
+        world.tile_count(),
+        snapshot.polygon_count(),
+        tile.polygon_count(),
+        rounds
+    );
+    println!();
+    println!("| change | median µs | p95 µs |");
+    println!("|---|---:|---:|");
+    for (name, list) in [
+        ("remove the tile", &removes),
+        ("add it back (same mesh)", &adds),
+        (
+            "add it back (fresh mesh: its merged copy made)",
+            &fresh_adds,
+        ),
+    ] {
+        println!(
+            "| {name} | {:.0} | {:.0} |",
+            micros(percentile(list, 0.5)),
+            micros(percentile(list, 0.95))
+        );
+    }
+    Some(world.snapshot())
+}
+
+fn query_creation(world: Option<NavMesh>) {
+    let path = data("grid/maze512-1-0.map");
+    if !path.exists() {
+        return;
+    }
+    let maze = load_mesh_file(&path, &MeshOptions::default()).expect("the map loads");
+    // Query points: centres of polygons spread over the maze (the world's first copy of
+    // it covers the same ground).
+    let count = maze.polygon_count();
+    let points: Vec<Vec3> = (0..200u32)
+        .map(|i| {
+            let corners = maze.polygon_vertices(i * 7919 % count);
+            let v = maze.vertices();
+            corners.iter().map(|&c| v[c as usize]).sum::<Vec3>() / corners.len() as f32
+        })
+        .collect();
+    let mut meshes = vec![("maze512-1-0.map", maze.clone())];
+    meshes.extend(world.map(|w| ("the world of tile changes", w)));
+    println!();
+    println!(
+        "| mesh | polygons | Query::new median µs | scratch bytes after creation | after 100 default-mode queries | after 100 more exact-mode queries |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (name, mesh) in meshes {
+        let mut times: Vec<Duration> = (0..1000)
+            .map(|_| {
+                let start = Instant::now();
+                black_box(Query::new(black_box(&mesh)));
+                start.elapsed()
+            })
+            .collect();
+        times.sort_unstable();
+        let mut query = Query::new(&mesh);
+        let created = query.scratch_bytes();
+        let mut exact = PathOptions::default();
+        exact.mode = PathMode::Optimal;
+        let mut after = [0usize; 2];
+        for (k, options) in [PathOptions::default(), exact].iter().enumerate() {
+            for pair in points.chunks(2) {
+                black_box(query.find_path(pair[0], pair[1], options).ok());
+            }
+            after[k] = query.scratch_bytes();
+        }
+        println!(
+            "| {name} | {} | {:.2} | {} | {} | {} |",
+            mesh.polygon_count(),
+            micros(percentile(&times, 0.5)),
+            created,
+            after[0],
+            after[1]
+        );
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `--quick` runs fewer queries and changes; the
+    // words `queries`, `changes` and `creation` pick tables (all without any).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let picked: Vec<&str> = ["queries", "changes", "creation"]
+        .into_iter()
+        .filter(|t| args.iter().any(|a| a == t))
+        .collect();
+    let wants = |table: &str| picked.is_empty() || picked.contains(&table);
+    if wants("queries") {
+        query_times(quick);
+    }
+    if wants("changes") || wants("creation") {
+        let world = tile_changes(quick);
+        if wants("creation") {
+            query_creation(world);
+        }
+    }
+}
