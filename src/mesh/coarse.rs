@@ -8,10 +8,12 @@
 //! filter admits every polygon of the mesh, where neither matters. Built once per mesh,
 //! on the first such query, and shared by all threads.
 
+use std::sync::Arc;
+
 use glam::DVec2;
 
 use super::build::{self, Extras, MeshOptions, PolygonSizes};
-use super::{MeshData, NO_NEIGHBOUR};
+use super::{MeshData, NO_NEIGHBOUR, Tiled};
 use crate::alloc::try_collect;
 use crate::error::MeshError;
 
@@ -19,17 +21,21 @@ use crate::error::MeshError;
 /// polygon, so huge polygons would trade node count for work per node.
 pub(crate) const MAX_CORNERS: usize = 12;
 
-/// The merged mesh and where each original polygon went.
+/// The merged mesh and where each original polygon went. A world's snapshot composes
+/// its copy from its tiles' copies, stitched like the tiles themselves: its ids are
+/// element ids of the world (`tile << local_bits | local`).
 pub(crate) struct CoarseMesh {
-    pub mesh: MeshData,
+    /// The merged polygons (shared: a tile's copy is a mesh of the world's coarse layer).
+    pub mesh: Arc<MeshData>,
     /// Per original polygon: the merged polygon holding it.
-    pub of_original: Vec<u32>,
+    pub of_original: Tiled<u32>,
 }
 
 impl MeshData {
     /// The merged copy of this mesh, made on the first call; `None` if merging left
     /// nothing to gain or the copy could not be built (the exact mode then searches
-    /// this mesh itself). A mesh of several tiles has none unless its assembler set one.
+    /// this mesh itself). A mesh of several tiles has none unless its assembler set one
+    /// (a world's snapshot has its tiles' copies stitched together).
     pub(crate) fn coarse(&self) -> Option<&CoarseMesh> {
         self.coarse.get_or_init(|| build_coarse(self)).as_deref()
     }
@@ -59,8 +65,8 @@ pub(crate) fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
     )
     .ok()?;
     Some(Box::new(CoarseMesh {
-        mesh: coarse,
-        of_original,
+        mesh: Arc::new(coarse),
+        of_original: Tiled::single(of_original),
     }))
 }
 
@@ -306,7 +312,7 @@ mod tests {
         let built = mesh.data().coarse().expect("a triangulated grid merges");
         let saved = loaded.data().coarse.get().expect("set by the loader");
         let saved = saved.as_deref().expect("a copy");
-        assert_eq!(saved.of_original, built.of_original);
+        assert_eq!(saved.of_original.as_single(), built.of_original.as_single());
         let (a, b) = (&saved.mesh, &built.mesh);
         let one = |m: &'static str, x: &[u32], y: &[u32]| assert_eq!(x, y, "{m}");
         one(

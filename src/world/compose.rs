@@ -10,6 +10,13 @@
 //! change is computed in full before any of it is applied, so an error leaves the world
 //! as it was.
 //!
+//! Each tile has a second layer for the exact mode: its merged copy (see
+//! `mesh::coarse`; the tile itself when its polygons do not merge), stitched to the
+//! neighbours' copies in the same way. The copies have the tiles' walls (merging
+//! removes only edges between two polygons, and keeps every corner), so they split and
+//! pair where the tiles do; each snapshot composes them into its own merged copy, so
+//! that the exact mode searches merged polygons on a world as on one piece.
+//!
 //! Why the tiles two steps away keep their splits: a tile is the neighbour of another
 //! when their ground-plane bounds come within [`NEAR`] seam tolerances of each other. A
 //! cut made by tile X lies within a tolerance of X's bounds; it could only fall inside a
@@ -29,9 +36,10 @@ use super::stitch::{
 use crate::error::MeshError;
 use crate::geometry::Aabb;
 use crate::mesh::{
-    ElementTables, Links, MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh, PolygonIndex, TileInfo, Tiled,
-    portal_of_slot,
+    CoarseMesh, ElementTables, Links, MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh, PolygonIndex,
+    TileInfo, Tiled, portal_of_slot,
 };
+use std::sync::OnceLock;
 
 /// Tiles are neighbours when their ground-plane bounds come within this many seam
 /// tolerances of each other (see the module's documentation for why more than one).
@@ -63,6 +71,14 @@ struct Stitched {
     island_links: Vec<[u32; 3]>,
 }
 
+/// What stitching made of a tile in one layer.
+type Plan = (
+    Vec<SplitTile>,
+    Vec<TileChunks>,
+    Vec<Vec<[u32; 3]>>,
+    Vec<(u32, Arc<[u32]>)>,
+);
+
 /// A tile in the world.
 pub(super) struct Tile {
     /// The mesh it was added as (one tile: local ids).
@@ -70,12 +86,25 @@ pub(super) struct Tile {
     /// The generation of its slot.
     pub generation: u32,
     border: Border,
-    /// The slots of the tiles near it.
+    /// The slots of the tiles near it (kept by the tile itself, not its merged layer).
     neighbours: Vec<u32>,
     /// The world's copy of its flags, shared by every snapshot that holds it.
     flags: Arc<[AtomicU32]>,
     /// `None` until the tile is first stitched into the world.
     stitched: Option<Stitched>,
+    /// The tile's layer for the exact mode (`None` in that layer itself).
+    merged: Option<Box<MergedLayer>>,
+}
+
+/// A tile's layer for the exact mode: its merged copy, or the tile itself when its
+/// polygons do not merge, stitched to the neighbours' layers like the tile.
+struct MergedLayer {
+    tile: Tile,
+    /// Per polygon of the tile (local id): the polygon of the layer holding it (global
+    /// id).
+    of_original: Arc<[u32]>,
+    /// Whether the layer has fewer polygons than the tile.
+    merges: bool,
 }
 
 impl Tile {
@@ -107,6 +136,31 @@ impl Tile {
             ));
         }
         debug_assert!(slot < state.max_tiles);
+        let base = state.base(slot);
+        let (copy, of_original, merges) = match data.coarse() {
+            Some(coarse) => (
+                NavMesh::from_data(coarse.mesh.clone()),
+                coarse.of_original.iter().map(|&m| base | m).collect(),
+                true,
+            ),
+            None => (
+                mesh.clone(),
+                (0..data.polygon_count()).map(|p| base | p).collect(),
+                false,
+            ),
+        };
+        let mut tile = Tile::layer(mesh, generation);
+        tile.merged = Some(Box::new(MergedLayer {
+            tile: Tile::layer(&copy, generation),
+            of_original,
+            merges,
+        }));
+        Ok(tile)
+    }
+
+    /// A tile of `mesh` (checked) without its merged layer, not yet stitched.
+    fn layer(mesh: &NavMesh, generation: u32) -> Tile {
+        let data = mesh.data();
         let border = Border::of(
             data.ground.as_single(),
             data.poly_start.as_single(),
@@ -119,14 +173,15 @@ impl Tile {
             .iter()
             .map(|f| AtomicU32::new(f.load(Ordering::Relaxed)))
             .collect();
-        Ok(Tile {
+        Tile {
             mesh: mesh.clone(),
             generation,
             border,
             neighbours: Vec::new(),
             flags,
             stitched: None,
-        })
+            merged: None,
+        }
     }
 
     /// The tile's geometry, for stitching.
@@ -139,6 +194,11 @@ impl Tile {
             corners: data.corners.as_single(),
             border: &self.border,
         }
+    }
+
+    /// The tile's merged layer (a tile of the world has one).
+    fn merged(&self) -> &MergedLayer {
+        self.merged.as_deref().expect("a tile has a merged layer")
     }
 
     fn stitched(&self) -> &Stitched {
@@ -176,6 +236,9 @@ pub(super) struct State {
     flags_generation: Arc<AtomicU64>,
     /// The spatial index of an empty slot.
     empty_index: Arc<PolygonIndex>,
+    /// Whether every tile's merged layer is stitched (while some tile's polygons
+    /// merge).
+    merged_layer: bool,
 }
 
 impl State {
@@ -189,6 +252,7 @@ impl State {
             generations: Vec::new(),
             flags_generation: Arc::new(AtomicU64::new(0)),
             empty_index: Arc::new(PolygonIndex::build(&[])?),
+            merged_layer: false,
         })
     }
 
@@ -202,6 +266,24 @@ impl State {
         self.slots[slot as usize]
             .as_mut()
             .expect("a neighbour is in the world")
+    }
+
+    /// The tile of `slot` in the fine layer, or its merged layer.
+    fn layer(&self, slot: u32, merged: bool) -> &Tile {
+        layer_of(self.tile(slot), merged)
+    }
+
+    fn layer_mut(&mut self, slot: u32, merged: bool) -> &mut Tile {
+        let tile = self.tile_mut(slot);
+        if merged {
+            &mut tile
+                .merged
+                .as_mut()
+                .expect("a tile has a merged layer")
+                .tile
+        } else {
+            tile
+        }
     }
 
     /// The id of element 0 of `slot`.
@@ -402,26 +484,68 @@ impl State {
     /// # Errors
     /// [`MeshError::TileTooLarge`] when a tile, split, has more elements than a slot
     /// numbers.
+    ///
+    /// The merged layer is kept only while some tile's polygons merge (else the exact
+    /// mode searches the tiles themselves, and changes cost one layer): the first such
+    /// tile stitches every tile's merged layer, once.
     fn restitch(&mut self, touched: &[u32]) -> Result<(), MeshError> {
+        let fine = self.plan(touched, false)?;
+        let keep = self.slots.iter().flatten().any(|t| t.merged().merges);
+        let merged = match (keep, self.merged_layer) {
+            (false, _) => None,
+            (true, true) => Some((touched.to_vec(), self.plan(touched, true)?)),
+            (true, false) => {
+                let all = self.present();
+                let plan = self.plan(&all, true)?;
+                Some((all, plan))
+            }
+        };
+        self.apply(touched, fine, false);
+        if let Some((tiles, plan)) = merged {
+            self.apply(&tiles, plan, true);
+        } else if self.merged_layer {
+            for tile in self.slots.iter_mut().flatten() {
+                tile.merged.as_mut().expect("a merged layer").tile.stitched = None;
+            }
+        }
+        self.merged_layer = keep;
+        Ok(())
+    }
+
+    /// The slots that hold a tile.
+    fn present(&self) -> Vec<u32> {
+        (0..self.slots.len() as u32)
+            .filter(|&s| self.slots[s as usize].is_some())
+            .collect()
+    }
+
+    /// What [`State::restitch`] makes of the tiles of `touched` in one layer, and the
+    /// patched twins of the tiles with seams to them.
+    fn plan(&self, touched: &[u32], merged: bool) -> Result<Plan, MeshError> {
         let rules = self.rules;
         let member = |slot: u32| touched.iter().position(|&t| t == slot);
         // The overlaps of each touched tile (index `i` in `touched`) with each of its
         // neighbours `u` (index `j` when touched too), once per pair of tiles.
         let mut found: Vec<(usize, u32, Option<usize>, Vec<Overlap>)> = Vec::new();
         for (i, &t) in touched.iter().enumerate() {
-            let tile = self.tile(t);
+            let tile = self.layer(t, merged);
             let shape = tile.shape();
-            for &u in &tile.neighbours {
+            for &u in &self.tile(t).neighbours {
                 let j = member(u);
                 if j.is_some_and(|j| j < i) {
                     continue; // Found from `u`'s side.
                 }
-                found.push((i, u, j, overlaps(&shape, &self.tile(u).shape(), &rules)));
+                found.push((
+                    i,
+                    u,
+                    j,
+                    overlaps(&shape, &self.layer(u, merged).shape(), &rules),
+                ));
             }
         }
         let mut splits = Vec::with_capacity(touched.len());
         for (i, &t) in touched.iter().enumerate() {
-            let tile = self.tile(t);
+            let tile = self.layer(t, merged);
             let own = found.iter().flat_map(|(a, _, b, list)| {
                 let (is_a, is_b) = (*a == i, *b == Some(i));
                 list.iter().filter_map(move |o| {
@@ -438,7 +562,7 @@ impl State {
         }
         let split_of = |slot: u32| match member(slot) {
             Some(j) => &splits[j],
-            None => &self.tile(slot).stitched().split,
+            None => &self.layer(slot, merged).stitched().split,
         };
 
         let mut seams: Vec<Vec<Seam>> = vec![Vec::new(); touched.len()];
@@ -448,7 +572,7 @@ impl State {
         for (i, u, j, list) in &found {
             let (i, u, j) = (*i, *u, *j);
             let t = touched[i];
-            let (tile, other) = (self.tile(t), self.tile(u));
+            let (tile, other) = (self.layer(t, merged), self.layer(u, merged));
             let pairs = seam_pairs(
                 (&tile.shape(), &splits[i]),
                 (&other.shape(), split_of(u)),
@@ -485,27 +609,27 @@ impl State {
             .iter()
             .zip(&splits)
             .zip(&seams)
-            .map(|((&t, split), seams)| compose(self.tile(t), split, self.base(t), seams))
+            .map(|((&t, split), seams)| compose(self.layer(t, merged), split, self.base(t), seams))
             .collect();
         let across: Vec<Vec<usize>> = touched
             .iter()
             .enumerate()
             .map(|(i, &t)| {
-                let tile = self.tile(t);
+                let tile = self.layer(t, merged);
                 let mut found = Vec::new();
                 let mut points = Vec::new();
-                for &u in &tile.neighbours {
+                for &u in &self.tile(t).neighbours {
                     let (split, tables) = match member(u) {
                         Some(j) => (&splits[j], &chunks[j]),
                         None => {
-                            let stitched = self.tile(u).stitched();
+                            let stitched = self.layer(u, merged).stitched();
                             (&stitched.split, &stitched.chunks)
                         }
                     };
                     points.clear();
                     let bounds = tile.border.bounds();
                     wall_ends(
-                        self.tile(u),
+                        self.layer(u, merged),
                         split,
                         tables,
                         bounds,
@@ -539,7 +663,7 @@ impl State {
         let mut patched: Vec<(u32, Arc<[u32]>)> = Vec::new();
         for run in patches.chunk_by(|a, b| a.0 == b.0) {
             let slot = run[0].0;
-            let old = &self.tile(slot).stitched().chunks;
+            let old = &self.layer(slot, merged).stitched().chunks;
             let mut twin = old.twin.to_vec();
             for &(_, local, new) in run {
                 debug_assert_ne!(old.neighbours[local as usize], NO_NEIGHBOUR);
@@ -548,33 +672,38 @@ impl State {
             patched.push((slot, twin.into()));
         }
 
-        // Apply.
+        Ok((splits, chunks, island_links, patched))
+    }
+
+    /// Puts what [`State::plan`] made into the tiles' layer.
+    fn apply(&mut self, touched: &[u32], plan: Plan, merged: bool) {
+        let (splits, chunks, island_links, patched) = plan;
         for (((&t, split), chunks), mut links) in
             touched.iter().zip(splits).zip(chunks).zip(island_links)
         {
             links.sort_unstable();
             links.dedup();
-            self.tile_mut(t).stitched = Some(Stitched {
+            self.layer_mut(t, merged).stitched = Some(Stitched {
                 split,
                 chunks,
                 island_links: links,
             });
         }
         for (slot, twin) in patched {
-            let stitched = self.tile_mut(slot).stitched.as_mut().expect("stitched");
+            let stitched = self
+                .layer_mut(slot, merged)
+                .stitched
+                .as_mut()
+                .expect("stitched");
             stitched.chunks.twin = twin;
         }
-        Ok(())
     }
 
     /// Stitches every tile again from scratch (tests compare it with what the changes
     /// made step by step).
     #[cfg(test)]
     pub fn restitch_all(&mut self) -> Result<(), MeshError> {
-        let all: Vec<u32> = (0..self.slots.len() as u32)
-            .filter(|&s| self.slots[s as usize].is_some())
-            .collect();
-        self.restitch(&all)
+        self.restitch(&self.present())
     }
 
     /// [`MeshError::TileTooLarge`] unless the split tile's elements fit in a slot.
@@ -603,8 +732,28 @@ impl State {
     }
 
     /// The snapshot of the world: every tile's chunks and a table per slot (up to the
-    /// last slot that holds a tile), islands joined across seams.
+    /// last slot that holds a tile), islands joined across seams, and its merged copy
+    /// for the exact mode composed from the tiles' merged layers (none when no tile's
+    /// polygons merge: the exact mode then searches the tiles themselves).
     pub fn snapshot(&self) -> MeshData {
+        let mut data = self.snapshot_layer(false);
+        let coarse = self.merged_layer.then(|| {
+            let slots = &self.slots[..data.tiles.len().min(self.slots.len())];
+            let of_original = gather(slots, data.tiles.len(), self.local_bits, |t| {
+                t.merged().of_original.clone()
+            });
+            Box::new(CoarseMesh {
+                mesh: Arc::new(self.snapshot_layer(true)),
+                of_original,
+            })
+        });
+        data.coarse = OnceLock::from(coarse);
+        data
+    }
+
+    /// The snapshot of one layer of the world (see [`State::snapshot`]), without a
+    /// merged copy.
+    fn snapshot_layer(&self, merged: bool) -> MeshData {
         let count = self
             .slots
             .iter()
@@ -613,34 +762,41 @@ impl State {
         let slots = &self.slots[..count.min(self.slots.len())];
         let shift = self.local_bits;
         let chunks = |pick: fn(&TileChunks) -> Arc<[u32]>| {
-            gather(slots, count, shift, |t| pick(&t.stitched().chunks))
+            gather(slots, count, shift, |t| pick(chunks_of(t, merged)))
         };
-        fn data(t: &Tile) -> &MeshData {
-            t.mesh.data()
+        fn data(t: &Tile, merged: bool) -> &MeshData {
+            layer_of(t, merged).mesh.data()
+        }
+        fn chunks_of(t: &Tile, merged: bool) -> &TileChunks {
+            &layer_of(t, merged).stitched().chunks
         }
         let tables = ElementTables {
             vertices: gather(slots, count, shift, |t| {
-                t.stitched().chunks.vertices.clone()
+                chunks_of(t, merged).vertices.clone()
             }),
-            ground: gather(slots, count, shift, |t| t.stitched().chunks.ground.clone()),
+            ground: gather(slots, count, shift, |t| chunks_of(t, merged).ground.clone()),
             poly_start: chunks(|c| c.poly_start.clone()),
             corners: chunks(|c| c.corners.clone()),
             neighbours: chunks(|c| c.neighbours.clone()),
             local_island: gather(slots, count, shift, |t| {
-                data(t).local_island.chunk(0).clone()
+                data(t, merged).local_island.chunk(0).clone()
             }),
-            portals: gather(slots, count, shift, |t| t.stitched().chunks.portals.clone()),
+            portals: gather(slots, count, shift, |t| {
+                chunks_of(t, merged).portals.clone()
+            }),
             twin: chunks(|c| c.twin.clone()),
             wall_vertex: gather(slots, count, shift, |t| {
-                t.stitched().chunks.wall_vertex.clone()
+                chunks_of(t, merged).wall_vertex.clone()
             }),
             dead_end: gather(slots, count, shift, |t| {
-                t.stitched().chunks.dead_end.clone()
+                chunks_of(t, merged).dead_end.clone()
             }),
-            areas: gather(slots, count, shift, |t| data(t).areas.chunk(0).clone()),
-            flags: gather(slots, count, shift, |t| t.flags.clone()),
+            areas: gather(slots, count, shift, |t| {
+                data(t, merged).areas.chunk(0).clone()
+            }),
+            flags: gather(slots, count, shift, |t| layer_of(t, merged).flags.clone()),
         };
-        let (island_maps, island_count) = island_maps(slots);
+        let (island_maps, island_count) = island_maps(slots, merged);
         let mut maps = island_maps.into_iter();
         let tiles = (0..count)
             .map(|s| {
@@ -648,6 +804,7 @@ impl State {
                 let map = maps.next().unwrap_or_default();
                 match slots.get(s).and_then(Option::as_ref) {
                     Some(tile) => {
+                        let tile = layer_of(tile, merged);
                         let own = &tile.mesh.data().tiles[0];
                         let chunks = &tile.stitched().chunks;
                         TileInfo {
@@ -682,6 +839,11 @@ impl State {
             self.flags_generation.clone(),
         )
     }
+}
+
+/// `tile` itself, or its merged layer.
+fn layer_of(tile: &Tile, merged: bool) -> &Tile {
+    if merged { &tile.merged().tile } else { tile }
 }
 
 /// A table of `count` chunks: `pick` of each slot's tile, an empty chunk for an empty
@@ -893,8 +1055,9 @@ fn walls_across(
 /// Per slot (up to the last tile), the island of the whole world of each of the tile's
 /// own islands, and the number of islands: union-find over every tile's islands, joined
 /// where seams join them.
-fn island_maps(slots: &[Option<Tile>]) -> (Vec<Vec<u32>>, u32) {
-    let island_count = |tile: &Tile| tile.mesh.data().tiles[0].island_map.len() as u32;
+fn island_maps(slots: &[Option<Tile>], merged: bool) -> (Vec<Vec<u32>>, u32) {
+    let island_count =
+        |tile: &Tile| layer_of(tile, merged).mesh.data().tiles[0].island_map.len() as u32;
     let mut offsets = Vec::with_capacity(slots.len());
     let mut total = 0u32;
     for tile in slots {
@@ -912,7 +1075,7 @@ fn island_maps(slots: &[Option<Tile>]) -> (Vec<Vec<u32>>, u32) {
     }
     for (slot, tile) in slots.iter().enumerate() {
         let Some(tile) = tile else { continue };
-        for &[own, other, theirs] in &tile.stitched().island_links {
+        for &[own, other, theirs] in &layer_of(tile, merged).stitched().island_links {
             let a = root(&mut parent, offsets[slot] + own);
             let b = root(&mut parent, offsets[other as usize] + theirs);
             if a != b {

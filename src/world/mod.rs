@@ -182,8 +182,10 @@ impl TileRef {
 /// `World` is `Send + Sync`: share it (an `Arc`) between the threads that change it and
 /// those that take snapshots; changes are serialized, snapshots take no lock.
 ///
-/// Limits: tiles with off-mesh links are refused ([`MeshError::InvalidOption`]); the exact
-/// mode searches a snapshot of several tiles itself (no merged copy).
+/// The exact mode searches a snapshot's merged copy, stitched from the tiles' own merged
+/// copies, as on a mesh of one piece ([`crate::PathMode::Optimal`]).
+///
+/// Limits: tiles with off-mesh links are refused ([`MeshError::InvalidOption`]).
 ///
 /// # Example
 /// ```

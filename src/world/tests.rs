@@ -56,8 +56,27 @@ fn check_invariants(mesh: &MeshData, tolerance: f32) {
     }
 }
 
-/// Whether two meshes have the same tables over the same element ids.
+/// Whether two meshes have the same tables over the same element ids, and so have
+/// their merged copies.
 fn same_tables(a: &MeshData, b: &MeshData) -> bool {
+    fn coarse(m: &MeshData) -> Option<&crate::mesh::CoarseMesh> {
+        m.coarse.get().and_then(Option::as_deref)
+    }
+    let same_copies = match (coarse(a), coarse(b)) {
+        (None, None) => true,
+        (Some(x), Some(y)) => {
+            same_layer(&x.mesh, &y.mesh)
+                && x.of_original.chunk_count() == y.of_original.chunk_count()
+                && (0..x.of_original.chunk_count())
+                    .all(|t| x.of_original.chunk(t)[..] == y.of_original.chunk(t)[..])
+        }
+        _ => false,
+    };
+    same_copies && same_layer(a, b)
+}
+
+/// Whether two meshes have the same tables over the same element ids.
+fn same_layer(a: &MeshData, b: &MeshData) -> bool {
     fn chunks<T: PartialEq>(x: &crate::mesh::Tiled<T>, y: &crate::mesh::Tiled<T>) -> bool {
         x.chunk_count() == y.chunk_count()
             && (0..x.chunk_count()).all(|t| x.chunk(t)[..] == y.chunk(t)[..])
@@ -76,7 +95,7 @@ fn same_tables(a: &MeshData, b: &MeshData) -> bool {
 
 /// A 4 x 3 arrangement of tiles of different sizes and shapes, each with a hole or a
 /// blocked corner, so that seams have T-junctions and partial overlaps.
-fn patchwork() -> Vec<NavMesh> {
+fn patchwork(tile: fn(f32, f32, &[&str]) -> NavMesh) -> Vec<NavMesh> {
     let mut tiles = Vec::new();
     let columns = [(0.0, 3), (3.0, 5), (8.0, 2), (10.0, 4)];
     let rows = [(0.0, 4), (4.0, 3), (7.0, 5)];
@@ -96,19 +115,96 @@ fn patchwork() -> Vec<NavMesh> {
                 })
                 .collect();
             let rows: Vec<&str> = cells.iter().map(String::as_str).collect();
-            tiles.push(grid_tile(x, z, &rows));
+            tiles.push(tile(x, z, &rows));
         }
     }
     tiles
 }
 
+/// The cells marked `.` as [`grid_tile`] places them, each cut into two triangles: the
+/// tile's merged copy joins them into larger polygons.
+fn triangle_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
+    let width = rows[0].len() as u32;
+    let vertices: Vec<Vec3> = (0..=rows.len() as u32)
+        .flat_map(|r| (0..=width).map(move |c| Vec3::new(x + c as f32, 0.0, z + r as f32)))
+        .collect();
+    let at = |c: u32, r: u32| r * (width + 1) + c;
+    let mut indices = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, cell) in row.bytes().enumerate() {
+            let (c, r) = (c as u32, r as u32);
+            if cell == b'.' {
+                indices.extend([at(c, r), at(c + 1, r + 1), at(c + 1, r)]);
+                indices.extend([at(c, r), at(c, r + 1), at(c + 1, r + 1)]);
+            }
+        }
+    }
+    NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap()
+}
+
+/// Checks the merged copy of a snapshot: the mesh invariants across seams, each
+/// polygon inside the merged polygon it is mapped to, fewer polygons, and the islands
+/// of the snapshot.
+fn check_merged_copy(snapshot: &NavMesh, tolerance: f32) {
+    let data = snapshot.data();
+    let coarse = data.coarse().expect("triangles merge");
+    let merged = &coarse.mesh;
+    check_invariants(merged, tolerance);
+    assert!(merged.polygon_ids().count() < data.polygon_ids().count());
+    assert_eq!(merged.island_count, data.island_count);
+    for p in data.polygon_ids() {
+        let m = coarse.of_original[p as usize];
+        assert!(merged.contains_polygon(m), "polygon {p}: {m}");
+        assert_eq!(data.split_id(p).0, merged.split_id(m).0, "same tile");
+        let corners = &data.corners[data.corner_range(p)];
+        let centre = corners
+            .iter()
+            .map(|&v| data.vertices[v as usize])
+            .sum::<Vec3>()
+            / corners.len() as f32;
+        let closest = merged.closest_point_on_polygon(m, centre);
+        assert!(closest.distance(centre) < 1e-4, "polygon {p} not in {m}");
+        assert_eq!(merged.island(m), data.island(p));
+    }
+}
+
+#[test]
+fn merged_copies_of_the_tiles_are_stitched_into_the_snapshots_copy() {
+    let tiles = patchwork(triangle_tile);
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let refs: Vec<TileRef> = tiles.iter().map(|t| world.add_tile(t).unwrap()).collect();
+    check_merged_copy(&world.snapshot(), world.options.seam_tolerance);
+    // Tiles whose polygons do not merge: the snapshot has no copy, until one does.
+    let grids = patchwork(grid_tile);
+    for (r, grid) in refs.iter().zip(&grids) {
+        world.replace_tile(*r, grid).unwrap();
+    }
+    assert!(world.snapshot().data().coarse().is_none());
+    let r = world.tiles()[5].0;
+    world.replace_tile(r, &tiles[5]).unwrap();
+    let snapshot = world.snapshot();
+    let coarse = snapshot.data().coarse().expect("one tile merges");
+    check_invariants(&coarse.mesh, world.options.seam_tolerance);
+    let full = {
+        let mut state = world.lock();
+        state.restitch_all().unwrap();
+        state.snapshot()
+    };
+    assert!(same_tables(snapshot.data(), &full));
+}
+
 #[test]
 fn changes_give_the_tables_of_stitching_every_tile_again() {
-    let tiles = patchwork();
+    // Every other tile in triangles, so that the snapshots have merged copies.
+    let mut tiles = patchwork(grid_tile);
+    for (tile, triangles) in tiles.iter_mut().zip(patchwork(triangle_tile)).step_by(2) {
+        *tile = triangles;
+    }
     let world = World::new(&WorldOptions::default()).unwrap();
     let mut refs: Vec<Option<TileRef>> = vec![None; tiles.len()];
     // A fixed shuffle of adds, removes and replaces.
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut with_copy = 0;
     for step in 0..120 {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -137,7 +233,16 @@ fn changes_give_the_tables_of_stitching_every_tile_again() {
             state.snapshot()
         };
         assert!(same_tables(snapshot.data(), &full), "step {step}");
+        if let Some(coarse) = snapshot.data().coarse() {
+            check_invariants(&coarse.mesh, world.options.seam_tolerance);
+            with_copy += 1;
+        }
     }
+    // Most steps have a tile in triangles, some none.
+    assert!(
+        (60..120).contains(&with_copy),
+        "{with_copy} snapshots with a copy"
+    );
 }
 
 #[test]

@@ -73,6 +73,26 @@ impl Map {
         self.mesh(0, 0, self.width, self.height).unwrap()
     }
 
+    /// The cells `[x0, x0 + w) x [z0, z0 + h)` (clipped to the map), each cut into two
+    /// triangles (the merged copy of the exact mode joins them again), or `None` when
+    /// none is walkable.
+    fn triangles(&self, x0: u32, z0: u32, w: u32, h: u32) -> Option<NavMesh> {
+        let (w, h) = (w.min(self.width - x0), h.min(self.height - z0));
+        let vertices: Vec<Vec3> = (z0..=z0 + h)
+            .flat_map(|z| (x0..=x0 + w).map(move |x| Vec3::new(x as f32, 0.0, z as f32)))
+            .collect();
+        let at = |x: u32, z: u32| (z - z0) * (w + 1) + (x - x0);
+        let mut indices = Vec::new();
+        for z in z0..z0 + h {
+            for x in (x0..x0 + w).filter(|&x| self.at(x, z)) {
+                indices.extend([at(x, z), at(x + 1, z + 1), at(x + 1, z)]);
+                indices.extend([at(x, z), at(x, z + 1), at(x + 1, z + 1)]);
+            }
+        }
+        (!indices.is_empty())
+            .then(|| NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap())
+    }
+
     /// Whether segment `a..b` stays on walkable cells: inside the map, and through the
     /// interior of no blocked cell (shrunk by 1e-4, for the rounding of corners that lie
     /// on cell corners).
@@ -133,8 +153,18 @@ impl Map {
 type CutTile = (u32, u32, u32, u32, TileRef);
 
 /// A world of `map` cut into tiles at the given column and row borders (tiles without a
-/// walkable cell are left out).
+/// walkable cell are left out), each tile's mesh made by [`Map::mesh`].
 fn cut(map: &Map, columns: &[u32], rows: &[u32]) -> (World, Vec<CutTile>) {
+    cut_with(map, columns, rows, Map::mesh)
+}
+
+/// [`cut`] with the tiles' meshes made by `tile_mesh`.
+fn cut_with(
+    map: &Map,
+    columns: &[u32],
+    rows: &[u32],
+    tile_mesh: fn(&Map, u32, u32, u32, u32) -> Option<NavMesh>,
+) -> (World, Vec<CutTile>) {
     let world = World::new(&WorldOptions::default()).unwrap();
     let mut tiles = Vec::new();
     let bounds = |cuts: &[u32], end: u32| -> Vec<(u32, u32)> {
@@ -145,7 +175,7 @@ fn cut(map: &Map, columns: &[u32], rows: &[u32]) -> (World, Vec<CutTile>) {
     };
     for (z0, h) in bounds(rows, map.height) {
         for (x0, w) in bounds(columns, map.width) {
-            if let Some(mesh) = map.mesh(x0, z0, w, h) {
+            if let Some(mesh) = tile_mesh(map, x0, z0, w, h) {
                 tiles.push((x0, z0, w, h, world.add_tile(&mesh).unwrap()));
             }
         }
@@ -159,8 +189,18 @@ fn cut(map: &Map, columns: &[u32], rows: &[u32]) -> (World, Vec<CutTile>) {
 /// the number of complete paths and the summed default-mode lengths (world, whole) of
 /// those.
 fn compare(map: &Map, snapshot: &NavMesh, seed: u64, pairs: u32) -> (u32, f64, f64) {
-    let whole = map.whole();
-    let (mut on_world, mut on_whole) = (Query::new(snapshot), Query::new(&whole));
+    compare_with(map, &map.whole(), snapshot, seed, pairs)
+}
+
+/// [`compare`] against `whole`, a one-piece mesh of `map`.
+fn compare_with(
+    map: &Map,
+    whole: &NavMesh,
+    snapshot: &NavMesh,
+    seed: u64,
+    pairs: u32,
+) -> (u32, f64, f64) {
+    let (mut on_world, mut on_whole) = (Query::new(snapshot), Query::new(whole));
     let mut rng = Rng(seed);
     let (mut sum_world, mut sum_whole) = (0.0, 0.0);
     let mut complete = 0;
@@ -249,6 +289,42 @@ fn tiles_of_several_sizes_answer_as_the_whole_grid() {
             (ratio - 1.0).abs() < 0.005,
             "cut {k}: mean length ratio {ratio}"
         );
+    }
+}
+
+#[test]
+fn tiles_of_triangles_answer_as_the_whole_grid_of_triangles() {
+    // The exact mode searches the snapshot's merged copy, stitched from the tiles'
+    // copies: its lengths must be those of the one-piece mesh (itself merged).
+    let map = Map::random(0x7a1e, 40, 30);
+    let whole = map.triangles(0, 0, 40, 30).unwrap();
+    for (k, (columns, rows)) in [
+        (&[10u32, 20, 30][..], &[10u32, 20][..]),
+        (&[7, 19, 26], &[4, 17]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (world, tiles) = cut_with(&map, columns, rows, Map::triangles);
+        let snapshot = world.snapshot();
+        assert!(tiles.len() >= 9);
+        assert_eq!(snapshot.polygon_count(), whole.polygon_count(), "cut {k}");
+        assert_eq!(snapshot.island_count(), whole.island_count(), "cut {k}");
+        let (complete, world_sum, whole_sum) =
+            compare_with(&map, &whole, &snapshot, 300 + k as u64, 150);
+        assert!(complete > 50, "cut {k}: only {complete} complete paths");
+        let ratio = world_sum / whole_sum;
+        assert!(
+            (ratio - 1.0).abs() < 0.005,
+            "cut {k}: mean length ratio {ratio}"
+        );
+        // A tile removed and put back: the same answers.
+        let (_, _, _, _, r) = tiles[tiles.len() / 2];
+        let mesh = world.tiles().into_iter().find(|t| t.0 == r).unwrap().1;
+        world.remove_tile(r).unwrap();
+        world.add_tile(&mesh).unwrap();
+        let again = compare_with(&map, &whole, &world.snapshot(), 300 + k as u64, 50);
+        assert!(again.0 > 15, "cut {k}: only {} complete paths", again.0);
     }
 }
 

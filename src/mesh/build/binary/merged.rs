@@ -3,6 +3,7 @@
 //! of the polygons mapped to it. A file without a copy is accepted only when the
 //! builder would have made none.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicU32;
 
 use super::BinaryError;
@@ -11,7 +12,7 @@ use crate::alloc::{try_collect, try_filled};
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS};
 use crate::mesh::build::connectors::is_collinear_triangle;
 use crate::mesh::coarse::{MAX_CORNERS, build_coarse, merges_nothing};
-use crate::mesh::{CoarseMesh, Links, MeshData, NO_NEIGHBOUR};
+use crate::mesh::{CoarseMesh, Links, MeshData, NO_NEIGHBOUR, Tiled};
 
 /// The merged copy of `mesh` from its decoded tables (`of_merged` empty and `tables`
 /// `None` when the file holds none), checked.
@@ -70,8 +71,8 @@ pub(super) fn check_merged(
         Links::default(),
     )?;
     Ok(Some(Box::new(CoarseMesh {
-        mesh: copy,
-        of_original: of_merged.items,
+        mesh: Arc::new(copy),
+        of_original: Tiled::single(of_merged.items),
     })))
 }
 

@@ -126,7 +126,7 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
     match mesh.coarse() {
         None => u32s(out, OF_MERGED, &[]),
         Some(coarse) => {
-            u32s(out, OF_MERGED, &coarse.of_original);
+            u32s(out, OF_MERGED, coarse.of_original.as_single());
             polygons(out, &MERGED, &coarse.mesh);
         }
     }
