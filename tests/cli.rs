@@ -464,6 +464,10 @@ fn usage_errors_exit_2_with_a_message() {
             &["svg", ARENA_MESH, "-o", "x.svg", "--width", "8"],
             "invalid value '8' for '--width <PX>'",
         ),
+        (
+            &["scen", ARENA_MESH, ARENA_SCEN, "--tile-size", "-2"],
+            "invalid value '-2' for '--tile-size <S>'",
+        ),
     ];
     for (args, expected) in cases {
         let output = navstar(args);
@@ -580,4 +584,141 @@ fn save_writes_a_navstar_file_that_scen_answers_exactly_as_the_original() {
     let output = navstar(&["info", damaged.to_str().unwrap()]);
     assert_exit(&output, 1);
     assert!(stderr(&output).contains("checksum"), "{}", stderr(&output));
+}
+
+/// The lengths of a `scen --csv` file, problem by problem (`None` for no path).
+fn csv_lengths(path: &Path) -> Vec<Option<f64>> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(6).unwrap().parse().ok())
+        .collect()
+}
+
+#[test]
+fn scen_on_tiles_answers_as_the_mesh_in_one_piece() {
+    // arena.mesh cut into tiles of two sizes (7 x 7 and 4 x 4 of them) and joined in a
+    // world: exact-mode lengths as on the mesh in one piece, default-mode lengths close.
+    let dir = temp_dir();
+    let run = |mode: &str, tile_size: Option<&str>| {
+        let csv = dir.join(format!("{mode}-{}.csv", tile_size.unwrap_or("whole")));
+        let mut args = vec![
+            "scen",
+            ARENA_MESH,
+            ARENA_SCEN,
+            "--points",
+            "centre",
+            "--mode",
+            mode,
+            "--csv",
+            csv.to_str().unwrap(),
+        ];
+        args.extend(tile_size.iter().flat_map(|size| ["--tile-size", size]));
+        let output = navstar(&args);
+        assert_exit(&output, 0);
+        let text = stdout(&output);
+        assert_eq!(field(&text, "solved:"), "160 / 160");
+        if let Some(size) = tile_size {
+            let tiles = field(&text, "tiles:");
+            assert!(tiles.contains(&format!("of side {size} ")), "{tiles}");
+        }
+        let lengths: Vec<f64> = csv_lengths(&csv).into_iter().map(Option::unwrap).collect();
+        assert_eq!(lengths.len(), 160);
+        lengths
+    };
+    let mean = |lengths: &[f64]| lengths.iter().sum::<f64>() / lengths.len() as f64;
+    let exact = run("optimal", None);
+    let funnel = run("funnel", None);
+    for size in ["7", "12.5"] {
+        for (id, (&want, got)) in exact.iter().zip(run("optimal", Some(size))).enumerate() {
+            assert!(
+                (want - got).abs() <= 1e-4 * want.max(1.0),
+                "tile size {size}, problem {id}: exact length {got} on tiles, {want} in one piece"
+            );
+        }
+        let (want, got) = (mean(&funnel), mean(&run("funnel", Some(size))));
+        assert!(
+            (got / want - 1.0).abs() <= 0.005,
+            "tile size {size}: mean default-mode length {got} on tiles, {want} in one piece"
+        );
+    }
+    // A tile size too small for the mesh is a failure naming it.
+    let output = navstar(&["scen", ARENA_MESH, ARENA_SCEN, "--tile-size", "0.001"]);
+    assert_exit(&output, 1);
+    assert!(
+        stderr(&output).contains("tiles of side 0.001"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn path_bench_and_svg_on_tiles() {
+    let path = navstar(&[
+        "path",
+        ARENA_MESH,
+        "--from",
+        "1.5,7.5",
+        "--to",
+        "47.5,46.5",
+        "--mode",
+        "optimal",
+        "--tile-size",
+        "10",
+    ]);
+    assert_exit(&path, 0);
+    let whole = navstar(&[
+        "path",
+        ARENA_MESH,
+        "--from",
+        "1.5,7.5",
+        "--to",
+        "47.5,46.5",
+        "--mode",
+        "optimal",
+    ]);
+    assert_exit(&whole, 0);
+    let length = |output: &Output| -> f64 { field(&stdout(output), "length:").parse().unwrap() };
+    assert!(
+        (length(&path) - length(&whole)).abs() <= 1e-3,
+        "{}",
+        stdout(&path)
+    );
+    assert!(field(&stdout(&path), "tiles:").starts_with("25 tiles of side 10 (5 x 5 grid)"));
+    let bench = navstar(&[
+        "bench",
+        ARENA_MESH,
+        "--random",
+        "50",
+        "--rounds",
+        "1",
+        "--tile-size",
+        "10",
+    ]);
+    assert_exit(&bench, 0);
+    let text = stdout(&bench);
+    assert!(field(&text, "tiles:").starts_with("25 tiles"), "{text}");
+    assert_eq!(field(&text, "paths:"), "50 complete, 0 partial, 0 errors");
+    let out = temp_dir().join("tiles.svg");
+    let svg = navstar(&[
+        "svg",
+        ARENA_MESH,
+        "--tile-size",
+        "10",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_exit(&svg, 0);
+    assert!(
+        stdout(&svg).contains("25 tiles of side 10"),
+        "{}",
+        stdout(&svg)
+    );
+    let picture = std::fs::read_to_string(&out).unwrap();
+    let tiles = picture
+        .lines()
+        .find(|l| l.starts_with("<path class=\"tiles\""))
+        .expect("tile borders");
+    assert!(tiles.contains("stroke-dasharray"), "{tiles}");
 }

@@ -408,6 +408,29 @@ impl NavMesh {
         self.data.vertices.chunk(0)
     }
 
+    /// The world position of vertex `vertex`, an id from [`NavMesh::polygon_vertices`]
+    /// (for a mesh built from arrays, `vertices()[vertex]`; for a snapshot of a world of
+    /// tiles, any tile's vertex).
+    ///
+    /// # Panics
+    /// If `vertex` is not a vertex id of the mesh.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    ///
+    /// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let mesh = NavMesh::from_polygons(&square, &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// let corners: Vec<Vec3> = mesh.polygon_vertices(0).iter().map(|&v| mesh.vertex(v)).collect();
+    /// assert_eq!(corners.len(), 4);
+    /// assert!(corners.contains(&Vec3::X));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn vertex(&self, vertex: u32) -> Vec3 {
+        self.data.vertices[vertex as usize]
+    }
+
     /// The corner vertex indices of `polygon`, counter-clockwise in the ground plane.
     ///
     /// # Panics

@@ -19,6 +19,7 @@ use crate::common::{self, PointRule};
 use crate::error::CliError;
 use crate::options::{PathArgs, ScenarioArgs};
 use crate::stats;
+use crate::tiles;
 
 /// Time path queries
 ///
@@ -75,7 +76,7 @@ impl BenchCommand {
         let options = self.path.options();
         let (rounds, seed) = (self.rounds, self.seed);
         let mesh_path = &self.mesh;
-        let loaded = common::load_mesh(mesh_path, self.path.mesh.up_axis())?;
+        let loaded = tiles::load_path_mesh(mesh_path, &self.path)?;
         let (pairs, source) = match &self.queries {
             Some(scen) => {
                 let problems = common::load_scenario(scen)?;
@@ -90,8 +91,10 @@ impl BenchCommand {
             }
             None => {
                 let count = self.random.unwrap_or(1000);
+                // On tiles, the points of the mesh in one piece: the same as without.
+                let whole = loaded.tiling.as_ref().map_or(&loaded.mesh, |t| &t.whole);
                 (
-                    random_pairs(&loaded.mesh, count, seed),
+                    random_pairs(whole, count, seed),
                     format!("{count} random pairs of points on the mesh (seed {seed})"),
                 )
             }
@@ -114,6 +117,9 @@ impl BenchCommand {
             common::format_name(loaded.format),
             loaded.mesh.polygon_count()
         );
+        if let Some(tiling) = &loaded.tiling {
+            println!("tiles:      {}", tiling.describe());
+        }
         println!("queries:    {source}");
         println!(
             "mode:       {} (weight {})",
@@ -123,6 +129,10 @@ impl BenchCommand {
         println!(
             "paths:      {} complete, {} partial, {} errors",
             counts.complete, counts.partial, counts.errors
+        );
+        println!(
+            "length:     mean {:.6} over the complete paths",
+            counts.length / counts.complete.max(1) as f64
         );
         println!(
             "timing:     {rounds} rounds after a warm-up, {} timed queries",
@@ -157,6 +167,8 @@ struct Counts {
     complete: usize,
     partial: usize,
     errors: usize,
+    /// The summed length of the complete paths.
+    length: f64,
 }
 
 /// Runs every query once (and at least 1000 queries in all), counting the outcomes of
@@ -166,11 +178,18 @@ fn warm_up(query: &mut Query, pairs: &[(Vec3, Vec3)], options: &PathOptions) -> 
         complete: 0,
         partial: 0,
         errors: 0,
+        length: 0.0,
     };
     for &(start, goal) in pairs {
-        match query.find_path(start, goal, options).map(|p| p.status) {
-            Ok(PathStatus::Complete) => counts.complete += 1,
-            Ok(PathStatus::Partial | PathStatus::NodeLimit) => counts.partial += 1,
+        match query
+            .find_path(start, goal, options)
+            .map(|p| (p.status, p.length()))
+        {
+            Ok((PathStatus::Complete, length)) => {
+                counts.complete += 1;
+                counts.length += f64::from(length);
+            }
+            Ok((PathStatus::Partial | PathStatus::NodeLimit, _)) => counts.partial += 1,
             Err(_) => counts.errors += 1,
         }
     }

@@ -12,6 +12,7 @@ use navstar::io::{LoadError, MeshFormat, ScenarioProblem, load_mesh_file, parse_
 use navstar::{MeshOptions, NavMesh, PathStatus, UpAxis};
 
 use crate::error::CliError;
+use crate::tiles::Tiling;
 
 // ---------------------------------------------------------------------------------------
 // Meshes
@@ -25,6 +26,9 @@ pub struct LoadedMesh {
     pub format: MeshFormat,
     /// How long reading and building took.
     pub load_time: Duration,
+    /// With `--tile-size`: how the mesh was cut into tiles (`mesh` is then the snapshot
+    /// of a world of those tiles).
+    pub tiling: Option<Tiling>,
 }
 
 /// Loads the mesh file `path` (OBJ files with `up` as the up axis).
@@ -47,6 +51,7 @@ pub fn load_mesh(path: &str, up: UpAxis) -> Result<LoadedMesh, CliError> {
         mesh,
         format,
         load_time: started.elapsed(),
+        tiling: None,
     })
 }
 
@@ -209,7 +214,7 @@ pub fn ground_polygon(mesh: &NavMesh, polygon: u32) -> impl Iterator<Item = Vec2
     let up = mesh.up_axis();
     mesh.polygon_vertices(polygon)
         .iter()
-        .map(move |&v| up.ground(mesh.vertices()[v as usize]))
+        .map(move |&v| up.ground(mesh.vertex(v)))
 }
 
 /// The area of `polygon` in the ground plane.

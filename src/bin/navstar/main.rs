@@ -19,6 +19,7 @@ mod save;
 mod scen;
 mod stats;
 mod svg;
+mod tiles;
 
 use std::process::ExitCode;
 

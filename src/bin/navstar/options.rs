@@ -1,6 +1,6 @@
 //! The options several commands share, each declared once: the mesh's up axis
 //! ([`MeshArgs`]), the path options of every path-finding command ([`PathArgs`]: `--mode`,
-//! `--weight`, `--snap`, `--no-partial`), how scenario coordinates become points
+//! `--weight`, `--snap`, `--no-partial`, `--tile-size`), how scenario coordinates become points
 //! ([`ScenarioArgs`]) and the `X,Y[,Z]` form of a point ([`PointArg`]).
 
 use std::str::FromStr;
@@ -87,6 +87,10 @@ pub struct PathArgs {
     /// reachable point closest to the goal)
     #[arg(long)]
     pub no_partial: bool,
+    /// Cut the mesh into square tiles of side S (world units), merge the polygons of each
+    /// tile on their own, and answer on a world of those tiles
+    #[arg(long, value_name = "S", value_parser = parse_tile_size, allow_negative_numbers = true)]
+    pub tile_size: Option<f32>,
     #[command(flatten)]
     pub mesh: MeshArgs,
 }
@@ -122,6 +126,16 @@ fn parse_snap(raw: &str) -> Result<f32, String> {
         Ok(snap)
     } else {
         Err("the distance must be >= 0 (or inf)".into())
+    }
+}
+
+/// `--tile-size`: a finite number > 0.
+fn parse_tile_size(raw: &str) -> Result<f32, String> {
+    let size: f32 = raw.parse().map_err(|e| format!("{e}"))?;
+    if size.is_finite() && size > 0.0 {
+        Ok(size)
+    } else {
+        Err("the tile size must be finite and > 0".into())
     }
 }
 
@@ -225,5 +239,9 @@ mod tests {
         assert_eq!(parse_snap("inf"), Ok(f32::INFINITY));
         assert!(parse_snap("-0.5").is_err());
         assert!(parse_snap("nan").is_err());
+        assert_eq!(parse_tile_size("2.5"), Ok(2.5));
+        for bad in ["0", "-1", "inf", "nan", "x"] {
+            assert!(parse_tile_size(bad).is_err(), "{bad}");
+        }
     }
 }

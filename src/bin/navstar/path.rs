@@ -10,6 +10,7 @@ use crate::common::{self, format_point};
 use crate::error::CliError;
 use crate::options::{PathArgs, PointArg};
 use crate::stats;
+use crate::tiles;
 
 /// Find a path and print its corners and length
 ///
@@ -45,7 +46,7 @@ impl PathCommand {
     pub fn run(&self) -> Result<(), CliError> {
         let path = &self.mesh;
         let options = self.path.options();
-        let loaded = common::load_mesh(path, self.path.mesh.up_axis())?;
+        let loaded = tiles::load_path_mesh(path, &self.path)?;
         let mesh_up = loaded.mesh.up_axis();
         let start = self.from.on_mesh("--from", mesh_up)?;
         let goal = self.to.on_mesh("--to", mesh_up)?;
@@ -62,6 +63,9 @@ impl PathCommand {
         }
         println!("length: {}", common::format_number(found.length(), 4));
         println!("time: {:.1} us", stats::micros(elapsed));
+        if let Some(tiling) = &loaded.tiling {
+            println!("tiles: {}", tiling.describe());
+        }
         Ok(())
     }
 }

@@ -16,6 +16,7 @@ use crate::common::{self, PointRule, format_number};
 use crate::error::CliError;
 use crate::options::{PathArgs, ScenarioArgs};
 use crate::stats;
+use crate::tiles;
 
 /// Run every problem of a Moving AI scenario file
 ///
@@ -78,7 +79,7 @@ impl ScenCommand {
     pub fn run(&self) -> Result<(), CliError> {
         let options = self.path.options();
         let (mesh_path, scen_path) = (self.mesh.as_str(), self.scen.as_str());
-        let loaded = common::load_mesh(mesh_path, self.path.mesh.up_axis())?;
+        let loaded = tiles::load_path_mesh(mesh_path, &self.path)?;
         let problems = common::load_scenario(scen_path)?;
         let rule = PointRule::or_default(self.scenario.points, loaded.format, &problems);
         common::require_z_up(&loaded.mesh, "a scenario file")?;
@@ -247,6 +248,9 @@ fn summary(
         outcomes.len(),
         outcomes.len() - solved.len(),
     );
+    if let Some(tiling) = &loaded.tiling {
+        text.push_str(&format!("tiles:     {}\n", tiling.describe()));
+    }
     if ratios.is_empty() {
         text.push_str("length/reference: no solved problem with a reference > 0\n");
     } else {

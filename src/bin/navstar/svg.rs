@@ -13,6 +13,7 @@
 //! * the portals of the corridor (the edges between consecutive corridor polygons);
 //!   these and the shared edges are left out by default when the polygons are too
 //!   small to see at the picture's width;
+//! * with `--tile-size`, the squares of the tiles, dashed (`<path class="tiles">`);
 //! * the path as a thick `<polyline class="path">`, with start and goal circles.
 //!
 //! Orientation: the first ground axis points right. The second (y for Z-up meshes, z
@@ -31,6 +32,7 @@ use clap::{Args, ValueEnum};
 use crate::common::{self, format_number};
 use crate::error::CliError;
 use crate::options::{PathArgs, PointArg};
+use crate::tiles;
 use picture::{EdgeDetail, Picture};
 
 /// Draw a mesh (and a path) as an SVG picture
@@ -109,7 +111,7 @@ impl SvgCommand {
         let out_path = &self.output;
         let options = self.path.options();
         let mesh_path = &self.mesh;
-        let loaded = common::load_mesh(mesh_path, self.path.mesh.up_axis())?;
+        let loaded = tiles::load_path_mesh(mesh_path, &self.path)?;
         let mesh = &loaded.mesh;
         let y_up = match self.ground_y {
             None => mesh.up_axis() == UpAxis::Z,
@@ -143,7 +145,8 @@ impl SvgCommand {
                 status,
             });
         }
-        let picture = Picture::new(mesh, self.width, y_up, edges);
+        let squares = loaded.tiling.as_ref().map_or(&[][..], |t| &t.squares);
+        let picture = Picture::new(mesh, self.width, y_up, edges).with_tiles(squares);
         let svg = picture.render(mesh_path, route.as_ref());
         std::fs::write(out_path, &svg)
             .map_err(|e| CliError::failure(format!("cannot write '{out_path}': {e}")))?;
@@ -161,6 +164,9 @@ impl SvgCommand {
                 format_number(length, 4),
                 route.corridor.len()
             );
+        }
+        if let Some(tiling) = &loaded.tiling {
+            print!("; {}", tiling.describe());
         }
         match picture.draws_edges() {
             (false, false) => print!(

@@ -22,6 +22,7 @@ const PORTAL_STROKE: &str = "#e8710a";
 const PATH_STROKE: &str = "#d62828";
 const START_FILL: &str = "#2a9d3f";
 const GOAL_FILL: &str = "#1d5fd1";
+const TILE_STROKE: &str = "#2b8cbe";
 
 /// In `auto` mode, shared edges and portals are left out when the median polygon is
 /// narrower than this many pixels: they would only cover the picture.
@@ -56,6 +57,8 @@ pub struct Picture<'a> {
     draw_edges: bool,
     /// Whether the corridor's portals are drawn.
     draw_portals: bool,
+    /// Tile squares to outline: low and high corners in the ground plane.
+    tiles: &'a [(Vec2, Vec2)],
 }
 
 impl<'a> Picture<'a> {
@@ -90,7 +93,13 @@ impl<'a> Picture<'a> {
             quantum: Quantum::new(decimals),
             draw_edges,
             draw_portals,
+            tiles: &[],
         }
+    }
+
+    /// This picture with the borders of tile squares drawn over the mesh.
+    pub fn with_tiles(self, tiles: &'a [(Vec2, Vec2)]) -> Picture<'a> {
+        Picture { tiles, ..self }
     }
 
     /// Whether shared edges and portals are drawn.
@@ -107,7 +116,7 @@ impl<'a> Picture<'a> {
 
     /// Vertex `v` in picture coordinates.
     fn vertex(&self, v: u32) -> Point {
-        self.point(self.mesh.vertices()[v as usize])
+        self.point(self.mesh.vertex(v))
     }
 
     /// Formats a point as `x y`.
@@ -192,7 +201,8 @@ impl<'a> Picture<'a> {
         // Polygon fills, one path per colour; a hairline of the same colour hides the
         // anti-aliasing seams between neighbours.
         for (colour, fill) in ISLAND_FILLS.iter().enumerate() {
-            let polygons = (0..mesh.polygon_count())
+            let polygons = mesh
+                .polygon_ids()
                 .filter(|&p| mesh.island(p) as usize % ISLAND_FILLS.len() == colour);
             let attributes = format!("fill=\"{fill}\" {}", self.stroke(fill, 0.6));
             Self::path_element(
@@ -211,14 +221,35 @@ impl<'a> Picture<'a> {
             Self::path_element(&mut svg, "corridor", &attributes, d);
         }
         if self.draw_edges {
-            let shared = (0..mesh.polygon_count())
+            let shared = mesh
+                .polygon_ids()
                 .flat_map(|p| self.polygon_edges(p, move |n| n.is_some_and(|n| n > p)));
             let attributes = format!("fill=\"none\" {}", self.stroke(EDGE_STROKE, 0.5));
             Self::path_element(&mut svg, "edges", &attributes, self.edges_path(shared));
         }
-        let walls = (0..mesh.polygon_count()).flat_map(|p| self.polygon_edges(p, |n| n.is_none()));
+        let walls = mesh
+            .polygon_ids()
+            .flat_map(|p| self.polygon_edges(p, |n| n.is_none()));
         let attributes = format!("fill=\"none\" {}", self.stroke(WALL_STROKE, 1.0));
         Self::path_element(&mut svg, "walls", &attributes, self.edges_path(walls));
+        if !self.tiles.is_empty() {
+            let up = mesh.up_axis();
+            let mut d = PathData::new(self.quantum);
+            for &(lo, hi) in self.tiles {
+                let corner = |x: f32, y: f32| self.point(up.place(Vec2::new(x, y), 0.0));
+                d.polygon(
+                    [(lo.x, lo.y), (hi.x, lo.y), (hi.x, hi.y), (lo.x, hi.y)]
+                        .into_iter()
+                        .map(|(x, y)| corner(x, y)),
+                );
+            }
+            let dash = format_length(4.0 / self.scale);
+            let attributes = format!(
+                "fill=\"none\" stroke-dasharray=\"{dash}\" {}",
+                self.stroke(TILE_STROKE, 1.0)
+            );
+            Self::path_element(&mut svg, "tiles", &attributes, d);
+        }
         if let Some(route) = route {
             self.render_route(&mut svg, route);
         }
@@ -275,7 +306,8 @@ impl<'a> Picture<'a> {
 /// The median polygon width, in world units: `2 * area / perimeter` of each polygon
 /// (the side of a square, the short side of a long thin rectangle).
 fn typical_polygon_size(mesh: &NavMesh) -> f64 {
-    let mut widths: Vec<f64> = (0..mesh.polygon_count())
+    let mut widths: Vec<f64> = mesh
+        .polygon_ids()
         .map(|p| {
             let corners: Vec<Vec2> = common::ground_polygon(mesh, p).collect();
             let perimeter: f64 = (0..corners.len())

@@ -1,0 +1,102 @@
+//! `--tile-size`: the mesh cut into square tiles ([`navstar::NavMesh::cut_into_tiles`]),
+//! the tiles joined in a [`World`], and its snapshot queried instead of the mesh, so that
+//! every path command can be compared on a tiled world and on the mesh in one piece.
+
+use std::time::{Duration, Instant};
+
+use navstar::glam::Vec2;
+use navstar::{NavMesh, World, WorldOptions};
+
+use crate::common::{LoadedMesh, load_mesh};
+use crate::error::CliError;
+use crate::options::PathArgs;
+
+/// A mesh cut into square tiles and joined again as a world (`--tile-size`).
+pub struct Tiling {
+    /// The side of a tile, in world units.
+    pub tile_size: f32,
+    /// The grid's columns and rows.
+    pub grid: (u32, u32),
+    /// The squares of the tiles that hold polygons: low and high corners in the ground
+    /// plane.
+    pub squares: Vec<(Vec2, Vec2)>,
+    /// The mesh as loaded, in one piece.
+    pub whole: NavMesh,
+    /// How long cutting and joining took.
+    pub time: Duration,
+}
+
+impl Tiling {
+    /// One line for reports: `58 tiles of side 32 (8 x 8 grid), cut and joined in 12.3 ms`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} tiles of side {} ({} x {} grid), cut and joined in {:.1} ms",
+            self.squares.len(),
+            self.tile_size,
+            self.grid.0,
+            self.grid.1,
+            self.time.as_secs_f64() * 1e3
+        )
+    }
+}
+
+/// Loads the mesh file `path` for a path-finding command: with `--tile-size S`, the mesh
+/// is cut into tiles of side S, they are added to a world, and the world's snapshot is
+/// the mesh the command queries.
+///
+/// # Errors
+/// As [`load_mesh`]; a failure naming the file when the mesh cannot be cut (a tile size
+/// too small for it, say) or a tile cannot join the world.
+pub fn load_path_mesh(path: &str, args: &PathArgs) -> Result<LoadedMesh, CliError> {
+    let mut loaded = load_mesh(path, args.mesh.up_axis())?;
+    if let Some(tile_size) = args.tile_size {
+        let (world, tiling) = join_tiles(&loaded.mesh, tile_size)
+            .map_err(|e| CliError::failure(format!("{path}: {e}")))?;
+        loaded.mesh = world;
+        loaded.tiling = Some(tiling);
+    }
+    Ok(loaded)
+}
+
+/// Cuts `mesh` into tiles of side `tile_size` and joins them in a world; its snapshot.
+fn join_tiles(mesh: &NavMesh, tile_size: f32) -> Result<(NavMesh, Tiling), String> {
+    let started = Instant::now();
+    let cut = mesh.cut_into_tiles(tile_size).map_err(|e| e.to_string())?;
+    let bounds = mesh.bounds();
+    let largest = bounds.min.abs().max(bounds.max.abs()).max_element();
+    let options = WorldOptions::default()
+        .with_up_axis(mesh.up_axis())
+        .with_max_tiles((cut.tiles.len() as u32).next_power_of_two())
+        .with_seam_tolerance(seam_tolerance(largest));
+    let world = World::new(&options).map_err(|e| e.to_string())?;
+    for tile in &cut.tiles {
+        world.add_tile(&tile.mesh).map_err(|e| {
+            format!(
+                "tile ({}, {}) of side {tile_size} cannot join the world: {e}",
+                tile.column, tile.row
+            )
+        })?;
+    }
+    if !cut.links.is_empty() {
+        return Err(format!(
+            "{} off-mesh links join different tiles of side {tile_size}; a world cannot take links between tiles yet",
+            cut.links.len()
+        ));
+    }
+    let tiling = Tiling {
+        tile_size,
+        grid: (cut.columns, cut.rows),
+        squares: cut.tiles.iter().map(|t| (t.min, t.max)).collect(),
+        whole: mesh.clone(),
+        time: started.elapsed(),
+    };
+    Ok((world.snapshot(), tiling))
+}
+
+/// The seam tolerance of a world of cut tiles whose coordinates reach `largest`: the
+/// default, or more where f32 steps are coarse. The cutter leaves a tile border off its
+/// grid line only where a polygon corner lies within 64 f32 steps of the line.
+fn seam_tolerance(largest: f32) -> f32 {
+    let steps = 128.0 * f32::EPSILON * largest;
+    WorldOptions::default().seam_tolerance.max(steps)
+}
