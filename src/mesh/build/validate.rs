@@ -134,7 +134,9 @@ pub(super) fn check_polygon(
 }
 
 /// [`check_polygon`] after the distinct corners, `points[i]` the ground position of
-/// `corners[i]`.
+/// `corners[i]`. One pass takes the area, the edges and, as if the polygon were
+/// counter-clockwise, its turns; a clockwise polygon has its turns taken again the
+/// other way round.
 fn check_shape(polygon: u32, corners: &[u32], points: &[DVec2]) -> Result<Winding, MeshError> {
     let n = corners.len();
     let next = |i: usize| if i + 1 == n { 0 } else { i + 1 };
@@ -142,13 +144,18 @@ fn check_shape(polygon: u32, corners: &[u32], points: &[DVec2]) -> Result<Windin
     let mut longest2 = 0.0f64;
     // The first edge of zero length (distinct vertices at one ground position).
     let mut zero_edge = None;
+    let mut turns = Turns::default();
+    let mut into = points[0] - points[n - 1];
     for (i, &a) in points.iter().enumerate() {
         let b = points[next(i)];
         area2 += a.perp_dot(b);
-        longest2 = longest2.max((b - a).length_squared());
+        let edge = b - a;
+        longest2 = longest2.max(edge.length_squared());
         if a == b && zero_edge.is_none() {
             zero_edge = Some(i);
         }
+        turns.add(i, into, edge);
+        into = edge;
     }
     if area2.is_nan() || area2.abs() <= longest2 * MIN_RELATIVE_AREA {
         return Err(MeshError::DegeneratePolygon { polygon });
@@ -158,33 +165,28 @@ fn check_shape(polygon: u32, corners: &[u32], points: &[DVec2]) -> Result<Windin
         return Err(MeshError::ZeroLengthEdge { polygon, a, b });
     }
     let reversed = area2 < 0.0;
-    // Corner `i` of the polygon wound counter-clockwise.
-    let ccw = |i: usize| points[if reversed { n - 1 - i } else { i }];
+    if reversed {
+        // Corner `i` of the polygon wound counter-clockwise is corner `n - 1 - i`.
+        let ccw = |i: usize| points[n - 1 - i];
+        turns = Turns::default();
+        let (mut a, mut b) = (ccw(n - 1), ccw(0));
+        for i in 0..n {
+            let c = ccw(next(i));
+            turns.add(i, b - a, c - b);
+            (a, b) = (b, c);
+        }
+    }
     // Every turn must be a left turn (or straight on), and the turns must add up to one
     // full revolution: that rules out reflex corners and self-overlapping stars.
-    let mut turning = 0.0f64;
-    let (mut a, mut b) = (ccw(n - 1), ccw(0));
-    for i in 0..n {
-        let c = ccw(next(i));
-        let (e1, e2): (DVec2, DVec2) = (b - a, c - b);
-        (a, b) = (b, c);
-        let cross = e1.perp_dot(e2);
-        // Only a right turn needs the edge lengths: no edge has length 0 (checked above),
-        // so their product is positive and a left turn or straight on always passes.
-        if cross < 0.0 {
-            let scale = e1.length() * e2.length();
-            if cross < -CONVEXITY_TOLERANCE * scale || scale == 0.0 {
-                let corner = if reversed { n - 1 - i } else { i };
-                return Err(MeshError::NonConvexPolygon {
-                    polygon,
-                    corner: corner as u32,
-                    vertex: corners[corner],
-                });
-            }
-        }
-        turning += turn_angle(cross, e1.dot(e2));
+    if let Some(i) = turns.right_turn {
+        let corner = if reversed { n - 1 - i } else { i };
+        return Err(MeshError::NonConvexPolygon {
+            polygon,
+            corner: corner as u32,
+            vertex: corners[corner],
+        });
     }
-    if (turning - std::f64::consts::TAU).abs() > 1e-3 {
+    if (turns.turning - std::f64::consts::TAU).abs() > 1e-3 {
         return Err(MeshError::NonConvexPolygon {
             polygon,
             corner: 0,
@@ -196,6 +198,36 @@ fn check_shape(polygon: u32, corners: &[u32], points: &[DVec2]) -> Result<Windin
     } else {
         Winding::CounterClockwise
     })
+}
+
+/// The turns of a polygon walked counter-clockwise, corner after corner.
+#[derive(Default)]
+struct Turns {
+    /// The sum of the turn angles before the first right turn.
+    turning: f64,
+    /// The first corner that turns right (beyond the tolerance), if any.
+    right_turn: Option<usize>,
+}
+
+impl Turns {
+    /// The turn at corner `i` from edge `e1` (into it) to edge `e2` (out of it).
+    #[inline]
+    fn add(&mut self, i: usize, e1: DVec2, e2: DVec2) {
+        if self.right_turn.is_some() {
+            return;
+        }
+        let cross = e1.perp_dot(e2);
+        // Only a right turn needs the edge lengths: no edge has length 0 (or the
+        // polygon is refused for it), so a left turn or straight on always passes.
+        if cross < 0.0 {
+            let scale = e1.length() * e2.length();
+            if cross < -CONVEXITY_TOLERANCE * scale || scale == 0.0 {
+                self.right_turn = Some(i);
+                return;
+            }
+        }
+        self.turning += turn_angle(cross, e1.dot(e2));
+    }
 }
 
 /// The signed angle of a turn whose edges have cross product `cross` and dot product
@@ -221,11 +253,18 @@ fn turn_angle(cross: f64, dot: f64) -> f64 {
 pub(super) fn check_distinct_corners(polygon: u32, corners: &[u32]) -> Result<(), MeshError> {
     const SMALL: usize = 16;
     let repeated = if corners.len() <= SMALL {
-        corners
-            .iter()
-            .enumerate()
-            .find(|&(i, v)| corners[..i].contains(v))
-            .map(|(_, &v)| v)
+        // The first corner that repeats an earlier one (plain loops: this runs for
+        // every polygon of every mesh built or loaded).
+        let mut repeated = None;
+        'corners: for i in 1..corners.len() {
+            for j in 0..i {
+                if corners[i] == corners[j] {
+                    repeated = Some(corners[i]);
+                    break 'corners;
+                }
+            }
+        }
+        repeated
     } else {
         let mut sorted = try_collect(corners.len(), corners.iter().copied(), "polygon corners")?;
         sorted.sort_unstable();

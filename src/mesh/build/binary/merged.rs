@@ -23,7 +23,7 @@ pub(super) fn check_merged(
 ) -> Result<Option<Box<CoarseMesh>>, BinaryError> {
     let Some(tables) = tables else {
         // Cheap in the usual case (no two neighbours merge); else the builder decides.
-        if merges_nothing(mesh)? || build_coarse(mesh).is_none() {
+        if merges_nothing(mesh) || build_coarse(mesh).is_none() {
             return Ok(None);
         }
         return Err(BinaryError::Layout {
