@@ -226,12 +226,15 @@ fn unites_convex(
         let (p, v, q) = (point(p), point(v), point(q));
         (v - p).perp_dot(q - v) >= 0.0
     };
+    // Corner `k` of a cycle of `len` corners, for `k < 2 * len` (no division: loading
+    // a mesh tries every pair of neighbours).
+    let at = |cycle: &[u32], k: usize| cycle[if k >= cycle.len() { k - cycle.len() } else { k }];
     // At a: from a_cycle's corner before a to b_cycle's corner after a.
-    let before_a = a_cycle[(i + n - 1) % n];
-    let after_a = b_cycle[(j + 2) % m];
+    let before_a = at(a_cycle, i + n - 1);
+    let after_a = at(b_cycle, j + 2);
     // At b: from b_cycle's corner before b to a_cycle's corner after b.
-    let before_b = b_cycle[(j + m - 1) % m];
-    let after_b = a_cycle[(i + 2) % n];
+    let before_b = at(b_cycle, j + m - 1);
+    let after_b = at(a_cycle, i + 2);
     // The turns first: they refuse most pairs, and cost less than the shared corners.
     left_turn(before_a, a, after_a)
         && left_turn(before_b, b, after_b)
