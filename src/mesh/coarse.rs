@@ -8,9 +8,10 @@
 //! filter admits every polygon of the mesh, where neither matters. Built once per mesh,
 //! on the first such query, and shared by all threads.
 
+use std::ops::Index;
 use std::sync::Arc;
 
-use glam::DVec2;
+use glam::{DVec2, Vec2};
 
 use super::build::{self, Extras, MeshOptions, PolygonSizes};
 use super::{MeshData, NO_NEIGHBOUR, Tiled};
@@ -71,34 +72,46 @@ pub(crate) fn build_coarse(mesh: &MeshData) -> Option<Box<CoarseMesh>> {
 /// Whether polygon `p` has an area (counter-clockwise, positive): degenerate connectors
 /// have none, and stay as they are.
 fn is_solid(mesh: &MeshData, p: u32) -> bool {
-    let point = |v: u32| mesh.ground[v as usize].as_dvec2();
-    let c = &mesh.corners[mesh.corner_range(p)];
-    let n = c.len();
+    has_area(&mesh.corners[mesh.corner_range(p)], &mesh.ground)
+}
+
+/// Whether the polygon of `corners` (with `ground` positions) has a positive area.
+fn has_area<G: Index<usize, Output = Vec2> + ?Sized>(corners: &[u32], ground: &G) -> bool {
+    let point = |v: u32| ground[v as usize].as_dvec2();
+    let n = corners.len();
     (0..n)
-        .map(|i| point(c[i]).perp_dot(point(c[(i + 1) % n])))
+        .map(|i| point(corners[i]).perp_dot(point(corners[(i + 1) % n])))
         .sum::<f64>()
         > 0.0
 }
 
-/// Whether merging leaves `mesh` as it is (so that it has no merged copy): no two
-/// neighbouring polygons have a convex union. The first merge of [`merge`] joins two
-/// of the polygons themselves, so this is exact, and much cheaper than merging.
-pub(crate) fn merges_nothing(mesh: &MeshData) -> bool {
-    let point = |v: u32| mesh.ground[v as usize].as_dvec2();
-    for p in 0..mesh.polygon_count() {
-        let range = mesh.corner_range(p);
-        for slot in range.clone() {
-            let q = mesh.neighbours[slot];
+/// Whether merging leaves a mesh of one tile as it is (so that it has no merged copy):
+/// no two neighbouring polygons have a convex union. The first merge of [`merge`]
+/// joins two of the polygons themselves, so this is exact, and much cheaper than
+/// merging. Takes the mesh's tables as plain slices.
+pub(crate) fn merges_nothing(
+    poly_start: &[u32],
+    corners: &[u32],
+    neighbours: &[u32],
+    twin: &[u32],
+    ground: &[Vec2],
+) -> bool {
+    let point = |v: u32| ground[v as usize].as_dvec2();
+    let range = |p: u32| poly_start[p as usize] as usize..poly_start[p as usize + 1] as usize;
+    for p in 0..(poly_start.len() - 1) as u32 {
+        let here = range(p);
+        for slot in here.clone() {
+            let q = neighbours[slot];
             if q == NO_NEIGHBOUR || q < p {
                 continue;
             }
-            let there = mesh.corner_range(q);
-            let j = mesh.twin[slot] as usize - there.start;
-            let (a_cycle, b_cycle) = (&mesh.corners[range.clone()], &mesh.corners[there]);
+            let there = range(q);
+            let j = twin[slot] as usize - there.start;
+            let (a_cycle, b_cycle) = (&corners[here.clone()], &corners[there]);
             // The union test first: it refuses most pairs, and costs less than the areas.
-            if unites_convex(a_cycle, b_cycle, slot - range.start, j, &point)
-                && is_solid(mesh, p)
-                && is_solid(mesh, q)
+            if unites_convex(a_cycle, b_cycle, slot - here.start, j, &point)
+                && has_area(a_cycle, ground)
+                && has_area(b_cycle, ground)
             {
                 return false;
             }

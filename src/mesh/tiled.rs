@@ -70,6 +70,13 @@ impl<T> From<Vec<T>> for Tiled<T> {
     }
 }
 
+impl<T> From<Arc<[T]>> for Tiled<T> {
+    /// One chunk holding every element, shared as it is (no copy).
+    fn from(items: Arc<[T]>) -> Self {
+        Tiled::from_chunks(vec![items], 32)
+    }
+}
+
 impl<T> Tiled<T> {
     /// One chunk holding every element (a plain mesh: ids unchanged).
     pub fn single(items: Vec<T>) -> Tiled<T> {

@@ -191,7 +191,13 @@ pub(super) fn build(
         orient_connectors(&poly_start, &mut corners, &connectors)?;
     }
     let adjacency = link_neighbours(&poly_start, &corners)?;
-    let walls = wall_tables(&poly_start, &corners, &adjacency, vertices.len())?;
+    let walls = wall_tables(
+        &poly_start,
+        &corners,
+        &adjacency.neighbours,
+        &adjacency.twin,
+        vertices.len(),
+    )?;
     let neighbours = adjacency.neighbours;
     let portals = try_collect(
         corners.len(),

@@ -137,7 +137,8 @@ pub(super) struct WallTables {
 pub(super) fn wall_tables(
     poly_start: &[u32],
     corners: &[u32],
-    adjacency: &Adjacency,
+    neighbours: &[u32],
+    twin: &[u32],
     vertex_count: usize,
 ) -> Result<WallTables, MeshError> {
     let polygon_count = poly_start.len() - 1;
@@ -147,13 +148,13 @@ pub(super) fn wall_tables(
         let (start, end) = (poly_start[p] as usize, poly_start[p + 1] as usize);
         let mut first = NO_NEIGHBOUR;
         for slot in start..end {
-            if adjacency.twin[slot] == NO_TWIN {
+            if twin[slot] == NO_TWIN {
                 let (a, b) = (corners[slot], corners[next_in(start..end, slot)]);
                 wall_vertex[a as usize] = true;
                 wall_vertex[b as usize] = true;
                 continue;
             }
-            let neighbour = adjacency.neighbours[slot];
+            let neighbour = neighbours[slot];
             if first == NO_NEIGHBOUR {
                 first = neighbour;
             } else if neighbour != first {

@@ -3,8 +3,8 @@
 //! The polygon tables ([`Polygons`]) are checked alike for the mesh and its merged copy
 //! ([`super::merged`]); the spatial index and the links have files of their own.
 
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
 
@@ -17,7 +17,7 @@ use crate::geometry::{Aabb, UpAxis};
 use crate::mesh::build::connectors::{check_connector, is_collinear_triangle};
 use crate::mesh::build::polygon_bounds;
 use crate::mesh::build::topology::{
-    Adjacency, find_islands, join_islands_by_links, portal_of_slot, wall_tables,
+    find_islands, join_islands_by_links, portal_of_slot, wall_tables,
 };
 use crate::mesh::build::validate::{Winding, check_polygon, check_vertices_finite};
 use crate::mesh::links::Links;
@@ -25,7 +25,7 @@ use crate::mesh::{ElementTables, MeshData, NO_NEIGHBOUR, NO_TWIN, PolygonIndex, 
 
 /// The records of one section, with where they are in the file.
 pub(super) struct Located<T> {
-    pub items: Vec<T>,
+    pub items: Arc<[T]>,
     pub section: Section,
     /// File offset of the first record.
     pub offset: u64,
@@ -95,11 +95,7 @@ pub(super) fn assemble(tile: Tile) -> Result<MeshData, BinaryError> {
     }
     check_vertices_finite(&vertices)?;
     let up = tile.options.up;
-    let ground = try_collect(
-        vertices.len(),
-        vertices.iter().map(|&v| up.ground(v)),
-        "ground positions",
-    )?;
+    let ground: Arc<[Vec2]> = vertices.iter().map(|&v| up.ground(v)).collect();
     let polygons = check_polygons(tile.polygons, &vertices, &ground, tile.options.connectors)?;
     let polygon_count = polygons.poly_start.len() - 1;
     tile.areas.expect_len(polygon_count, "polygons")?;
@@ -129,7 +125,7 @@ pub(super) fn assemble(tile: Tile) -> Result<MeshData, BinaryError> {
         vertices.into(),
         ground.into(),
         polygons,
-        tile.areas.items,
+        tile.areas.items.into(),
         flags,
         links,
     )?;
@@ -166,11 +162,11 @@ pub(super) fn assemble(tile: Tile) -> Result<MeshData, BinaryError> {
 
 /// Polygon tables that passed every check, with what is derived from them.
 pub(super) struct CheckedPolygons {
-    pub poly_start: Vec<u32>,
-    pub corners: Vec<u32>,
-    pub neighbours: Vec<u32>,
-    pub twin: Vec<u32>,
-    pub portals: Vec<[u32; 2]>,
+    pub poly_start: Arc<[u32]>,
+    pub corners: Arc<[u32]>,
+    pub neighbours: Arc<[u32]>,
+    pub twin: Arc<[u32]>,
+    pub portals: Arc<[[u32; 2]]>,
     pub index: PolygonIndex,
     pub bounds: Aabb,
     pub wall_vertex: Vec<bool>,
@@ -197,17 +193,14 @@ pub(super) fn check_polygons(
     let (poly_start, corners) = (t.poly_start.items, t.corners.items);
     let (polygon_bounds, bounds) = polygon_bounds(vertices, &poly_start, &corners)?;
     let index = index::check_index(&t.nodes, &t.entries, &polygon_bounds)?;
-    let adjacency = Adjacency {
-        neighbours: t.neighbours.items,
-        twin: t.twin.items,
-    };
-    let walls = wall_tables(&poly_start, &corners, &adjacency, vertices.len())?;
-    let (island, island_count) = find_islands(&poly_start, &adjacency.neighbours)?;
+    let (neighbours, twin) = (t.neighbours.items, t.twin.items);
+    let walls = wall_tables(&poly_start, &corners, &neighbours, &twin, vertices.len())?;
+    let (island, island_count) = find_islands(&poly_start, &neighbours)?;
     Ok(CheckedPolygons {
         poly_start,
         corners,
-        neighbours: adjacency.neighbours,
-        twin: adjacency.twin,
+        neighbours,
+        twin,
         portals: t.portals.items,
         index,
         bounds,
@@ -227,7 +220,7 @@ pub(super) fn mesh_data(
     vertices: Tiled<Vec3>,
     ground: Tiled<Vec2>,
     polygons: CheckedPolygons,
-    areas: Vec<u8>,
+    areas: Tiled<u8>,
     flags: Vec<AtomicU32>,
     links: Links,
 ) -> Result<MeshData, MeshError> {
@@ -242,7 +235,7 @@ pub(super) fn mesh_data(
         twin: polygons.twin.into(),
         wall_vertex: polygons.wall_vertex.into(),
         dead_end: polygons.dead_end.into(),
-        areas: areas.into(),
+        areas,
         flags: flags.into(),
     };
     let mut mesh = MeshData::one_tile(
@@ -286,7 +279,7 @@ fn check_polygon_starts(t: &Polygons) -> Result<(), BinaryError> {
     if u32::try_from(corners).is_err() {
         return Err(MeshError::TooLarge("more than 2^32 - 1 polygon corners").into());
     }
-    match starts.items.as_slice() {
+    match &starts.items[..] {
         [] => return Err(starts.invalid(0, "the offsets list is empty")),
         [_] => return Err(MeshError::NoPolygons.into()),
         [first, ..] if *first != 0 => return Err(starts.invalid(0, "the first offset is not 0")),

@@ -1,5 +1,6 @@
 //! Checking the saved off-mesh links and their hops against the polygons.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicU32;
 
 use glam::Vec3;
@@ -120,7 +121,7 @@ pub(super) fn check_links(
         return Err(links.invalid(link, "has no hop, or more than two"));
     }
     Ok(Links {
-        hop_start: starts.items.clone().into(),
+        hop_start: Arc::clone(&starts.items).into(),
         hops: try_collect(
             hops.items.len(),
             hops.items

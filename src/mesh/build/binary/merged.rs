@@ -12,7 +12,7 @@ use crate::alloc::{try_collect, try_filled};
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS};
 use crate::mesh::build::connectors::is_collinear_triangle;
 use crate::mesh::coarse::{MAX_CORNERS, build_coarse, merges_nothing};
-use crate::mesh::{CoarseMesh, Links, MeshData, NO_NEIGHBOUR, Tiled};
+use crate::mesh::{CoarseMesh, Links, MeshData, NO_NEIGHBOUR};
 
 /// The merged copy of `mesh` from its decoded tables (`of_merged` empty and `tables`
 /// `None` when the file holds none), checked.
@@ -23,7 +23,14 @@ pub(super) fn check_merged(
 ) -> Result<Option<Box<CoarseMesh>>, BinaryError> {
     let Some(tables) = tables else {
         // Cheap in the usual case (no two neighbours merge); else the builder decides.
-        if merges_nothing(mesh) || build_coarse(mesh).is_none() {
+        let nothing = merges_nothing(
+            mesh.poly_start.as_single(),
+            mesh.corners.as_single(),
+            mesh.neighbours.as_single(),
+            mesh.twin.as_single(),
+            mesh.ground.as_single(),
+        );
+        if nothing || build_coarse(mesh).is_none() {
             return Ok(None);
         }
         return Err(BinaryError::Layout {
@@ -62,7 +69,7 @@ pub(super) fn check_merged(
         mesh.vertices.clone(),
         mesh.ground.clone(),
         merged,
-        try_filled(count, DEFAULT_AREA, "areas")?,
+        try_filled(count, DEFAULT_AREA, "areas")?.into(),
         try_collect(
             count,
             (0..count).map(|_| AtomicU32::new(DEFAULT_FLAGS)),
@@ -72,7 +79,7 @@ pub(super) fn check_merged(
     )?;
     Ok(Some(Box::new(CoarseMesh {
         mesh: Arc::new(copy),
-        of_original: Tiled::single(of_merged.items),
+        of_original: Arc::clone(&of_merged.items).into(),
     })))
 }
 
@@ -89,7 +96,7 @@ fn check_cover(
     let polygon_count = of_merged.items.len();
     // The polygons of each merged polygon: a counting sort.
     let mut group_start = try_filled(count + 2, 0u32, "merged groups")?;
-    for &g in &of_merged.items {
+    for &g in of_merged.items.iter() {
         group_start[g as usize + 2] += 1;
     }
     for g in 2..count + 2 {

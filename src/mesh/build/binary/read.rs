@@ -9,7 +9,6 @@ use super::{
     ISLANDS, LINKS, MAGIC, MERGED, MESH, OF_MERGED, OPTIONS, PolygonSections, Section, TILE,
     VERTICES,
 };
-use crate::alloc::try_collect;
 use crate::geometry::{Aabb, UpAxis};
 use crate::mesh::MeshData;
 
@@ -206,14 +205,12 @@ impl<'a> Reader<'a> {
                 ),
             });
         }
-        let count = body.bytes.len() / section.record;
-        let items = try_collect(
-            count,
-            body.bytes
-                .chunks_exact(N)
-                .map(|record| decode(record.try_into().expect("chunks of N bytes"))),
-            section.name,
-        )?;
+        // Straight into the shared slice the mesh keeps (one allocation, no copy).
+        let items = body
+            .bytes
+            .chunks_exact(N)
+            .map(|record| decode(record.try_into().expect("chunks of N bytes")))
+            .collect();
         Ok(Located {
             items,
             section,
