@@ -131,6 +131,7 @@ impl NavMesh {
         // Per polygon (only when there are links to place): the cells holding its pieces.
         let mut pieces = Vec::new();
         let mut sides = HashMap::new();
+        let mut same = Vec::new();
         let mut cells_of: Vec<Vec<u32>> = vec![
             Vec::new();
             if has_links {
@@ -156,7 +157,7 @@ impl NavMesh {
             }
             for row in grid.cells_over(1, lo.y, hi.y) {
                 for column in grid.cells_over(0, lo.x, hi.x) {
-                    let Some(points) = clipper.clip(column, row) else {
+                    let Some(points) = clipper.clip(column, row, &mut same) else {
                         continue;
                     };
                     clipper.note_sides(&points, &mut sides);
@@ -174,8 +175,10 @@ impl NavMesh {
             .into_iter()
             .filter_map(|(key, side)| Some((key, grid.round_to_side(mesh, key, side)?)))
             .collect();
+        let names = KeyNames::new(&same);
         for (p, cell, mut points) in pieces {
             for point in &mut points {
+                point.key = names.name(point.key);
                 if let Some(&ground) = nudged.get(&point.key) {
                     point.ground = ground;
                 }
@@ -408,6 +411,34 @@ enum Key {
     Corner { column: u32, row: u32, polygon: u32 },
 }
 
+/// One name for keys found at one position: each key's name is the root of its set
+/// (union-find over the pairs of keys dropped for standing on one another).
+struct KeyNames {
+    parent: HashMap<Key, Key>,
+}
+
+impl KeyNames {
+    fn new(same: &[(Key, Key)]) -> KeyNames {
+        let mut names = KeyNames {
+            parent: HashMap::new(),
+        };
+        for &(kept, dropped) in same {
+            let (a, b) = (names.name(kept), names.name(dropped));
+            if a != b {
+                names.parent.insert(b, a);
+            }
+        }
+        names
+    }
+
+    fn name(&self, mut key: Key) -> Key {
+        while let Some(&up) = self.parent.get(&key) {
+            key = up;
+        }
+        key
+    }
+}
+
 /// The line a piece's edge lies on: a mesh edge, or a grid line.
 #[derive(Debug, Clone, Copy)]
 enum Support {
@@ -474,7 +505,9 @@ impl<'a> Clipper<'a> {
 
     /// The piece of the polygon inside square `(column, row)`, counter-clockwise, or
     /// `None` when it has no area there.
-    fn clip(&self, column: u32, row: u32) -> Option<Vec<Point>> {
+    /// Points dropped for standing where another point of the piece stands are
+    /// reported in `same`, as (kept, dropped).
+    fn clip(&self, column: u32, row: u32, same: &mut Vec<(Key, Key)>) -> Option<Vec<Point>> {
         let n = self.corners.len();
         let mut piece: Vec<Point> = (0..n)
             .map(|i| {
@@ -499,9 +532,17 @@ impl<'a> Clipper<'a> {
                 return None;
             }
         }
-        piece.dedup_by(|b, a| a.ground == b.ground);
-        while piece.len() > 1 && piece[0].ground == piece[piece.len() - 1].ground {
-            piece.pop();
+        // Points made from different edges may round to one position (next to a
+        // vertex outside the square): keep one, and name both alike in every piece.
+        let mut i = 0;
+        while piece.len() > 1 && i < piece.len() {
+            let j = (i + 1) % piece.len();
+            if piece[i].ground == piece[j].ground {
+                same.push((piece[i].key, piece[j].key));
+                piece.remove(j);
+            } else {
+                i += 1;
+            }
         }
         collapse_crossings_at_vertices(&mut piece);
         is_solid(&piece).then_some(piece)
@@ -735,14 +776,23 @@ fn collapse_crossings_at_vertices(piece: &mut Vec<Point>) {
     }
 }
 
-/// Whether a piece has at least 3 corners, no two consecutive ones at one position, and
-/// an area (it is no sliver, see [`MIN_RELATIVE_PIECE_AREA`]).
+/// Whether a piece has at least 3 corners, no two consecutive ones at one position, an
+/// area (it is no sliver, see [`MIN_RELATIVE_PIECE_AREA`]), and a size: a crumb a few
+/// f32 steps across (a polygon reaching past a grid corner by next to nothing) could
+/// join no neighbouring tile and would stand alone as an island of its own.
 fn is_solid(piece: &[Point]) -> bool {
     let n = piece.len();
     if n < 3 || (0..n).any(|i| piece[i].ground == piece[(i + 1) % n].ground) {
         return false;
     }
     let points: Vec<DVec2> = piece.iter().map(|p| p.ground.as_dvec2()).collect();
+    let (lo, hi) = points.iter().fold(
+        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+        |(lo, hi), &p| (lo.min(p), hi.max(p)),
+    );
+    if (hi - lo).max_element() <= NEAR_STEPS * rounding_step(piece[0].ground) {
+        return false;
+    }
     let longest = (0..n)
         .map(|i| points[i].distance_squared(points[(i + 1) % n]))
         .fold(0.0, f64::max);

@@ -9,7 +9,8 @@ use std::path::Path;
 use navstar::glam::{Vec2, Vec3};
 use navstar::io::load_mesh_file;
 use navstar::{
-    MAX_CUT_TILES, MeshError, MeshInput, MeshOptions, NavMesh, OffMeshLink, TileCut, UpAxis,
+    MAX_CUT_TILES, MeshError, MeshInput, MeshOptions, NavMesh, OffMeshLink, TileCut, UpAxis, World,
+    WorldOptions,
 };
 
 use proptest::prelude::*;
@@ -430,6 +431,30 @@ proptest! {
                 let scale = 1e-6 * (1.0 + f64::from(offset.abs()));
                 prop_assert!((f64::from(v.y) - expected).abs() <= scale, "{v} off the plane");
             }
+        }
+    }
+}
+
+#[test]
+fn tiles_joined_in_a_world_keep_the_islands_of_the_mesh() {
+    // Points made from different edges that round to one position (next to a vertex
+    // just outside a square) must be one vertex in every piece, and crumbs a few f32
+    // steps across must not stand alone: either would add islands.
+    for (name, sizes) in [
+        ("dungeon", [2.0, 5.0, 12.0]),
+        ("nav_test", [2.0, 5.0, 12.0]),
+        ("undulating", [2.0, 5.0, 12.0]),
+    ] {
+        let mesh = load(&format!("{RECAST_DIR}/{name}.navmesh.obj"), UpAxis::Y);
+        for size in sizes {
+            let cut = mesh.cut_into_tiles(size).unwrap();
+            let slots = (cut.tiles.len() as u32).next_power_of_two();
+            let world = World::new(&WorldOptions::default().with_max_tiles(slots)).unwrap();
+            for tile in &cut.tiles {
+                world.add_tile(&tile.mesh).unwrap();
+            }
+            let islands = world.snapshot().island_count();
+            assert_eq!(islands, mesh.island_count(), "{name} at {size}");
         }
     }
 }
