@@ -11,5 +11,6 @@ mod pull;
 pub(crate) use corners::path_length;
 pub use corners::{CornerDetail, CornerFlags};
 pub(crate) use pull::{
-    CorridorStep, LAST_STEP, PathBuffer, PullRequest, PullScratch, pull_corridor, walked_cost,
+    CorridorStep, HOP_KEYS, LAST_STEP, PathBuffer, PullRequest, PullScratch, StepKey, hop_key,
+    key_hop, pull_corridor, walked_cost,
 };

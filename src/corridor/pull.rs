@@ -18,14 +18,36 @@ use crate::mesh::{MeshData, WalkEnd};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct CorridorStep {
     pub polygon: u32,
-    /// The search node of the next step: a corner slot of `polygon` (the portal it is
-    /// left by) when below the mesh's corner count, else `corner count + hop` for the
-    /// off-mesh link hop taken; [`LAST_STEP`] for the last polygon.
-    pub exit: u32,
+    /// The search node of the next step ([`StepKey`]): a corner slot of `polygon` (the
+    /// portal it is left by), or [`hop_key`] of the off-mesh link hop taken;
+    /// [`LAST_STEP`] for the last polygon.
+    pub exit: StepKey,
 }
 
+/// How a polygon is entered or left along a corridor, and the key of a search node: a
+/// corner slot id (below [`HOP_KEYS`]), an off-mesh link hop ([`hop_key`]), or
+/// [`LAST_STEP`]. Slot and hop ids each use all 32 bits of an element id (`tile <<
+/// local_bits | local`), so hops get their own half of a 64-bit key space: a world whose
+/// last tile slot is filled cannot run its hop keys into its slot ids or past `u32`.
+pub(crate) type StepKey = u64;
+
+/// The first key of a link hop: slot ids are below it.
+pub(crate) const HOP_KEYS: StepKey = 1 << 32;
+
 /// `CorridorStep::exit` of the last step.
-pub(crate) const LAST_STEP: u32 = u32::MAX;
+pub(crate) const LAST_STEP: StepKey = StepKey::MAX;
+
+/// The key of link hop `hop` (a hop id of the mesh's link tables).
+#[inline]
+pub(crate) fn hop_key(hop: u32) -> StepKey {
+    HOP_KEYS | StepKey::from(hop)
+}
+
+/// The hop of a key at or above [`HOP_KEYS`] (not [`LAST_STEP`]); `None` for a slot.
+#[inline]
+pub(crate) fn key_hop(key: StepKey) -> Option<u32> {
+    (key >= HOP_KEYS).then(|| (key - HOP_KEYS) as u32)
+}
 
 /// How a corridor step is left.
 enum Exit {
@@ -34,12 +56,10 @@ enum Exit {
     End,
 }
 
-fn exit_of(mesh: &MeshData, step: &CorridorStep) -> Exit {
-    let corners = mesh.slot_id_end;
+fn exit_of(step: &CorridorStep) -> Exit {
     match step.exit {
         LAST_STEP => Exit::End,
-        e if e < corners => Exit::Portal,
-        e => Exit::Link((e - corners) as usize),
+        e => key_hop(e).map_or(Exit::Portal, |hop| Exit::Link(hop as usize)),
     }
 }
 
@@ -193,7 +213,7 @@ pub(crate) fn pull_corridor(
     let mut first = 0;
     let mut arrived_by = None;
     for (i, step) in corridor.iter().enumerate() {
-        let (to, link) = match exit_of(mesh, step) {
+        let (to, link) = match exit_of(step) {
             Exit::Portal => continue,
             Exit::End => (request.target, None),
             Exit::Link(hop) => {

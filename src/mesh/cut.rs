@@ -65,6 +65,37 @@ pub struct TileCut {
     /// The off-mesh links whose two ends fall in different tiles, each end where the
     /// mesh attached it (links with both ends in one tile are in that tile's mesh).
     pub links: Vec<OffMeshLink>,
+    /// Per link of `links`: the index in `tiles` of the tile its start falls in.
+    link_tiles: Vec<Option<usize>>,
+}
+
+impl TileCut {
+    /// The links of [`TileCut::links`] whose start falls in `tiles[tile]`: what to give
+    /// [`crate::World::add_tile_with_links`] with that tile.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshInput, MeshOptions, NavMesh, OffMeshLink};
+    ///
+    /// // A 4 x 1 floor (y up) with a jump from x = 0.5 to x = 3.5, cut into tiles of side 2.
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let vertices = [v(0.0, 0.0), v(4.0, 0.0), v(4.0, 1.0), v(0.0, 1.0)];
+    /// let jump = [OffMeshLink::new(v(0.5, 0.5), v(3.5, 0.5))];
+    /// let input = MeshInput::new(&vertices, &[0, 1, 2, 3]).with_polygon_sizes(&[4]).with_links(&jump);
+    /// let cut = NavMesh::from_input(&input, &MeshOptions::default())?.cut_into_tiles(2.0)?;
+    /// assert_eq!((cut.tiles.len(), cut.links.len()), (2, 1));
+    /// assert_eq!((cut.links_from(0).len(), cut.links_from(1).len()), (1, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn links_from(&self, tile: usize) -> Vec<OffMeshLink> {
+        self.links
+            .iter()
+            .zip(&self.link_tiles)
+            .filter(|&(_, &t)| t == Some(tile))
+            .map(|(link, _)| *link)
+            .collect()
+    }
 }
 
 /// One tile of a [`TileCut`].
@@ -204,14 +235,16 @@ impl NavMesh {
             if start == end {
                 tiles[start as usize].links.push(link);
             } else {
-                between.push(link);
+                between.push((start, link));
             }
         }
         let mut out = Vec::new();
+        let mut index_of_cell = vec![None; tiles.len()];
         for (cell, pieces) in tiles.into_iter().enumerate() {
             if pieces.sizes.is_empty() {
                 continue;
             }
+            index_of_cell[cell] = Some(out.len());
             let (column, row) = (cell as u32 % columns, cell as u32 / columns);
             let tile = pieces
                 .build(up)
@@ -231,7 +264,11 @@ impl NavMesh {
             columns,
             rows: grid.count(1),
             tiles: out,
-            links: between,
+            link_tiles: between
+                .iter()
+                .map(|&(cell, _)| index_of_cell[cell as usize])
+                .collect(),
+            links: between.into_iter().map(|(_, link)| link).collect(),
         })
     }
 }

@@ -95,7 +95,8 @@ impl OffMeshLink {
 /// One direction of a link, leaving from a polygon.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct LinkHop {
-    /// The link (index into the caller's link array).
+    /// The link: its id in the mesh's link tables (for a mesh built from arrays, its
+    /// index in the caller's link array).
     pub link: u32,
     /// Where the hop is entered: on the polygon it leaves from.
     pub from: Vec3,
@@ -105,34 +106,47 @@ pub(crate) struct LinkHop {
     pub to_polygon: u32,
 }
 
-/// The links of a mesh, as hops grouped by the polygon they leave from.
+/// The links of a mesh, as hops grouped by the polygon they leave from. Every table is
+/// stored per tile ([`Tiled`]): link and hop ids follow the element-id scheme (`tile <<
+/// local_bits | local`) like polygon ids, so a world builds the tables of a tile with the
+/// tile and shares the others between snapshots.
 #[derive(Debug, Default)]
 pub(crate) struct Links {
-    /// Hops out of polygon `p`: `hops[hop_start[p]..hop_start[p + 1]]`. Empty when the
-    /// mesh has no links.
+    /// Hops out of polygon `p`: `hops[hop_start[p]..hop_start[p + 1]]` (global hop ids).
+    /// A tile's chunk holds one entry more than its polygons, or none when no hop leaves
+    /// the tile.
     pub hop_start: Tiled<u32>,
-    pub hops: Vec<LinkHop>,
-    /// Per link: cost (before the area multiplier) and area.
-    pub cost: Vec<f32>,
-    pub area: Vec<u8>,
-    /// Per link: run-time flags.
-    pub flags: Box<[AtomicU32]>,
+    /// Per hop id: the hop. A hop lives in the tile of the polygon it leaves from, so a
+    /// two-way link between two tiles has a hop in each.
+    pub hops: Tiled<LinkHop>,
+    /// Per link id: cost (before the area multiplier).
+    pub cost: Tiled<f32>,
+    /// Per link id: area.
+    pub area: Tiled<u8>,
+    /// Per link id: run-time flags. A world's chunks are shared by every snapshot that
+    /// holds the tile owning the link, so a change is seen by all of them.
+    pub flags: Tiled<AtomicU32>,
 }
 
 impl Links {
-    /// Number of links.
+    /// Number of links (of every tile).
     pub fn count(&self) -> u32 {
-        self.cost.len() as u32
+        self.cost.total_len() as u32
     }
 
-    /// The hops leaving `polygon` (none when the mesh has no links).
+    /// Number of hops (of every tile).
+    pub fn hop_count(&self) -> usize {
+        self.hops.total_len()
+    }
+
+    /// The hops leaving `polygon` (none when its tile has no hops).
     #[inline]
     pub fn hops_from(&self, polygon: u32) -> &[LinkHop] {
-        if self.hops.is_empty() {
-            return &[];
-        }
         let p = polygon as usize;
-        &self.hops[self.hop_start[p] as usize..self.hop_start[p + 1] as usize]
+        match self.hop_start.get(p) {
+            Some(&start) => &self.hops[start as usize..self.hop_start[p + 1] as usize],
+            None => &[],
+        }
     }
 
     /// The current flags of `link`.
@@ -232,19 +246,21 @@ pub(super) fn attach(mesh: &MeshData, links: &[OffMeshLink]) -> Result<Links, Me
     }
     Ok(Links {
         hop_start: hop_start.into(),
-        hops: try_collect(hops.len(), hops.iter().map(|&(_, h)| h), "link hops")?,
-        cost: try_collect(links.len(), links.iter().map(|l| l.cost), "link costs")?,
-        area: try_collect(links.len(), links.iter().map(|l| l.area), "link areas")?,
+        hops: try_collect(hops.len(), hops.iter().map(|&(_, h)| h), "link hops")?.into(),
+        cost: try_collect(links.len(), links.iter().map(|l| l.cost), "link costs")?.into(),
+        area: try_collect(links.len(), links.iter().map(|l| l.area), "link areas")?.into(),
         flags: try_collect(
             links.len(),
             links.iter().map(|l| AtomicU32::new(l.flags)),
             "link flags",
         )?
-        .into_boxed_slice(),
+        .into(),
     })
 }
 
-fn validate(index: u32, link: &OffMeshLink) -> Result<(), MeshError> {
+/// [`MeshError::InvalidLink`] naming `index` unless `link`'s points, cost, radius and area
+/// are valid.
+pub(crate) fn validate(index: u32, link: &OffMeshLink) -> Result<(), MeshError> {
     let invalid = |reason| {
         Err(MeshError::InvalidLink {
             link: index,

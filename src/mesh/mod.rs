@@ -36,8 +36,8 @@ pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;
-pub(crate) use links::Links;
 pub use links::OffMeshLink;
+pub(crate) use links::{LinkHop, Links, validate as validate_link};
 pub(crate) use locate::PolygonIndex;
 pub use raycast::{Raycast, WallHit};
 pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
@@ -93,9 +93,6 @@ pub(crate) struct MeshData {
     pub local_island: Tiled<u32>,
     /// The number of islands of the whole mesh.
     pub island_count: u32,
-    /// One past the highest corner slot id: searches number link hops from here, after
-    /// the slots (the slot count for one tile).
-    pub slot_id_end: u32,
     /// The union of the tiles' bounds.
     pub bounds: Aabb,
     /// Per tile slot: bounds, spatial index, counts, generation, island map.
@@ -561,7 +558,9 @@ impl NavMesh {
                 index: link,
                 count,
             })?;
-        Ok(slot.swap(flags, Ordering::Relaxed))
+        let previous = slot.swap(flags, Ordering::Relaxed);
+        self.data.flags_generation.fetch_add(1, Ordering::Release);
+        Ok(previous)
     }
 
     /// The point of the mesh nearest to `point` (3D distance) within `max_distance`

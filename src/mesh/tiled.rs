@@ -138,23 +138,6 @@ impl<T> Tiled<T> {
         self.chunks.iter().map(|c| c.len()).sum()
     }
 
-    /// One past the highest element id any chunk holds: the size of the id space a
-    /// table indexed by these ids needs (the element count for a single chunk).
-    pub fn id_end(&self) -> usize {
-        self.chunks
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, c)| !c.is_empty())
-            .map_or(0, |(t, c)| self.base(t) + c.len())
-    }
-
-    /// The id of element 0 of chunk `tile`.
-    #[inline]
-    pub fn base(&self, tile: usize) -> usize {
-        ((tile as u64) << self.shift) as usize
-    }
-
     /// The chunk and the position in it of element `i`.
     #[inline]
     fn decode(&self, i: usize) -> (usize, usize) {
@@ -367,7 +350,6 @@ impl MeshData {
         let bounds = tiles
             .iter()
             .fold(Aabb::EMPTY, |b, tile| b.union(tile.bounds));
-        let slot_id_end = tables.corners.id_end() as u32;
         MeshData {
             up,
             local_bits,
@@ -378,7 +360,6 @@ impl MeshData {
             neighbours: tables.neighbours,
             local_island: tables.local_island,
             island_count,
-            slot_id_end,
             bounds,
             tiles,
             portals: tables.portals,
@@ -485,7 +466,7 @@ mod tests {
         assert_eq!((t[0], t[3]), (10, 13));
         assert_eq!(&t[1..4], &[11, 12, 13]);
         assert_eq!(t.get(4), None);
-        assert_eq!((t.chunk_count(), t.id_end(), t.total_len()), (1, 4, 4));
+        assert_eq!((t.chunk_count(), t.total_len()), (1, 4));
         assert_eq!(t.as_single(), &[10, 11, 12, 13]);
     }
 
@@ -506,8 +487,7 @@ mod tests {
         assert_eq!(t.get(2), None);
         assert_eq!(t.get(1 << 30), None);
         assert_eq!(t.get(3 << 30), None);
-        assert_eq!(t.id_end(), b2 + 3);
-        assert_eq!((t.base(2), t.chunk(2).len(), t.chunk_count()), (b2, 3, 3));
+        assert_eq!((t.chunk(2).len(), t.chunk_count()), (3, 3));
         assert_eq!(t.iter().copied().sum::<i32>(), 21);
     }
 

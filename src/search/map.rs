@@ -4,24 +4,36 @@
 //! new search costs nothing per element of the mesh and nothing per bucket. Its memory
 //! follows the number of elements a search touches, not the size of the mesh.
 
-/// The id of a mesh element in a [`NodeMap`]. A `u32` for one mesh; a world of tiles
-/// widens it to a (tile, element) pair packed in a `u64`.
-pub(crate) type ElementKey = u32;
+/// The id of a mesh element in a [`NodeMap`]: a polygon, vertex or corner slot id
+/// (`u32`), or a search node's [`crate::corridor::StepKey`] (`u64`: corner slots and
+/// link hops in separate halves).
+pub(crate) trait ElementKey: Copy + Eq + Default {
+    /// The key as a number, for hashing.
+    fn wide(self) -> u64;
+}
+
+impl ElementKey for u32 {
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl ElementKey for u64 {
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self
+    }
+}
 
 /// One bucket: the key and value stored there, valid while `stamp` equals the map's
 /// generation.
-#[derive(Clone, Copy)]
-struct Bucket {
+#[derive(Clone, Copy, Default)]
+struct Bucket<K> {
     stamp: u32,
-    key: ElementKey,
+    key: K,
     value: u32,
 }
-
-const EMPTY: Bucket = Bucket {
-    stamp: 0,
-    key: 0,
-    value: 0,
-};
 
 /// The smallest number of buckets once the map holds anything.
 const MIN_BUCKETS: usize = 64;
@@ -30,11 +42,10 @@ const MIN_BUCKETS: usize = 64;
 /// [`MIN_BUCKETS`]).
 const GROUP: usize = 8;
 
-/// A map from [`ElementKey`] to `u32` (an index into a node array), emptied in O(1) by
-/// [`NodeMap::clear`].
-#[derive(Default)]
-pub(crate) struct NodeMap {
-    buckets: Vec<Bucket>,
+/// A map from an [`ElementKey`] to `u32` (an index into a node array), emptied in O(1)
+/// by [`NodeMap::clear`].
+pub(crate) struct NodeMap<K = u32> {
+    buckets: Vec<Bucket<K>>,
     /// Buckets written in this generation are live.
     generation: u32,
     /// Live entries.
@@ -50,21 +61,31 @@ pub(crate) enum Slot {
     Vacant(usize),
 }
 
-impl NodeMap {
+impl<K> Default for NodeMap<K> {
+    fn default() -> Self {
+        NodeMap {
+            buckets: Vec::new(),
+            generation: 0,
+            len: 0,
+        }
+    }
+}
+
+impl<K: ElementKey> NodeMap<K> {
     /// Empties the map: O(1) (the stamps of every bucket are wiped once every 2^32
     /// calls, when the generation wraps round).
     pub fn clear(&mut self) {
         self.len = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.buckets.fill(EMPTY);
+            self.buckets.fill(Bucket::default());
             self.generation = 1;
         }
     }
 
     /// The bytes held by the buckets.
     pub fn bytes(&self) -> usize {
-        self.buckets.capacity() * std::mem::size_of::<Bucket>()
+        self.buckets.capacity() * std::mem::size_of::<Bucket<K>>()
     }
 
     /// The first bucket to probe for `key`. Keys come in runs (the corner slots of one
@@ -73,16 +94,17 @@ impl NodeMap {
     /// run's number (the high bits of the product spread neighbouring runs over the
     /// table).
     #[inline(always)]
-    fn home(&self, key: ElementKey) -> usize {
+    fn home(&self, key: K) -> usize {
         let bits = self.buckets.len().trailing_zeros();
-        let group = u64::from(key / GROUP as u32);
+        let key = key.wide();
+        let group = key / GROUP as u64;
         let block = (group.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
         (block & !(GROUP - 1)) | (key as usize & (GROUP - 1))
     }
 
     /// The value of `key`, if the map holds it.
     #[inline]
-    pub fn get(&self, key: ElementKey) -> Option<u32> {
+    pub fn get(&self, key: K) -> Option<u32> {
         match self.find(key) {
             Slot::Found(value) => Some(value),
             Slot::Vacant(_) => None,
@@ -91,7 +113,7 @@ impl NodeMap {
 
     /// Looks `key` up: its value, or the bucket where it would be inserted.
     #[inline]
-    pub fn find(&self, key: ElementKey) -> Slot {
+    pub fn find(&self, key: K) -> Slot {
         if self.buckets.is_empty() {
             return Slot::Vacant(usize::MAX);
         }
@@ -113,7 +135,7 @@ impl NodeMap {
     /// insertion in between). Grows the table when it is half full; `false` when that
     /// memory cannot be allocated (the map is then unchanged).
     #[inline]
-    pub fn insert_at(&mut self, bucket: usize, key: ElementKey, value: u32) -> bool {
+    pub fn insert_at(&mut self, bucket: usize, key: K, value: u32) -> bool {
         if 2 * (self.len + 1) > self.buckets.len() {
             if !self.grow() {
                 return false;
@@ -130,7 +152,7 @@ impl NodeMap {
     }
 
     /// Adds `key` (not in the map) with `value`; `false` when out of memory.
-    pub fn insert(&mut self, key: ElementKey, value: u32) -> bool {
+    pub fn insert(&mut self, key: K, value: u32) -> bool {
         match self.find(key) {
             Slot::Found(_) => {
                 debug_assert!(false, "key inserted twice");
@@ -148,7 +170,7 @@ impl NodeMap {
         if buckets.try_reserve_exact(size).is_err() {
             return false;
         }
-        buckets.resize(size, EMPTY);
+        buckets.resize(size, Bucket::default());
         let old = std::mem::replace(&mut self.buckets, buckets);
         let generation = self.generation;
         self.generation = 1;
@@ -190,7 +212,7 @@ mod tests {
 
     #[test]
     fn survives_the_generation_wrapping_round() {
-        let mut map = NodeMap::default();
+        let mut map: NodeMap = NodeMap::default();
         map.insert(1, 1);
         map.generation = u32::MAX;
         map.insert(2, 2);
@@ -199,5 +221,22 @@ mod tests {
         assert_eq!(map.get(2), None);
         map.insert(1, 9);
         assert_eq!(map.get(1), Some(9));
+    }
+
+    #[test]
+    fn wide_keys_differing_only_above_32_bits_are_apart() {
+        let mut map: NodeMap<u64> = NodeMap::default();
+        for key in 0..1000u64 {
+            assert!(map.insert(key, 1));
+            assert!(map.insert(key | 1 << 32, 2));
+        }
+        assert_eq!(map.get(999), Some(1));
+        assert_eq!(map.get(999 | 1 << 32), Some(2));
+        assert_eq!(map.get(1000 | 1 << 32), None);
+        assert!(map.insert(u64::MAX - 1, 3));
+        assert_eq!(
+            (map.get(u64::MAX - 1), map.get(u64::from(u32::MAX) - 1)),
+            (Some(3), None)
+        );
     }
 }

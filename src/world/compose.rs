@@ -30,14 +30,15 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use glam::{Vec2, Vec3};
 
 use super::TileRef;
+use super::links::TileLinks;
 use super::stitch::{
     Border, Overlap, SeamRules, SplitTile, TileShape, overlaps, seam_pairs, split_tile,
 };
 use crate::error::MeshError;
 use crate::geometry::Aabb;
 use crate::mesh::{
-    CoarseMesh, ElementTables, Links, MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh, PolygonIndex,
-    TileInfo, Tiled, portal_of_slot,
+    CoarseMesh, ElementTables, Links, MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh, OffMeshLink,
+    PolygonIndex, TileInfo, Tiled, portal_of_slot,
 };
 use std::sync::OnceLock;
 
@@ -82,7 +83,7 @@ type Plan = (
 /// A tile in the world.
 pub(super) struct Tile {
     /// The mesh it was added as (one tile: local ids).
-    mesh: NavMesh,
+    pub mesh: NavMesh,
     /// The generation of its slot.
     pub generation: u32,
     border: Border,
@@ -94,6 +95,9 @@ pub(super) struct Tile {
     stitched: Option<Stitched>,
     /// The tile's layer for the exact mode (`None` in that layer itself).
     merged: Option<Box<MergedLayer>>,
+    /// Its off-mesh links: its own mesh's and those given with it (none in the merged
+    /// layer: the exact mode takes no links).
+    pub links: TileLinks,
 }
 
 /// A tile's layer for the exact mode: its merged copy, or the tile itself when its
@@ -108,13 +112,15 @@ struct MergedLayer {
 }
 
 impl Tile {
-    /// A tile for slot `slot` of `state`'s world from `mesh`, not yet stitched.
+    /// A tile for slot `slot` of `state`'s world from `mesh` and the links `given` with
+    /// it (starting on it, ending in other tiles), not yet stitched.
     ///
     /// # Errors
-    /// [`MeshError::InvalidOption`] for a mesh with another up axis, a snapshot of a
-    /// world, or a mesh with off-mesh links.
+    /// [`MeshError::InvalidOption`] for a mesh with another up axis or a snapshot of a
+    /// world; errors of [`TileLinks::new`] for the links.
     pub fn new(
         mesh: &NavMesh,
+        given: &[OffMeshLink],
         slot: u32,
         generation: u32,
         state: &State,
@@ -128,11 +134,6 @@ impl Tile {
         if data.tiles.len() != 1 || data.local_bits != 32 {
             return Err(MeshError::InvalidOption(
                 "a tile must be a mesh built or loaded on its own, not a snapshot of a world",
-            ));
-        }
-        if mesh.link_count() > 0 {
-            return Err(MeshError::InvalidOption(
-                "tiles with off-mesh links cannot be added to a world",
             ));
         }
         debug_assert!(slot < state.max_tiles);
@@ -149,9 +150,10 @@ impl Tile {
                 false,
             ),
         };
-        let mut tile = Tile::layer(mesh, generation);
+        let links = TileLinks::new(mesh, given, slot, state.max_elements())?;
+        let mut tile = Tile::layer(mesh, generation, links);
         tile.merged = Some(Box::new(MergedLayer {
-            tile: Tile::layer(&copy, generation),
+            tile: Tile::layer(&copy, generation, TileLinks::none()),
             of_original,
             merges,
         }));
@@ -159,7 +161,7 @@ impl Tile {
     }
 
     /// A tile of `mesh` (checked) without its merged layer, not yet stitched.
-    fn layer(mesh: &NavMesh, generation: u32) -> Tile {
+    fn layer(mesh: &NavMesh, generation: u32, links: TileLinks) -> Tile {
         let data = mesh.data();
         let border = Border::of(
             data.ground.as_single(),
@@ -181,6 +183,7 @@ impl Tile {
             flags,
             stitched: None,
             merged: None,
+            links,
         }
     }
 
@@ -256,13 +259,33 @@ impl State {
         })
     }
 
-    fn tile(&self, slot: u32) -> &Tile {
+    /// Whether `slot` holds a tile.
+    pub(super) fn holds(&self, slot: u32) -> bool {
+        self.slots.get(slot as usize).is_some_and(Option::is_some)
+    }
+
+    /// Every tile present, with its slot.
+    pub(super) fn present_tiles(&self) -> impl Iterator<Item = (u32, &Tile)> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(s, t)| Some((s as u32, t.as_ref()?)))
+    }
+
+    /// The most elements of one kind a tile may have: `2^local_bits - 1`.
+    pub(super) fn max_elements(&self) -> u64 {
+        (1u64 << self.local_bits) - 1
+    }
+
+    /// The tile of `slot`, which holds one.
+    pub(super) fn tile(&self, slot: u32) -> &Tile {
         self.slots[slot as usize]
             .as_ref()
             .expect("a neighbour is in the world")
     }
 
-    fn tile_mut(&mut self, slot: u32) -> &mut Tile {
+    /// See [`State::tile`].
+    pub(super) fn tile_mut(&mut self, slot: u32) -> &mut Tile {
         self.slots[slot as usize]
             .as_mut()
             .expect("a neighbour is in the world")
@@ -287,7 +310,7 @@ impl State {
     }
 
     /// The id of element 0 of `slot`.
-    fn base(&self, slot: u32) -> u32 {
+    pub(super) fn base(&self, slot: u32) -> u32 {
         (u64::from(slot) << self.local_bits) as u32
     }
 
@@ -405,43 +428,71 @@ impl State {
     /// Puts `tile` into the empty `slot` and joins it to its neighbours.
     pub fn put(&mut self, slot: u32, tile: Tile) -> Result<(), MeshError> {
         let generation = tile.generation;
-        let neighbours = self.link(slot, tile);
-        let mut touched = neighbours;
+        let regions = [tile.mesh.data().bounds];
+        let mut touched = self.link(slot, tile);
         touched.push(slot);
-        if let Err(error) = self.restitch(&touched) {
-            self.unlink(slot);
-            return Err(error);
+        match self.change(&touched, &[slot], &regions, None) {
+            Ok(()) => {
+                self.generations[slot as usize] = generation;
+                Ok(())
+            }
+            Err(error) => {
+                self.unlink(slot);
+                Err(error)
+            }
         }
-        self.generations[slot as usize] = generation;
-        Ok(())
     }
 
     /// Removes the tile of `slot` (which holds one); its neighbours' seams with it
-    /// become walls.
+    /// become walls, and the links between it and other tiles detach.
     pub fn take(&mut self, slot: u32) -> Result<(), MeshError> {
         let old = self.unlink(slot);
-        if let Err(error) = self.restitch(&old.neighbours.clone()) {
-            self.link(slot, old);
-            return Err(error);
+        let regions = [old.mesh.data().bounds];
+        match self.change(&old.neighbours.clone(), &[slot], &regions, Some(&old)) {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                self.link(slot, old);
+                Err(error)
+            }
         }
-        Ok(())
     }
 
     /// Replaces the tile of `slot` (which holds one) by `tile`.
     pub fn swap(&mut self, slot: u32, tile: Tile) -> Result<(), MeshError> {
         let generation = tile.generation;
         let old = self.unlink(slot);
+        let regions = [old.mesh.data().bounds, tile.mesh.data().bounds];
         let mut touched = self.link(slot, tile);
         touched.extend(old.neighbours.iter().copied());
         touched.push(slot);
         touched.sort_unstable();
         touched.dedup();
-        if let Err(error) = self.restitch(&touched) {
-            self.unlink(slot);
-            self.link(slot, old);
-            return Err(error);
+        match self.change(&touched, &[slot], &regions, Some(&old)) {
+            Ok(()) => {
+                self.generations[slot as usize] = generation;
+                Ok(())
+            }
+            Err(error) => {
+                self.unlink(slot);
+                self.link(slot, old);
+                Err(error)
+            }
         }
-        self.generations[slot as usize] = generation;
+    }
+
+    /// After the tiles of `changed` came, went or were replaced (`regions`: their bounds
+    /// before and after; `gone`: the tile taken out), stitches `touched` again and
+    /// re-attaches the links near the change. Nothing changes on error.
+    fn change(
+        &mut self,
+        touched: &[u32],
+        changed: &[u32],
+        regions: &[Aabb],
+        gone: Option<&Tile>,
+    ) -> Result<(), MeshError> {
+        let plan = self.plan_links(changed, regions, gone)?;
+        self.restitch(touched)?;
+        self.apply_links(plan);
         Ok(())
     }
 
@@ -796,6 +847,23 @@ impl State {
             }),
             flags: gather(slots, count, shift, |t| layer_of(t, merged).flags.clone()),
         };
+        let links = Links {
+            hop_start: gather(slots, count, shift, |t| {
+                layer_of(t, merged).links.hop_start.clone()
+            }),
+            hops: gather(slots, count, shift, |t| {
+                layer_of(t, merged).links.hops.clone()
+            }),
+            cost: gather(slots, count, shift, |t| {
+                layer_of(t, merged).links.cost.clone()
+            }),
+            area: gather(slots, count, shift, |t| {
+                layer_of(t, merged).links.area.clone()
+            }),
+            flags: gather(slots, count, shift, |t| {
+                layer_of(t, merged).links.flags.clone()
+            }),
+        };
         let (island_maps, island_count) = island_maps(slots, merged);
         let mut maps = island_maps.into_iter();
         let tiles = (0..count)
@@ -835,7 +903,7 @@ impl State {
             tables,
             tiles,
             island_count,
-            Links::default(),
+            links,
             self.flags_generation.clone(),
         )
     }
@@ -1054,7 +1122,7 @@ fn walls_across(
 
 /// Per slot (up to the last tile), the island of the whole world of each of the tile's
 /// own islands, and the number of islands: union-find over every tile's islands, joined
-/// where seams join them.
+/// where seams and links between tiles join them.
 fn island_maps(slots: &[Option<Tile>], merged: bool) -> (Vec<Vec<u32>>, u32) {
     let island_count =
         |tile: &Tile| layer_of(tile, merged).mesh.data().tiles[0].island_map.len() as u32;
@@ -1075,7 +1143,17 @@ fn island_maps(slots: &[Option<Tile>], merged: bool) -> (Vec<Vec<u32>>, u32) {
     }
     for (slot, tile) in slots.iter().enumerate() {
         let Some(tile) = tile else { continue };
-        for &[own, other, theirs] in &layer_of(tile, merged).stitched().island_links {
+        let layer = layer_of(tile, merged);
+        let local_island = |slot: u32, polygon: u32| {
+            slots[slot as usize]
+                .as_ref()
+                .map_or(0, |t| layer_of(t, merged).island(polygon))
+        };
+        let joins = layer
+            .links
+            .island_joins(local_island, |polygon| layer.island(polygon));
+        let seams = layer.stitched().island_links.iter().copied();
+        for [own, other, theirs] in seams.chain(joins) {
             let a = root(&mut parent, offsets[slot] + own);
             let b = root(&mut parent, offsets[other as usize] + theirs);
             if a != b {

@@ -7,7 +7,8 @@
 //! chunks are built from its own mesh ([`compose`]), its wall edges split and joined to
 //! its neighbours' where they overlap ([`stitch`]). A change builds new chunks for the
 //! tile and its neighbours only and publishes a new snapshot that shares every other
-//! chunk with the previous one. [`refs`] holds the polygon references that name their
+//! chunk with the previous one. [`links`] keeps each tile's off-mesh links and attaches
+//! the links between tiles when both their tiles are present. [`refs`] holds the polygon references that name their
 //! tile's generation.
 //!
 //! Writers take a `Mutex`; [`World::snapshot`] takes no lock (`arc-swap`): it returns the
@@ -15,6 +16,7 @@
 //! as someone holds it.
 
 mod compose;
+mod links;
 mod refs;
 pub(crate) mod stitch;
 
@@ -24,7 +26,7 @@ use arc_swap::ArcSwap;
 
 use crate::error::MeshError;
 use crate::geometry::UpAxis;
-use crate::mesh::{MeshData, NavMesh};
+use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use compose::{State, Tile};
 pub use refs::PolyRef;
 use stitch::SeamRules;
@@ -183,9 +185,12 @@ impl TileRef {
 /// those that take snapshots; changes are serialized, snapshots take no lock.
 ///
 /// The exact mode searches a snapshot's merged copy, stitched from the tiles' own merged
-/// copies, as on a mesh of one piece ([`crate::PathMode::Optimal`]).
+/// copies, as on a mesh of one piece ([`crate::PathMode::Optimal`]; it takes no off-mesh
+/// links).
 ///
-/// Limits: tiles with off-mesh links are refused ([`MeshError::InvalidOption`]).
+/// Off-mesh links: a tile's own mesh may have links (both ends in the tile); a link from
+/// one tile to another is given with the tile its start lies on
+/// ([`World::add_tile_with_links`]) and works while the tile its end lies on is present.
 ///
 /// # Example
 /// ```
@@ -337,13 +342,23 @@ impl World {
         self.lock().tiles()
     }
 
+    /// The links given with a tile ([`World::add_tile_with_links`]), as given.
+    ///
+    /// # Errors
+    /// [`MeshError::StaleTile`] when `tile` is not in the world.
+    pub fn tile_links(&self, tile: TileRef) -> Result<Vec<OffMeshLink>, MeshError> {
+        let state = self.lock();
+        state.check(tile)?;
+        Ok(state.tile(tile.slot).links.given.clone())
+    }
+
     /// Adds a tile to the world and publishes the new snapshot. The tile goes into the
     /// lowest free slot. Its flags start as the tile's flags are now; later changes go
     /// through the snapshots (the tile's own mesh keeps its flags apart).
     ///
     /// # Errors
     /// [`MeshError::InvalidOption`] when the tile's up axis is not the world's, when it is
-    /// itself a snapshot of a world, or when it has off-mesh links;
+    /// itself a snapshot of a world;
     /// [`MeshError::WorldFull`] when every slot holds a tile;
     /// [`MeshError::TileTooLarge`] when the tile, or a neighbour split along the new
     /// seams, has more elements than a slot numbers. The world is unchanged.
@@ -366,9 +381,65 @@ impl World {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_tile(&self, tile: &NavMesh) -> Result<TileRef, MeshError> {
+        self.add_tile_with_links(tile, &[])
+    }
+
+    /// Adds a tile with off-mesh links that start on it and end on other tiles (a jump
+    /// down to the next tile, a teleporter to another part of the world), and publishes
+    /// the new snapshot. Links with both ends on the tile belong in its mesh
+    /// ([`crate::MeshInput::with_links`]); [`NavMesh::cut_into_tiles`] returns the others
+    /// in [`crate::TileCut::links`] ([`crate::TileCut::links_from`] picks those of a tile).
+    ///
+    /// Each link's start is attached to the tile as when a mesh is built. Its end is
+    /// attached to the nearest point of another tile present within the link's radius:
+    /// when no tile is there yet, the link waits (it is in the snapshots, with its flags,
+    /// but leads nowhere) and attaches as soon as a tile comes within reach; when that
+    /// tile leaves, it detaches again. Links join islands while attached. In snapshots the
+    /// tile's links have the ids `slot << local_bits | i`, `i` counting the links of the
+    /// tile's own mesh first, then these in order; their flags are shared by every
+    /// snapshot that holds the tile, like its polygons' flags.
+    ///
+    /// # Errors
+    /// As [`World::add_tile`], plus [`MeshError::InvalidLink`] and
+    /// [`MeshError::LinkOffMesh`] (for a start off the tile; the index is that in
+    /// `links`), and [`MeshError::TileTooLarge`] for more links, or more hops leaving a
+    /// tile, than a slot numbers. The world is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, OffMeshLink, PathOptions, PathStatus, Query, World, WorldOptions};
+    ///
+    /// // Two unit squares 2 apart along x (y up), each a tile; a jump from one to the other.
+    /// let square = |x: f32| {
+    ///     let v = [Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 1.0), Vec3::new(x, 0.0, 1.0)];
+    ///     NavMesh::from_polygons(&v, &[0, 3, 2, 1], &[4], &MeshOptions::default())
+    /// };
+    /// let jump = OffMeshLink::new(Vec3::new(0.9, 0.0, 0.5), Vec3::new(3.1, 0.0, 0.5));
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile_with_links(&square(0.0)?, &[jump])?;
+    /// // The far tile is not there yet: the link is in the snapshot but leads nowhere.
+    /// assert_eq!(world.snapshot().link_count(), 1);
+    /// let far = world.add_tile(&square(3.0)?)?;
+    /// let snapshot = world.snapshot();
+    /// assert_eq!(snapshot.island_count(), 1);
+    /// let mut query = Query::new(&snapshot);
+    /// let path = query.find_path(Vec3::new(0.5, 0.0, 0.5), Vec3::new(3.5, 0.0, 0.5), &PathOptions::default())?;
+    /// assert_eq!(path.status, PathStatus::Complete);
+    /// // The far tile leaves: the path stops at the jump's start.
+    /// world.remove_tile(far)?;
+    /// let mut query = Query::new(&world.snapshot());
+    /// let path = query.find_path(Vec3::new(0.5, 0.0, 0.5), Vec3::new(3.5, 0.0, 0.5), &PathOptions::default());
+    /// assert!(path.map_or(true, |p| p.status != PathStatus::Complete));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_tile_with_links(
+        &self,
+        tile: &NavMesh,
+        links: &[OffMeshLink],
+    ) -> Result<TileRef, MeshError> {
         let mut state = self.lock();
         let slot = state.free_slot()?;
-        let tile = Tile::new(tile, slot, state.next_generation(slot), &state)?;
+        let tile = Tile::new(tile, links, slot, state.next_generation(slot), &state)?;
         let generation = tile.generation;
         state.put(slot, tile)?;
         self.publish(&state);
@@ -427,10 +498,26 @@ impl World {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn replace_tile(&self, tile: TileRef, mesh: &NavMesh) -> Result<TileRef, MeshError> {
+        self.replace_tile_with_links(tile, mesh, &[])
+    }
+
+    /// Replaces a tile by another mesh and the links that start on it (see
+    /// [`World::add_tile_with_links`]), as [`World::replace_tile`] does; the links given
+    /// with the old tile go with it.
+    ///
+    /// # Errors
+    /// As [`World::replace_tile`] and [`World::add_tile_with_links`]. On error the world
+    /// is unchanged.
+    pub fn replace_tile_with_links(
+        &self,
+        tile: TileRef,
+        mesh: &NavMesh,
+        links: &[OffMeshLink],
+    ) -> Result<TileRef, MeshError> {
         let mut state = self.lock();
         state.check(tile)?;
         let slot = tile.slot;
-        let new = Tile::new(mesh, slot, state.next_generation(slot), &state)?;
+        let new = Tile::new(mesh, links, slot, state.next_generation(slot), &state)?;
         let generation = new.generation;
         state.swap(slot, new)?;
         self.publish(&state);
@@ -466,7 +553,7 @@ impl World {
         }
         let mut state = self.lock();
         state.claim(tile.slot)?;
-        let new = Tile::new(mesh, tile.slot, tile.generation, &state)?;
+        let new = Tile::new(mesh, &[], tile.slot, tile.generation, &state)?;
         state.put(tile.slot, new)?;
         self.publish(&state);
         Ok(())
@@ -487,3 +574,6 @@ impl World {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod link_tests;

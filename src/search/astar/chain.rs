@@ -3,7 +3,7 @@
 
 use super::wedge::{Side, TaggedPortal, Wedge};
 use super::{AStar, NONE};
-use crate::corridor::{CorridorStep, LAST_STEP};
+use crate::corridor::{CorridorStep, HOP_KEYS, LAST_STEP};
 use crate::mesh::MeshData;
 use crate::search::map::{NodeMap, Slot};
 
@@ -29,16 +29,15 @@ impl AStar {
         self.replay.push(portal);
         let mut index = from;
         let mut found = false;
-        let corner_count = mesh.slot_id_end;
         for _ in 0..self.nodes.len() {
             let node = &self.nodes[index as usize];
             // Portals are tagged with node keys, unique within a search.
-            if node.key == corner_node {
+            if node.key == u64::from(corner_node) {
                 found = true;
                 break;
             }
             // The root and link hops start a wedge afresh: the corner lies after them.
-            if node.parent == NONE || node.key >= corner_count {
+            if node.parent == NONE || node.key >= HOP_KEYS {
                 break;
             }
             // A node's key is the slot of its entry portal, owned by its parent's polygon.
@@ -47,7 +46,7 @@ impl AStar {
             self.replay.push(TaggedPortal {
                 left: mesh.vertices[left as usize],
                 right: mesh.vertices[right as usize],
-                node: node.key,
+                node: node.key as u32,
             });
             index = node.parent;
         }
@@ -60,7 +59,7 @@ impl AStar {
 
     /// Follows parent links back from node `end` and writes the corridor in walking
     /// order. A node's key is how its polygon was entered: the corner slot of the
-    /// parent's polygon, or a link hop (numbered from `corner_count`).
+    /// parent's polygon, or a link hop (from [`HOP_KEYS`] on).
     ///
     /// With `uniform` costs the corridor's loops are cut (see [`cut_loops`]): a chain of
     /// parent links may leave a polygon and come back into it, because each way into a
@@ -72,14 +71,13 @@ impl AStar {
         &mut self,
         end: u32,
         uniform: bool,
-        corner_count: u32,
         corridor: &mut Vec<CorridorStep>,
     ) {
         self.write_chain(end, 0, corridor, |index, _| {
             Some((self.nodes[index as usize].parent, 0))
         });
         if uniform {
-            cut_loops(corridor, &mut self.last_visit, corner_count);
+            cut_loops(corridor, &mut self.last_visit);
         }
     }
 
@@ -125,9 +123,9 @@ impl AStar {
 /// the last one does. Polygons are convex, so with equal area costs the straight way
 /// across the polygon is never longer than the loop: the pulled path of the cut corridor
 /// is never longer. A loop through an off-mesh link (a step left by a hop, numbered from
-/// `corner_count`) is kept: the link may be worth it. `last_visit` is scratch; should it
+/// [`HOP_KEYS`]) is kept: the link may be worth it. `last_visit` is scratch; should it
 /// run out of memory, the loops it cannot see are kept.
-fn cut_loops(corridor: &mut Vec<CorridorStep>, last_visit: &mut NodeMap, corner_count: u32) {
+fn cut_loops(corridor: &mut Vec<CorridorStep>, last_visit: &mut NodeMap) {
     // Stretch by stretch between links: the last visit of each polygon (walking the
     // stretch backwards, the first one found), then from each step on to the last
     // visit of its polygon. Written steps never overtake the ones still to be read.
@@ -136,12 +134,13 @@ fn cut_loops(corridor: &mut Vec<CorridorStep>, last_visit: &mut NodeMap, corner_
     while begin < corridor.len() {
         let end = corridor[begin..]
             .iter()
-            .position(|step| step.exit != LAST_STEP && step.exit >= corner_count)
+            .position(|step| step.exit != LAST_STEP && step.exit >= HOP_KEYS)
             .map_or(corridor.len(), |i| begin + i + 1);
         last_visit.clear();
         for i in (begin..end).rev() {
-            if let Slot::Vacant(bucket) = last_visit.find(corridor[i].polygon) {
-                last_visit.insert_at(bucket, corridor[i].polygon, i as u32);
+            let polygon = corridor[i].polygon;
+            if let Slot::Vacant(bucket) = last_visit.find(polygon) {
+                last_visit.insert_at(bucket, polygon, i as u32);
             }
         }
         let mut i = begin;
@@ -163,11 +162,19 @@ fn cut_loops(corridor: &mut Vec<CorridorStep>, last_visit: &mut NodeMap, corner_
 mod tests {
     use super::*;
 
-    fn steps(polygons: &[u32], exits: &[u32]) -> Vec<CorridorStep> {
+    /// Exits as written below: `100` and up stand for link hops (`hop_key(exit - 100)`).
+    fn steps(polygons: &[u32], exits: &[u64]) -> Vec<CorridorStep> {
         polygons
             .iter()
             .zip(exits)
-            .map(|(&polygon, &exit)| CorridorStep { polygon, exit })
+            .map(|(&polygon, &exit)| CorridorStep {
+                polygon,
+                exit: if (100..LAST_STEP).contains(&exit) {
+                    crate::corridor::hop_key((exit - 100) as u32)
+                } else {
+                    exit
+                },
+            })
             .collect()
     }
 
@@ -179,18 +186,18 @@ mod tests {
             &[0, 1, 2, 0, 3, 4, 5, 3, 6],
             &[1, 11, 21, 2, 31, 41, 51, 32, LAST_STEP],
         );
-        cut_loops(&mut corridor, &mut last_visit, 100);
+        cut_loops(&mut corridor, &mut last_visit);
         assert_eq!(corridor, steps(&[0, 3, 6], &[2, 32, LAST_STEP]));
         // A loop inside another is cut with it; a polygon of a cut loop may come again.
         let mut corridor = steps(
             &[0, 1, 2, 1, 3, 0, 2, 4],
             &[1, 11, 21, 12, 31, 2, 22, LAST_STEP],
         );
-        cut_loops(&mut corridor, &mut last_visit, 100);
+        cut_loops(&mut corridor, &mut last_visit);
         assert_eq!(corridor, steps(&[0, 2, 4], &[2, 22, LAST_STEP]));
         // Nothing to cut.
         let mut corridor = steps(&[5, 4, 3], &[51, 41, LAST_STEP]);
-        cut_loops(&mut corridor, &mut last_visit, 100);
+        cut_loops(&mut corridor, &mut last_visit);
         assert_eq!(corridor, steps(&[5, 4, 3], &[51, 41, LAST_STEP]));
     }
 
@@ -203,7 +210,7 @@ mod tests {
             &[0, 1, 2, 0, 3, 4, 3, 5],
             &[1, 100, 21, 2, 31, 41, 32, LAST_STEP],
         );
-        cut_loops(&mut corridor, &mut last_visit, 100);
+        cut_loops(&mut corridor, &mut last_visit);
         assert_eq!(
             corridor,
             steps(&[0, 1, 2, 0, 3, 5], &[1, 100, 21, 2, 32, LAST_STEP])

@@ -46,7 +46,6 @@ impl AStar {
             sampled: false,
             max_cost,
             needs_cost: true,
-            corner_count: mesh.slot_id_end,
         };
         self.listed.clear();
         self.begin(mesh, &ctx, start_polygon, start);

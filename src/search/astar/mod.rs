@@ -56,6 +56,7 @@ mod wedge;
 use glam::{Vec2, Vec3};
 
 use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
+use crate::corridor::{StepKey, hop_key, key_hop};
 use crate::filter::QueryFilter;
 use crate::geometry::gap_between_segments_2d;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
@@ -117,8 +118,6 @@ struct Context<'a> {
     sampled: bool,
     /// Entries costing more are not pushed (the flood's bound).
     max_cost: f32,
-    /// Keys below this are corner slots; from it on, link hops.
-    corner_count: u32,
     /// Whether the cost so far of nodes is needed: by every order but plain A*'s, and
     /// by the flood's bound (plain A* orders by the estimate alone).
     needs_cost: bool,
@@ -267,7 +266,6 @@ impl AStar {
             max_cost: f32::INFINITY,
             needs_cost: !(request.strategy == SearchStrategy::AStar
                 && request.heuristic_weight == 1.0),
-            corner_count: mesh.slot_id_end,
         };
         self.begin(mesh, &ctx, request.start_polygon, request.start);
         // Each reopening strictly lowers an estimate (or, sampled, one of three arrival
@@ -317,7 +315,7 @@ impl AStar {
                 if ctx.sampled {
                     self.write_sampled_corridor(end, measured.sample, corridor);
                 } else {
-                    self.write_corridor(end, ctx.uniform, ctx.corner_count, corridor);
+                    self.write_corridor(end, ctx.uniform, corridor);
                 }
                 SearchOutcome::Reached {
                     target: measured.target,
@@ -334,7 +332,7 @@ impl AStar {
             }
             None => {
                 let end = self.closest_reached(mesh, request.targets[0].point);
-                self.write_corridor(end, ctx.uniform, ctx.corner_count, corridor);
+                self.write_corridor(end, ctx.uniform, corridor);
                 SearchOutcome::Closest(self.nodes[end as usize].polygon)
             }
         }
@@ -348,13 +346,12 @@ impl AStar {
             let p = mesh.up.ground(node.wedge.apex);
             return (p, p);
         }
-        let corner_count = mesh.slot_id_end;
-        if node.key < corner_count {
+        let Some(hop) = key_hop(node.key) else {
             let parent_polygon = self.nodes[node.parent as usize].polygon;
             let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);
             return (mesh.ground[left as usize], mesh.ground[right as usize]);
-        }
-        let hop = &mesh.links.hops[(node.key - corner_count) as usize];
+        };
+        let hop = &mesh.links.hops[hop as usize];
         let p = mesh.up.ground(hop.to);
         (p, p)
     }
@@ -408,7 +405,7 @@ impl AStar {
             // Estimates never fall below the parent's, so a node already reached with
             // an estimate at most this one's cannot be improved from here: skip the
             // funnel work. The unordered strategies never improve a reached node.
-            let known = self.nodes.find(slot as u32);
+            let known = self.nodes.find(slot as u64);
             if let Slot::Found(known) = known
                 && ((ctx.uniform && self.nodes[known as usize].estimate <= node.estimate)
                     || ctx.first_come())
@@ -437,7 +434,7 @@ impl AStar {
                 node.cost
             };
             let child = Child {
-                key: slot as u32,
+                key: slot as u64,
                 known,
                 polygon: neighbour,
                 wedge,
@@ -462,7 +459,7 @@ impl AStar {
             {
                 continue;
             }
-            let key = ctx.corner_count + first_hop + i as u32;
+            let key = hop_key(first_hop + i as u32);
             let known = self.nodes.find(key);
             if let Slot::Found(known) = known
                 && ((ctx.uniform && self.nodes[known as usize].estimate <= node.estimate)
@@ -555,13 +552,13 @@ impl AStar {
 
 /// The number of possible nodes on `mesh`: its corner slots, link hops and the root.
 fn element_count(mesh: &MeshData) -> usize {
-    mesh.slot_id_end as usize + mesh.links.hops.len() + 1
+    mesh.corners.total_len() + mesh.links.hop_count() + 1
 }
 
 /// A successor being offered.
 struct Child {
     /// Its way in (see [`Node::key`]).
-    key: u32,
+    key: StepKey,
     /// Its node, or where the node would go (looked up once while expanding).
     known: Slot,
     polygon: u32,

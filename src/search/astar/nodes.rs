@@ -8,21 +8,22 @@ use std::ops::{Index, IndexMut};
 use glam::Vec3;
 
 use super::wedge::{NO_NODE, Wedge};
-use crate::search::map::{ElementKey, NodeMap, Slot};
+use crate::corridor::StepKey;
+use crate::search::map::{NodeMap, Slot};
 
 /// Marks "no parent" / "no slot".
 pub(super) const NONE: u32 = u32::MAX;
 
 /// The key of the root node (the start polygon): neither a corner slot nor a link hop.
-pub(super) const ROOT_KEY: ElementKey = u32::MAX - 1;
+pub(super) const ROOT_KEY: StepKey = StepKey::MAX - 1;
 
 /// Per-node search state.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
     /// The way into the polygon this node stands for: the corner slot of its entry
-    /// portal (owned by the parent's polygon), the mesh's corner count plus the link hop
-    /// index, or [`ROOT_KEY`].
-    pub key: ElementKey,
+    /// portal (owned by the parent's polygon), the [`crate::corridor::hop_key`] of the
+    /// link hop, or [`ROOT_KEY`].
+    pub key: StepKey,
     pub closed: bool,
     /// The polygon this node is in ([`NONE`] until first offered).
     pub polygon: u32,
@@ -63,7 +64,7 @@ pub(super) const UNVISITED: Node = Node {
 pub(super) struct NodePool {
     nodes: Vec<Node>,
     /// From a node's key to its index in `nodes`.
-    map: NodeMap,
+    map: NodeMap<StepKey>,
     /// At most this many nodes per search.
     max_nodes: usize,
 }
@@ -97,7 +98,7 @@ impl NodePool {
 
     /// The index of the node of `key`, or where it would be added.
     #[inline]
-    pub fn find(&self, key: ElementKey) -> Slot {
+    pub fn find(&self, key: StepKey) -> Slot {
         self.map.find(key)
     }
 
@@ -105,7 +106,7 @@ impl NodePool {
     /// addition in between) and returns its index; `None` when the pool is at its limit
     /// or out of memory.
     #[inline]
-    pub fn add(&mut self, key: ElementKey, slot: Slot) -> Option<u32> {
+    pub fn add(&mut self, key: StepKey, slot: Slot) -> Option<u32> {
         let bucket = match slot {
             Slot::Found(index) => return Some(index),
             Slot::Vacant(bucket) => bucket,

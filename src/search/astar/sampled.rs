@@ -221,14 +221,13 @@ impl AStar {
         if node.parent == NONE {
             return [node.wedge.apex; 3];
         }
-        let corner_count = mesh.slot_id_end;
-        if node.key < corner_count {
+        let Some(hop) = crate::corridor::key_hop(node.key) else {
             let parent_polygon = self.nodes[node.parent as usize].polygon;
             let (left, right) = mesh.portal_vertices(parent_polygon, node.key as usize);
             let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
             return [left, left.lerp(right, 0.5), right];
-        }
-        let hop = &mesh.links.hops[(node.key - corner_count) as usize];
+        };
+        let hop = &mesh.links.hops[hop as usize];
         [hop.to; 3]
     }
 

@@ -37,8 +37,7 @@ impl AStar {
             }
             let mut corridor = std::mem::take(&mut self.corridor);
             // Measured only without the sampled graph, so areas cost alike.
-            let corner_count = mesh.slot_id_end;
-            self.write_corridor(index, true, corner_count, &mut corridor);
+            self.write_corridor(index, true, &mut corridor);
             let pull = PullRequest {
                 start: request.start,
                 target: target.point,

@@ -133,22 +133,25 @@ pub(super) fn check_links(
                     to_polygon,
                 }),
             "link hops",
-        )?,
+        )?
+        .into(),
         cost: try_collect(
             links.items.len(),
             links.items.iter().map(|l| l.0),
             "link costs",
-        )?,
+        )?
+        .into(),
         area: try_collect(
             links.items.len(),
             links.items.iter().map(|l| l.1),
             "link areas",
-        )?,
+        )?
+        .into(),
         flags: try_collect(
             links.items.len(),
             links.items.iter().map(|l| AtomicU32::new(l.3)),
             "link flags",
         )?
-        .into_boxed_slice(),
+        .into(),
     })
 }

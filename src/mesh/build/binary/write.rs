@@ -110,14 +110,19 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
     let islands: Vec<u32> = (0..mesh.polygon_count()).map(|p| mesh.island(p)).collect();
     u32s(out, ISLANDS, &islands);
     let links = &mesh.links;
-    let per_link = links.cost.iter().zip(&links.area).zip(&links.flags[..]);
+    let per_link = links
+        .cost
+        .as_single()
+        .iter()
+        .zip(links.area.as_single())
+        .zip(links.flags.as_single());
     section(out, LINKS, per_link, |out, ((cost, area), flags)| {
         put_f32(out, *cost);
         out.extend_from_slice(&[*area, 0, 0, 0]);
         put_u32(out, flags.load(Ordering::Relaxed));
     });
     u32s(out, HOP_STARTS, links.hop_start.as_single());
-    section(out, HOPS, &links.hops, |out, hop| {
+    section(out, HOPS, links.hops.as_single(), |out, hop| {
         put_u32(out, hop.link);
         put_vec3(out, hop.from);
         put_vec3(out, hop.to);
