@@ -805,10 +805,10 @@ void navstar_world_free(struct NavstarWorld *world);
 // * `tile` (in): the tile's mesh, built with the world's up axis.
 // * `out_tile` (out): the new tile's reference; zeroed on error.
 //
-// A full world, a tile with more polygons (vertices, corners) than a slot of this world
-// numbers, a tile of another up axis, a tile with off-mesh links, or a snapshot of a
-// world, is `NAVSTAR_ERROR_INVALID_ARGUMENT` with a message saying which. The world is
-// then unchanged.
+// A full world, a tile with more polygons (vertices, corners, links) than a slot of this
+// world numbers, a tile of another up axis, or a snapshot of a world, is
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` with a message saying which. The world is then
+// unchanged. The tile's own off-mesh links (both ends on it) come with it.
 //
 // # Safety
 // `world` and `tile` must be NULL or live handles; `out_tile` NULL or writable.

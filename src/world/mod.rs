@@ -425,11 +425,12 @@ impl World {
     /// let mut query = Query::new(&snapshot);
     /// let path = query.find_path(Vec3::new(0.5, 0.0, 0.5), Vec3::new(3.5, 0.0, 0.5), &PathOptions::default())?;
     /// assert_eq!(path.status, PathStatus::Complete);
-    /// // The far tile leaves: the path stops at the jump's start.
+    /// assert!(path.details.iter().any(|corner| corner.link == Some(0)));
+    /// // The far tile leaves: the goal snaps to the near tile, and the jump is not taken.
     /// world.remove_tile(far)?;
     /// let mut query = Query::new(&world.snapshot());
-    /// let path = query.find_path(Vec3::new(0.5, 0.0, 0.5), Vec3::new(3.5, 0.0, 0.5), &PathOptions::default());
-    /// assert!(path.map_or(true, |p| p.status != PathStatus::Complete));
+    /// let path = query.find_path(Vec3::new(0.5, 0.0, 0.5), Vec3::new(3.5, 0.0, 0.5), &PathOptions::default())?;
+    /// assert!(path.details.iter().all(|corner| corner.link.is_none()));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_tile_with_links(
