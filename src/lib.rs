@@ -55,4 +55,4 @@ pub use mesh::{
 };
 pub use query::{NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query};
 pub use search::{ReachedPolygon, SearchStrategy};
-pub use world::{PolyRef, TileRef, World, WorldOptions};
+pub use world::{PolyRef, TileRef, WeakNavMesh, World, WorldOptions};

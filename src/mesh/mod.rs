@@ -331,6 +331,11 @@ impl NavMesh {
         &self.data
     }
 
+    /// The shared contents (to count or weaken the references to them).
+    pub(crate) fn shared(&self) -> &Arc<MeshData> {
+        &self.data
+    }
+
     /// Number of polygons.
     #[must_use]
     pub fn polygon_count(&self) -> u32 {

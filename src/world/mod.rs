@@ -28,7 +28,7 @@ use crate::error::MeshError;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use compose::{State, Tile};
-pub use refs::PolyRef;
+pub use refs::{PolyRef, WeakNavMesh};
 use stitch::SeamRules;
 
 /// Options of a [`World`]: `WorldOptions::default()` (Y up, 1024 tile slots, seam

@@ -2,8 +2,10 @@
 //! tile, so that a reference into a tile that was removed or replaced since is reported
 //! as stale instead of naming whatever polygon has that id now.
 
+use std::sync::Weak;
+
 use crate::error::QueryError;
-use crate::mesh::NavMesh;
+use crate::mesh::{MeshData, NavMesh};
 
 /// A polygon of a mesh or of a world, as callers keep it across snapshots (corridors,
 /// reachable sets, nearest-point answers): `generation << 32 | polygon id`, where the
@@ -107,5 +109,50 @@ impl NavMesh {
         }
         data.check_polygon(polygon)?;
         Ok(polygon)
+    }
+}
+
+/// A reference to a mesh (a world's snapshot, a tile) that does not keep it alive: made
+/// by [`NavMesh::downgrade`], it gives the mesh back while someone else still holds it.
+/// For caches that must not keep removed tiles in memory, and to check that a world's
+/// snapshots are freed once dropped.
+///
+/// # Example
+/// ```
+/// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+///
+/// let square = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+/// let tile = NavMesh::from_polygons(&square, &[0, 3, 2, 1], &[4], &MeshOptions::default())?;
+/// let world = World::new(&WorldOptions::default())?;
+/// world.add_tile(&tile)?;
+/// let weak = world.snapshot().downgrade();
+/// // The world holds its current snapshot.
+/// assert_eq!(weak.upgrade().map(|s| s.polygon_count()), Some(1));
+/// drop(world);
+/// assert!(weak.upgrade().is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct WeakNavMesh(Weak<MeshData>);
+
+impl WeakNavMesh {
+    /// The mesh, if anyone still holds it.
+    #[must_use]
+    pub fn upgrade(&self) -> Option<NavMesh> {
+        self.0.upgrade().map(NavMesh::from_data)
+    }
+
+    /// Whether anyone still holds the mesh.
+    #[must_use]
+    pub fn is_alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+}
+
+impl NavMesh {
+    /// A reference to this mesh that does not keep it alive ([`WeakNavMesh`]).
+    #[must_use]
+    pub fn downgrade(&self) -> WeakNavMesh {
+        WeakNavMesh(std::sync::Arc::downgrade(self.shared()))
     }
 }

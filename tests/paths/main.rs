@@ -11,6 +11,7 @@
 //!   details, the nearest of several goals and the bounded flood;
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
 //! * `threads`: one mesh shared by several threads;
+//! * `stress`: queries on a world's snapshots while other threads change its tiles;
 //! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh.
 
 mod answers;
@@ -23,6 +24,7 @@ mod node_limit;
 mod properties;
 mod queries;
 mod spatial;
+mod stress;
 mod threads;
 mod world;
 

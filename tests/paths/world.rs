@@ -16,16 +16,16 @@ use crate::common::{Rng, ground_length};
 
 /// A grid map: `walkable[z * width + x]`, cells of side 1 from the origin (Y up).
 #[derive(Clone)]
-struct Map {
-    width: u32,
-    height: u32,
-    walkable: Vec<bool>,
+pub(super) struct Map {
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) walkable: Vec<bool>,
 }
 
 impl Map {
     /// About a fifth of the cells blocked at random, and a few walls of blocked cells
     /// with gaps, so that paths bend round many corners.
-    fn random(seed: u64, width: u32, height: u32) -> Map {
+    pub(super) fn random(seed: u64, width: u32, height: u32) -> Map {
         let mut rng = Rng(seed);
         let mut walkable: Vec<bool> = (0..width * height).map(|_| rng.below(100) >= 20).collect();
         for wall in 0..4 {
@@ -44,13 +44,13 @@ impl Map {
         }
     }
 
-    fn at(&self, x: u32, z: u32) -> bool {
+    pub(super) fn at(&self, x: u32, z: u32) -> bool {
         self.walkable[(z * self.width + x) as usize]
     }
 
     /// The mesh of the cells `[x0, x0 + w) x [z0, z0 + h)` (clipped to the map), or
     /// `None` when none is walkable.
-    fn mesh(&self, x0: u32, z0: u32, w: u32, h: u32) -> Option<NavMesh> {
+    pub(super) fn mesh(&self, x0: u32, z0: u32, w: u32, h: u32) -> Option<NavMesh> {
         let (w, h) = (w.min(self.width - x0), h.min(self.height - z0));
         let cells: Vec<bool> = (z0..z0 + h)
             .flat_map(|z| (x0..x0 + w).map(move |x| (x, z)))
@@ -69,7 +69,7 @@ impl Map {
         Some(NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap())
     }
 
-    fn whole(&self) -> NavMesh {
+    pub(super) fn whole(&self) -> NavMesh {
         self.mesh(0, 0, self.width, self.height).unwrap()
     }
 
@@ -96,7 +96,7 @@ impl Map {
     /// Whether segment `a..b` stays on walkable cells: inside the map, and through the
     /// interior of no blocked cell (shrunk by 1e-4, for the rounding of corners that lie
     /// on cell corners).
-    fn clear(&self, a: Vec3, b: Vec3) -> bool {
+    pub(super) fn clear(&self, a: Vec3, b: Vec3) -> bool {
         let (a, b) = (glam::Vec2::new(a.x, a.z), glam::Vec2::new(b.x, b.z));
         let (lo, hi) = (a.min(b), a.max(b));
         let size = glam::Vec2::new(self.width as f32, self.height as f32);
@@ -137,7 +137,7 @@ impl Map {
     }
 
     /// A random point inside a random walkable cell (not on a cell border).
-    fn point(&self, rng: &mut Rng) -> Vec3 {
+    pub(super) fn point(&self, rng: &mut Rng) -> Vec3 {
         loop {
             let (x, z) = (rng.below(self.width), rng.below(self.height));
             if self.at(x, z) {
