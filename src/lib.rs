@@ -42,6 +42,7 @@ pub mod io;
 mod mesh;
 mod query;
 mod search;
+mod sync;
 mod world;
 
 pub use corridor::{CornerDetail, CornerFlags};

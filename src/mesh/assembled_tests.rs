@@ -3,13 +3,13 @@
 //! across the seam as it would across an edge of one tile.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use glam::Vec3;
 
 use super::{
     ElementTables, Links, MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh, TileInfo, Tiled, next_in,
 };
+use crate::sync::{AtomicU32, AtomicU64};
 use crate::{MeshOptions, PathMode, PathOptions, PathStatus, Query, QueryError};
 
 const LOCAL_BITS: u32 = 31;

@@ -5,7 +5,7 @@
 //! stored with the polygon it leaves from, so a search finds the hops out of a polygon
 //! as a contiguous slice, like its edges.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 
 use glam::Vec3;
 
@@ -13,6 +13,7 @@ use super::{MeshData, Tiled};
 use crate::alloc::{try_collect, try_vec_with_capacity};
 use crate::error::MeshError;
 use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS};
+use crate::sync::AtomicU32;
 
 /// An off-mesh link: a connection between two points of the mesh that is not walked
 /// over polygons (a ladder, a jump, a teleporter).

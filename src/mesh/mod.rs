@@ -24,7 +24,7 @@ mod tiled;
 mod walk;
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
@@ -46,6 +46,7 @@ pub(crate) use walk::WalkEnd;
 use crate::error::{MeshError, QueryError};
 use crate::filter::QueryFilter;
 use crate::geometry::{Aabb, UpAxis, closest_point_on_triangle};
+use crate::sync::{AtomicU32, AtomicU64};
 
 /// [`MeshData::neighbours`] of a polygon edge that has no neighbour (a wall).
 pub(crate) const NO_NEIGHBOUR: u32 = u32::MAX;

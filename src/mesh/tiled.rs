@@ -12,7 +12,6 @@
 //! ([`MeshData::from_tiles`]), and the id arithmetic and checks on top of it.
 
 use std::ops::{Index, Range};
-use std::sync::atomic::{AtomicU32, AtomicU64};
 use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
@@ -20,6 +19,7 @@ use glam::{Vec2, Vec3};
 use super::{Links, MeshData, PolygonIndex};
 use crate::error::{MeshError, QueryError};
 use crate::geometry::{Aabb, UpAxis};
+use crate::sync::{AtomicU32, AtomicU64};
 
 /// A per-element table split into chunks, one per tile slot (an empty slot is an empty
 /// chunk). Element `i` is element `i & mask` of chunk `i >> shift`.

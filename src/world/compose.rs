@@ -24,8 +24,8 @@
 //! neighbour of X. So the seams of a tile that is not X's neighbour are cut where they
 //! were, and pair with the same pieces.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
 
@@ -40,7 +40,7 @@ use crate::mesh::{
     CoarseMesh, ElementTables, Links, MeshData, NO_NEIGHBOUR, NO_TWIN, NavMesh, OffMeshLink,
     PolygonIndex, TileInfo, Tiled, portal_of_slot,
 };
-use std::sync::OnceLock;
+use crate::sync::{AtomicU32, AtomicU64};
 
 /// Tiles are neighbours when their ground-plane bounds come within this many seam
 /// tolerances of each other (see the module's documentation for why more than one).

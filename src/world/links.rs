@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 
 use glam::Vec3;
 
@@ -23,6 +23,7 @@ use super::compose::{State, Tile};
 use crate::error::MeshError;
 use crate::geometry::Aabb;
 use crate::mesh::{LinkHop, NavMesh, OffMeshLink, validate_link};
+use crate::sync::AtomicU32;
 
 /// A link given with a tile, its start attached to the tile.
 #[derive(Debug, Clone, Copy)]

@@ -20,13 +20,12 @@ mod links;
 mod refs;
 pub(crate) mod stitch;
 
-use std::sync::{Arc, Mutex, PoisonError};
-
-use arc_swap::ArcSwap;
+use std::sync::{Arc, PoisonError};
 
 use crate::error::MeshError;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
+use crate::sync::{Mutex, MutexGuard, SnapshotCell};
 use compose::{State, Tile};
 pub use refs::{PolyRef, WeakNavMesh};
 use stitch::SeamRules;
@@ -229,7 +228,7 @@ impl TileRef {
 pub struct World {
     options: WorldOptions,
     /// The last published snapshot.
-    current: ArcSwap<MeshData>,
+    current: SnapshotCell<MeshData>,
     /// The tiles and their chunks, as writers see them.
     state: Mutex<State>,
 }
@@ -270,7 +269,7 @@ impl World {
         let first = state.snapshot();
         Ok(World {
             options: options.clone(),
-            current: ArcSwap::from_pointee(first),
+            current: SnapshotCell::new(first),
             state: Mutex::new(state),
         })
     }
@@ -300,7 +299,7 @@ impl World {
     /// ```
     #[must_use]
     pub fn snapshot(&self) -> NavMesh {
-        NavMesh::from_data(self.current.load_full())
+        NavMesh::from_data(self.current.load())
     }
 
     /// The number of tiles present.
@@ -562,7 +561,7 @@ impl World {
 
     /// The writers' state (a writer that panicked left it whole: every change is computed
     /// before it is applied).
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 

@@ -287,8 +287,8 @@ fn polygon_areas(polygon_count: usize, areas: Option<&[u8]>) -> Result<Vec<u8>, 
 fn polygon_flags(
     polygon_count: usize,
     flags: Option<&[u32]>,
-) -> Result<Vec<std::sync::atomic::AtomicU32>, MeshError> {
-    use std::sync::atomic::AtomicU32;
+) -> Result<Vec<crate::sync::AtomicU32>, MeshError> {
+    use crate::sync::AtomicU32;
     if let Some(flags) = flags
         && flags.len() != polygon_count
     {

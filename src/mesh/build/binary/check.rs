@@ -3,7 +3,6 @@
 //! The polygon tables ([`Polygons`]) are checked alike for the mesh and its merged copy
 //! ([`super::merged`]); the spatial index and the links have files of their own.
 
-use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
@@ -22,6 +21,7 @@ use crate::mesh::build::topology::{
 use crate::mesh::build::validate::{Winding, check_polygon, check_vertices_finite};
 use crate::mesh::links::Links;
 use crate::mesh::{ElementTables, MeshData, NO_NEIGHBOUR, NO_TWIN, PolygonIndex, Tiled, next_in};
+use crate::sync::AtomicU32;
 
 /// The records of one section, with where they are in the file.
 pub(super) struct Located<T> {

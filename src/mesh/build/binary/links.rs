@@ -1,7 +1,6 @@
 //! Checking the saved off-mesh links and their hops against the polygons.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicU32;
 
 use glam::Vec3;
 
@@ -11,6 +10,7 @@ use crate::alloc::{try_collect, try_filled};
 use crate::error::MeshError;
 use crate::filter::MAX_AREAS;
 use crate::mesh::links::{LinkHop, Links};
+use crate::sync::AtomicU32;
 
 /// Links and their hops: valid costs and areas; hops grouped by the polygon they leave
 /// from, in link order; each link has its forward hop and, when two-way, the mirror one;

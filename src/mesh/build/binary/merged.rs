@@ -4,7 +4,6 @@
 //! builder would have made none.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicU32;
 
 use super::BinaryError;
 use super::check::{CheckedPolygons, Located, Polygons, check_polygons, mesh_data};
@@ -13,6 +12,7 @@ use crate::filter::{DEFAULT_AREA, DEFAULT_FLAGS};
 use crate::mesh::build::connectors::is_collinear_triangle;
 use crate::mesh::coarse::{MAX_CORNERS, build_coarse, merges_nothing};
 use crate::mesh::{CoarseMesh, Links, MeshData, NO_NEIGHBOUR};
+use crate::sync::AtomicU32;
 
 /// The merged copy of `mesh` from its decoded tables (`of_merged` empty and `tables`
 /// `None` when the file holds none), checked.
