@@ -142,15 +142,15 @@ fn rectangle_fields_both_oracles_agree() {
 }
 
 #[test]
-fn grid_map_times_for_radius_half() {
+fn grid_map_times() {
     let name = std::env::var("NAVSTAR_ORACLE_MAP").unwrap_or_else(|_| "arena".to_string());
+    let r: f64 = std::env::var("NAVSTAR_ORACLE_RADIUS").map_or(0.5, |r| r.parse().unwrap());
     let path = Path::new(GRID_DIR).join(format!("{name}.map"));
     let map = parse_movingai_map(BufReader::new(File::open(&path).unwrap())).unwrap();
     let mesh = map.to_mesh(&MeshOptions::default()).unwrap();
     let scen = Path::new(GRID_DIR).join(format!("{name}.map.scen"));
     let problems = parse_scenario(BufReader::new(File::open(&scen).unwrap())).unwrap();
     let up = mesh.up_axis();
-    let r = 0.5;
 
     let clock = Instant::now();
     let region = Region::from_mesh(&mesh, |_| true);

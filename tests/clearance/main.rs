@@ -5,7 +5,8 @@
 //! rectangle fields, monotone in the radius, and at radius 0 against navstar's exact mode
 //! (the one place navstar's search is used here: as a cross-check of the oracle). A grid
 //! map test prints the oracle's build and query times, to size the case counts of later
-//! tests; `NAVSTAR_ORACLE_MAP` names another map of `../shared/data/grid` for it.
+//! tests; `NAVSTAR_ORACLE_MAP` names another map of `../shared/data/grid` for it and
+//! `NAVSTAR_ORACLE_RADIUS` another radius (0.5 by default).
 
 #[path = "../common/clearance_oracle/mod.rs"]
 mod clearance_oracle;

@@ -145,7 +145,8 @@ pub struct VisibilityOracle {
     corners: Vec<Corner>,
     /// Visibility graph between corners: neighbour and distance.
     adjacency: Vec<Vec<(u32, f64)>>,
-    /// Geometric tolerance, relative to the region's size.
+    /// Geometric tolerance, relative to the region's size: well above the snapping grid
+    /// of the union and erosion.
     eps: f64,
 }
 
@@ -164,7 +165,10 @@ impl VisibilityOracle {
             grid,
             corners,
             adjacency: Vec::new(),
-            eps: 1e-9 * (1.0 + extent),
+            // i_overlay snaps to a grid of about 2^-29 of the extent (5e-7 on a 512-cell
+            // map): a point exactly `r` from a wall, as a grid cell's centre beside a wall
+            // at r = 0.5, must still count as on the eroded boundary.
+            eps: 1e-8 * (1.0 + extent),
         };
         let mut adjacency = vec![Vec::new(); oracle.corners.len()];
         for i in 0..oracle.corners.len() {
