@@ -46,6 +46,13 @@ use crate::sync::{AtomicU32, AtomicU64};
 /// tolerances of each other (see the module's documentation for why more than one).
 const NEAR: f32 = 3.0;
 
+/// A world keeps its tiles' merged layers (and its snapshots a merged copy for the
+/// exact mode) while they hold at most this share of its polygons: below that, the copy
+/// saves the exact search few nodes, and costs each change a second layer and each
+/// exact query a second set of tables in the caches (a grid map cut into tiles merges
+/// by well under 1%).
+const MERGED_SHARE: f64 = 0.9;
+
 /// One tile's chunks of the per-element tables that stitching changes (ids global). A
 /// vertex is a wall vertex when a wall of the world ends at its point: a wall of its own
 /// tile, or of a neighbour (whose vertex there is another, at the same point); where
@@ -107,8 +114,6 @@ struct MergedLayer {
     /// Per polygon of the tile (local id): the polygon of the layer holding it (global
     /// id).
     of_original: Arc<[u32]>,
-    /// Whether the layer has fewer polygons than the tile.
-    merges: bool,
 }
 
 impl Tile {
@@ -138,16 +143,14 @@ impl Tile {
         }
         debug_assert!(slot < state.max_tiles);
         let base = state.base(slot);
-        let (copy, of_original, merges) = match data.coarse() {
+        let (copy, of_original) = match data.coarse() {
             Some(coarse) => (
                 NavMesh::from_data(coarse.mesh.clone()),
                 coarse.of_original.iter().map(|&m| base | m).collect(),
-                true,
             ),
             None => (
                 mesh.clone(),
                 (0..data.polygon_count()).map(|p| base | p).collect(),
-                false,
             ),
         };
         let links = TileLinks::new(mesh, given, slot, state.max_elements())?;
@@ -155,7 +158,6 @@ impl Tile {
         tile.merged = Some(Box::new(MergedLayer {
             tile: Tile::layer(&copy, generation, TileLinks::none()),
             of_original,
-            merges,
         }));
         Ok(tile)
     }
@@ -536,12 +538,17 @@ impl State {
     /// [`MeshError::TileTooLarge`] when a tile, split, has more elements than a slot
     /// numbers.
     ///
-    /// The merged layer is kept only while some tile's polygons merge (else the exact
-    /// mode searches the tiles themselves, and changes cost one layer): the first such
-    /// tile stitches every tile's merged layer, once.
+    /// The merged layer is kept only while merging leaves at most [`MERGED_SHARE`] of
+    /// the world's polygons (else the exact mode searches the tiles themselves, and
+    /// changes cost one layer): the change that crosses that line stitches every
+    /// tile's merged layer, once.
     fn restitch(&mut self, touched: &[u32]) -> Result<(), MeshError> {
         let fine = self.plan(touched, false)?;
-        let keep = self.slots.iter().flatten().any(|t| t.merged().merges);
+        let (all, merged) = self.slots.iter().flatten().fold((0.0, 0.0), |(a, m), t| {
+            let count = |t: &Tile| f64::from(t.mesh.polygon_count());
+            (a + count(t), m + count(&t.merged().tile))
+        });
+        let keep = merged < all && merged <= MERGED_SHARE * all;
         let merged = match (keep, self.merged_layer) {
             (false, _) => None,
             (true, true) => Some((touched.to_vec(), self.plan(touched, true)?)),
