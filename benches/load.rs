@@ -28,7 +28,7 @@ fn load(c: &mut Criterion) {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let soup = PolygonSoup::from_mesh(&mesh);
         let options = MeshOptions::default().with_up_axis(mesh.up_axis());
-        let bytes = mesh.to_bytes();
+        let bytes = mesh.to_bytes().unwrap();
         let mut group = c.benchmark_group(name);
         group.sample_size(20);
         group.bench_function("build from arrays", |b| {

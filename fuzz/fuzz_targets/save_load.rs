@@ -106,7 +106,7 @@ fuzz_target!(|input: Input| {
     let Some(built) = spec.build() else {
         return;
     };
-    let saved = built.rust.to_bytes();
+    let saved = built.rust.to_bytes().expect("a built mesh saves");
     for save in input.saves.iter().take(6) {
         let size = saved.len() as u32;
         let capacity = match save.capacity {

@@ -87,11 +87,10 @@ impl SplitMix64 {
 /// fan triangle chosen by area, then a uniform point in it.
 pub fn random_point_in_polygon(mesh: &NavMesh, polygon: u32, rng: &mut SplitMix64) -> Vec3 {
     let up = mesh.up_axis();
-    let vertices = mesh.vertices();
     let corners: Vec<Vec3> = mesh
         .polygon_vertices(polygon)
         .iter()
-        .map(|&v| vertices[v as usize])
+        .map(|&v| mesh.vertex(v))
         .collect();
     let area = |a: Vec3, b: Vec3, c: Vec3| {
         let (a, b, c) = (up.ground(a), up.ground(b), up.ground(c));

@@ -39,7 +39,7 @@ pub unsafe extern "C" fn navstar_mesh_save(
     run("navstar_mesh_save", || {
         let out = OutCount::named(buffer, capacity, out_size, "out_size")?.check_room("buffer")?;
         let mesh = handle::borrow(mesh, "mesh")?;
-        write_saved(out, mesh.to_bytes(), "mesh")
+        write_saved(out, mesh.to_bytes()?, "mesh")
     })
 }
 

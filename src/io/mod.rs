@@ -111,14 +111,20 @@ impl PolygonSoup {
     /// ```
     #[must_use]
     pub fn from_mesh(mesh: &NavMesh) -> PolygonSoup {
-        let polygons = 0..mesh.polygon_count();
+        let data = mesh.data();
+        // A snapshot of a world: its tiles' vertices one tile after another.
+        let vertices = (0..data.tiles.len() as u32)
+            .flat_map(|slot| mesh.tile_vertices(slot).iter().copied())
+            .collect();
         PolygonSoup {
-            vertices: mesh.vertices().to_vec(),
-            indices: polygons
-                .clone()
-                .flat_map(|p| mesh.polygon_vertices(p).iter().copied())
+            vertices,
+            indices: mesh
+                .polygon_ids()
+                .flat_map(|p| mesh.polygon_vertices(p).iter())
+                .map(|&v| data.vertex_index(v) as u32)
                 .collect(),
-            polygon_sizes: polygons
+            polygon_sizes: mesh
+                .polygon_ids()
                 .map(|p| mesh.polygon_vertices(p).len() as u32)
                 .collect(),
             up_axis: Some(mesh.up_axis()),
@@ -391,7 +397,7 @@ fn load_navstar(reader: &mut dyn BufRead) -> Result<NavMesh, LoadError> {
 ///
 /// let vertices = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
 /// let mesh = NavMesh::from_polygons(&vertices, &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
-/// let loaded = navstar::io::load_navstar_bytes(&mesh.to_bytes())?;
+/// let loaded = navstar::io::load_navstar_bytes(&mesh.to_bytes()?)?;
 /// assert_eq!(loaded.polygon_vertices(0), mesh.polygon_vertices(0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

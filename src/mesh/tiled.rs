@@ -411,6 +411,22 @@ impl MeshData {
         }
     }
 
+    /// The place of vertex `v` in the numbering that runs through the tiles' vertices
+    /// tile after tile (`0..vertex_count()`; `v` itself for a mesh of one tile): what
+    /// per-vertex arrays given by callers are indexed by.
+    #[inline]
+    pub fn vertex_index(&self, v: u32) -> usize {
+        if self.tiles.len() == 1 {
+            return v as usize;
+        }
+        let (tile, local) = self.split_id(v);
+        let before: usize = self.tiles[..tile]
+            .iter()
+            .map(|t| t.vertex_count as usize)
+            .sum();
+        before + local as usize
+    }
+
     /// The ids of every polygon of every tile, tile after tile.
     pub fn polygon_ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.tiles.iter().enumerate().flat_map(move |(t, tile)| {

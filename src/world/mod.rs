@@ -577,3 +577,6 @@ mod tests;
 
 #[cfg(test)]
 mod link_tests;
+
+#[cfg(test)]
+mod snapshot_tests;

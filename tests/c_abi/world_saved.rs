@@ -151,3 +151,23 @@ fn refused_world_files_name_the_problem_and_leave_no_world() {
     let status = unsafe { navstar_world_save(ptr::null(), ptr::null_mut(), 0, &mut size) };
     assert_status(status, NULL_ARGUMENT, &["world"]);
 }
+
+#[test]
+fn a_world_snapshot_is_not_saved_as_a_mesh() {
+    let world = new_world();
+    add_ok(&world, &tile_a());
+    add_ok(&world, &tile_b());
+    let snapshot = snapshot(&world);
+    let mut size = 7u32;
+    let mut buffer = [0u8; 16];
+    // SAFETY: a live snapshot; `buffer` has room for 16 bytes; `size` is writable.
+    let status =
+        unsafe { navstar::ffi::navstar_mesh_save(snapshot.0, buffer.as_mut_ptr(), 16, &mut size) };
+    assert_status(
+        status,
+        INVALID_ARGUMENT,
+        &["navstar_mesh_save", "snapshot of a world", "save the world"],
+    );
+    // The world itself saves.
+    assert!(!save(&world).is_empty());
+}

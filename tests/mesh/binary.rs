@@ -18,10 +18,10 @@ use crate::{GRID_DIR, MESH_DIR};
 
 /// Saves and loads `mesh`; the reload saves to the same bytes.
 fn round_trip(mesh: &NavMesh) -> NavMesh {
-    let bytes = mesh.to_bytes();
+    let bytes = mesh.to_bytes().unwrap();
     let loaded = load_navstar_bytes(&bytes).unwrap_or_else(|e| panic!("reload refused: {e}"));
     assert_eq!(
-        loaded.to_bytes(),
+        loaded.to_bytes().unwrap(),
         bytes,
         "a reloaded mesh saves differently"
     );
@@ -91,7 +91,7 @@ fn compare_file(path: &str, queries: usize) -> (Duration, Duration) {
     let started = Instant::now();
     let built = load_mesh_file(Path::new(path), &options).unwrap();
     let build_time = started.elapsed();
-    let bytes = built.to_bytes();
+    let bytes = built.to_bytes().unwrap();
     let started = Instant::now();
     let loaded = load_navstar_bytes(&bytes).unwrap();
     let load_time = started.elapsed();
@@ -101,7 +101,7 @@ fn compare_file(path: &str, queries: usize) -> (Duration, Duration) {
         bytes.len()
     );
     assert_same_answers(&built, &loaded, queries, &QueryFilter::default());
-    assert_eq!(loaded.to_bytes(), bytes);
+    assert_eq!(loaded.to_bytes().unwrap(), bytes);
     (build_time, load_time)
 }
 
@@ -226,7 +226,7 @@ fn section_offset(bytes: &[u8], tag: &[u8; 4]) -> usize {
 
 #[test]
 fn header_damage_is_named() {
-    let bytes = decorated_mesh(3).to_bytes();
+    let bytes = decorated_mesh(3).to_bytes().unwrap();
     assert_eq!(binary_error(b"NOTNAVST"), BinaryError::BadMagic);
     assert!(matches!(
         binary_error(&bytes[..20]),
@@ -278,7 +278,7 @@ fn header_damage_is_named() {
 #[test]
 fn inconsistent_tables_are_refused_naming_section_record_and_offset() {
     let mesh = decorated_mesh(2);
-    let bytes = mesh.to_bytes();
+    let bytes = mesh.to_bytes().unwrap();
     let forge = |tag: &[u8; 4], record: usize, size: usize, value: &[u8]| {
         let mut b = bytes.clone();
         let at = section_offset(&b, tag) + record * size;
@@ -394,7 +394,7 @@ fn inconsistent_tables_are_refused_naming_section_record_and_offset() {
 #[test]
 fn random_flips_with_a_resealed_checksum_load_equal_or_fail() {
     let mesh = decorated_mesh(4);
-    let bytes = mesh.to_bytes();
+    let bytes = mesh.to_bytes().unwrap();
     let mut rng = Rng(77);
     let mut refused = 0;
     for _ in 0..400 {
@@ -413,7 +413,7 @@ fn random_flips_with_a_resealed_checksum_load_equal_or_fail() {
                 let mut query = Query::new(&loaded);
                 let (s, g) = (loaded.vertices()[0], loaded.vertices()[3]);
                 let _ = query.find_path(s, g, &PathOptions::default());
-                assert_eq!(loaded.to_bytes(), b);
+                assert_eq!(loaded.to_bytes().unwrap(), b);
             }
         }
     }
@@ -479,7 +479,7 @@ fn without_merged_copy(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn the_merged_copy_is_saved_and_checked() {
     let mesh = triangulated_grid(6, 4);
-    let bytes = mesh.to_bytes();
+    let bytes = mesh.to_bytes().unwrap();
     assert_eq!(section_records(&bytes, b"MRGD", 4), 48);
     assert!(section_records(&bytes, b"MPOL", 4) <= 13, "the copy merges");
     let loaded = round_trip(&mesh);
@@ -556,7 +556,7 @@ fn a_mesh_that_does_not_merge_saves_no_copy() {
         &MeshOptions::default(),
     )
     .unwrap();
-    let bytes = mesh.to_bytes();
+    let bytes = mesh.to_bytes().unwrap();
     assert_eq!(section_records(&bytes, b"MRGD", 4), 0);
     assert_eq!(without_merged_copy(&bytes), bytes);
     let loaded = round_trip(&mesh);
@@ -566,7 +566,7 @@ fn a_mesh_that_does_not_merge_saves_no_copy() {
 #[test]
 fn flips_in_the_merged_copy_load_equal_or_fail() {
     let mesh = triangulated_grid(5, 3);
-    let bytes = mesh.to_bytes();
+    let bytes = mesh.to_bytes().unwrap();
     let start = section_offset(&bytes, b"MRGD") - 12;
     let mut rng = Rng(91);
     let mut refused = 0;
@@ -578,7 +578,7 @@ fn flips_in_the_merged_copy_load_equal_or_fail() {
         match load_navstar_bytes(&b) {
             Err(_) => refused += 1,
             Ok(loaded) => {
-                assert_eq!(loaded.to_bytes(), b);
+                assert_eq!(loaded.to_bytes().unwrap(), b);
                 assert_same_answers(&mesh, &loaded, 10, &QueryFilter::default());
             }
         }

@@ -154,7 +154,7 @@ fn damaged_and_forged_files_are_refused_by_name_and_offset() {
     let (world, _) = world();
     let saved = world.to_bytes();
     // The header: magic, a mesh file, truncation, checksum.
-    let mesh = tile(1, 1, &[true], 0.0, 0.0).to_bytes();
+    let mesh = tile(1, 1, &[true], 0.0, 0.0).to_bytes().unwrap();
     assert!(matches!(
         World::from_bytes(&mesh),
         Err(BinaryError::BadMagic)

@@ -37,7 +37,10 @@ impl SaveCommand {
     /// A failure if MESH cannot be loaded or OUT cannot be written.
     pub fn run(&self) -> Result<(), CliError> {
         let loaded = common::load_mesh(&self.mesh, self.load.up_axis())?;
-        let bytes = loaded.mesh.to_bytes();
+        let bytes = loaded
+            .mesh
+            .to_bytes()
+            .map_err(|e| CliError::failure(format!("cannot save '{}': {e}", self.mesh)))?;
         let write_error =
             |e: std::io::Error| CliError::failure(format!("cannot write '{}': {e}", self.out));
         let mut out = BufWriter::new(File::create(&self.out).map_err(write_error)?);

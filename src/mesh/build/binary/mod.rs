@@ -41,6 +41,7 @@ pub use error::BinaryError;
 pub(crate) use read::{Reader, open};
 pub(crate) use write::{record, seal};
 
+use crate::error::MeshError;
 use crate::mesh::NavMesh;
 
 /// The first 8 bytes of every navstar binary file.
@@ -181,16 +182,35 @@ impl NavMesh {
     /// tables derived from them (neighbours, portals, islands, the spatial index) and
     /// the merged copy of the exact mode (made now if no query has made it yet), so
     /// that loading it is much faster than building it again.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        write::encode(self.data())
+    ///
+    /// # Errors
+    /// [`MeshError::InvalidOption`] for a snapshot of a world of tiles (its element ids
+    /// name tiles, which this format has no room for: save the world,
+    /// [`crate::World::to_bytes`], or its tiles instead); [`MeshError::NoPolygons`] for
+    /// the snapshot of an empty world of one slot.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, MeshError> {
+        let data = self.data();
+        if data.tiles.len() != 1 || data.local_bits != 32 {
+            return Err(MeshError::InvalidOption(
+                "a snapshot of a world of tiles cannot be saved as one mesh: save the world",
+            ));
+        }
+        if data.polygon_count() == 0 {
+            return Err(MeshError::NoPolygons);
+        }
+        Ok(write::encode(data))
     }
 
     /// Writes [`NavMesh::to_bytes`] to `writer`.
     ///
     /// # Errors
-    /// The writer's error.
+    /// The writer's error; [`std::io::ErrorKind::InvalidInput`] for what
+    /// [`NavMesh::to_bytes`] refuses.
     pub fn write_to(&self, mut writer: impl std::io::Write) -> std::io::Result<()> {
-        writer.write_all(&self.to_bytes())
+        let bytes = self
+            .to_bytes()
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        writer.write_all(&bytes)
     }
 
     /// Loads a mesh saved by [`NavMesh::to_bytes`]. The bytes are not trusted: every
