@@ -48,6 +48,11 @@ impl World {
     /// ([`NavMesh::to_bytes`] of the mesh it was added as) and the current flags of its
     /// polygons.
     ///
+    /// Not saved yet (version 1): the links given with a tile that end on other tiles
+    /// ([`World::add_tile_with_links`]; [`World::tile_links`] lists them, to add them
+    /// again after loading) and link flags changed through snapshots (a tile's own
+    /// links load with the flags its mesh was built with).
+    ///
     /// ```
     /// use navstar::{MeshOptions, NavMesh, TileGrid, World, WorldOptions};
     /// use navstar::glam::Vec3;
