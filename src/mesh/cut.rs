@@ -8,10 +8,12 @@
 //! corner), so the polygons on both sides of an edge get the same point, computed the same
 //! way: in f64 from the whole edge, then rounded once, with the coordinate across the grid
 //! line set to the line's own value. Heights are interpolated on the polygon's surface
-//! (along the edge, or in the fan of triangles from its first corner). The pieces inside
-//! each tile are then merged on their own, greedily while convex (the exact mode's merge,
-//! [`super::coarse`], kept to pieces of one area and flags), and corners left straight on
-//! a wall are dropped, so neighbouring tiles' border edges need not match one to one.
+//! (along the edge, or in the fan of triangles from its first corner); a polygon that is
+//! not planar is clipped triangle by triangle of that fan, so the pieces keep its surface.
+//! The pieces inside each tile are then merged on their own, greedily while convex (the
+//! exact mode's merge, [`super::coarse`], kept to coplanar pieces of one area and flags),
+//! and corners left straight on a wall are dropped, so neighbouring tiles' border edges
+//! need not match one to one.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -31,7 +33,7 @@ pub const MAX_CUT_TILES: u32 = 1 << 16;
 
 /// The smallest tile size, relative to the largest ground coordinate of the mesh: grid
 /// lines closer than this would be a few f32 steps apart.
-const MIN_RELATIVE_TILE_SIZE: f64 = 1.0 / (1u32 << 20) as f64;
+const MIN_RELATIVE_TILE_SIZE: f64 = 1.0 / (1u32 << 16) as f64;
 
 /// Pieces whose area is below this fraction of their squared longest edge are slivers
 /// made by rounding (a polygon that touches a grid line, or crosses it by next to
@@ -41,6 +43,13 @@ const MIN_RELATIVE_PIECE_AREA: f64 = 1e-10;
 /// Points closer than this many f32 steps (at their coordinates) are "next to" each
 /// other: the direction from one to the other is not reliable.
 const NEAR_STEPS: f64 = 64.0;
+
+/// Pieces at most this many f32 steps across are crumbs (see `is_solid`).
+const CRUMB_STEPS: f64 = NEAR_STEPS;
+
+/// Largest distance of a corner from the plane of its polygon, relative to the polygon's
+/// size, for the polygon to be planar (cut whole, and merged with coplanar neighbours).
+const PLANAR_TOLERANCE: f64 = 1e-6;
 
 /// Largest height step, relative to the ground length of the edge it would join, of a
 /// straight wall corner that is dropped.
@@ -119,10 +128,11 @@ impl NavMesh {
     /// Cuts the mesh into square tiles of side `tile_size` (world units, in the ground
     /// plane) on a grid starting at the low corner of the mesh's bounds.
     ///
-    /// Each polygon is clipped against the squares; each piece keeps its polygon's area
-    /// and current flags, and new corners get heights on the polygon's surface. Inside a
-    /// tile, neighbouring pieces of one area and flags are merged greedily while the
-    /// union stays convex, and straight corners on walls are dropped, so the border edges
+    /// Each polygon is clipped against the squares (a polygon that is not planar, triangle
+    /// by triangle of its surface); each piece keeps its polygon's area and current flags,
+    /// and new corners get heights on the polygon's surface, so the tiles' surface is the
+    /// mesh's. Inside a tile, neighbouring coplanar pieces of one area and flags are
+    /// merged greedily while the union stays convex, and straight corners on walls are dropped, so the border edges
     /// of two neighbouring tiles need not match one to one (a world of tiles joins them
     /// where they overlap). Off-mesh links with both ends in one tile stay in it; the
     /// others are returned in [`TileCut::links`].
@@ -193,16 +203,19 @@ impl NavMesh {
                 }
                 continue;
             }
+            let parts = clipper.parts();
             for row in grid.cells_over(1, lo.y, hi.y) {
                 for column in grid.cells_over(0, lo.x, hi.x) {
-                    let Some(points) = clipper.clip(column, row, &mut same) else {
-                        continue;
-                    };
-                    clipper.note_sides(&points, &mut sides);
-                    let cell = row * columns + column;
-                    pieces.push((p, cell, points));
-                    if has_links {
-                        cells_of[p as usize].push(cell);
+                    for part in &parts {
+                        let Some(points) = clipper.clip(part, column, row, &mut same) else {
+                            continue;
+                        };
+                        clipper.note_sides(&points, &mut sides);
+                        let cell = row * columns + column;
+                        pieces.push((p, cell, points));
+                        if has_links {
+                            cells_of[p as usize].push(cell);
+                        }
                     }
                 }
             }
@@ -537,6 +550,38 @@ impl<'a> Clipper<'a> {
         )
     }
 
+    /// What is clipped of the polygon: the polygon itself when it is planar, else the
+    /// triangles of its surface (the fan from its first corner), so that the pieces keep
+    /// the surface exactly. Fan triangles without area are left out.
+    fn parts(&self) -> Vec<Vec<u32>> {
+        let point = |v: u32| self.mesh.vertices[v as usize].as_dvec3();
+        let corners = self.corners;
+        let v0 = point(corners[0]);
+        let extent = corners
+            .iter()
+            .map(|&v| (point(v) - v0).length())
+            .fold(0.0, f64::max);
+        let mut normal = glam::DVec3::ZERO;
+        for pair in corners[1..].windows(2) {
+            normal += (point(pair[0]) - v0).cross(point(pair[1]) - v0);
+        }
+        let normal = normal.normalize_or_zero();
+        let planar = corners
+            .iter()
+            .all(|&v| normal.dot(point(v) - v0).abs() <= PLANAR_TOLERANCE * extent);
+        if planar || corners.len() == 3 {
+            return vec![corners.to_vec()];
+        }
+        corners[1..]
+            .windows(2)
+            .map(|pair| vec![corners[0], pair[0], pair[1]])
+            .filter(|t| {
+                let g: Vec<DVec2> = t.iter().map(|&v| self.ground(v).as_dvec2()).collect();
+                doubled_area(&g) > 0.0
+            })
+            .collect()
+    }
+
     /// Whether the polygon has no area in the ground plane (a degenerate connector).
     fn is_connector(&self) -> bool {
         let points: Vec<DVec2> = self
@@ -551,17 +596,23 @@ impl<'a> Clipper<'a> {
     /// `None` when it has no area there.
     /// Points dropped for standing where another point of the piece stands are
     /// reported in `same`, as (kept, dropped).
-    fn clip(&self, column: u32, row: u32, same: &mut Vec<(Key, Key)>) -> Option<Vec<Point>> {
-        let n = self.corners.len();
+    fn clip(
+        &self,
+        part: &[u32],
+        column: u32,
+        row: u32,
+        same: &mut Vec<(Key, Key)>,
+    ) -> Option<Vec<Point>> {
+        let n = part.len();
         let mut piece: Vec<Point> = (0..n)
             .map(|i| {
-                let v = self.corners[i];
+                let v = part[i];
                 Point {
                     key: Key::Vertex(v),
                     ground: self.ground(v),
                     exact: self.ground(v).as_dvec2(),
                     height: self.height(v),
-                    next: Support::Edge(v, self.corners[(i + 1) % n]),
+                    next: Support::Edge(v, part[(i + 1) % n]),
                 }
             })
             .collect();
@@ -834,7 +885,7 @@ fn is_solid(piece: &[Point]) -> bool {
         (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
         |(lo, hi), &p| (lo.min(p), hi.max(p)),
     );
-    if (hi - lo).max_element() <= NEAR_STEPS * rounding_step(piece[0].ground) {
+    if (hi - lo).max_element() <= CRUMB_STEPS * rounding_step(piece[0].ground) {
         return false;
     }
     let longest = (0..n)
@@ -895,6 +946,34 @@ impl Pieces {
         self.close_polygon(mesh, polygon, corners.len());
     }
 
+    /// Per piece: its plane (unit normal, offset) and how far from it a point may be to
+    /// lie on it.
+    fn planes(&self) -> Vec<(glam::DVec3, f64, f64)> {
+        let mut start = 0;
+        self.sizes
+            .iter()
+            .map(|&n| {
+                let corners = &self.indices[start..start + n as usize];
+                start += n as usize;
+                let point =
+                    |i: usize| self.vertices[corners[i % corners.len()] as usize].as_dvec3();
+                // Newell's normal: right for any planar polygon, whatever its corners.
+                let mut normal = glam::DVec3::ZERO;
+                let mut centre = glam::DVec3::ZERO;
+                let mut extent = 0.0f64;
+                for i in 0..corners.len() {
+                    normal += point(i).cross(point(i + 1));
+                    centre += point(i);
+                    extent = extent.max(point(i).abs().max_element());
+                }
+                let normal = normal.normalize_or_zero();
+                let centre = centre / corners.len() as f64;
+                let tolerance = NEAR_STEPS * f64::from(f32::EPSILON) * extent.max(1.0);
+                (normal, normal.dot(centre), tolerance)
+            })
+            .collect()
+    }
+
     fn close_polygon(&mut self, mesh: &MeshData, polygon: u32, size: usize) {
         self.sizes.push(size as u32);
         self.areas.push(mesh.areas[polygon as usize]);
@@ -915,9 +994,32 @@ impl Pieces {
             &options,
             &Extras::default(),
         )?;
+        let planes = self.planes();
+        let starts: Vec<usize> = self
+            .sizes
+            .iter()
+            .scan(0, |at, &n| {
+                let start = *at;
+                *at += n as usize;
+                Some(start)
+            })
+            .collect();
+        let on_plane = |plane: (glam::DVec3, f64, f64), q: usize| {
+            let (normal, offset, tolerance) = plane;
+            self.indices[starts[q]..starts[q] + self.sizes[q] as usize]
+                .iter()
+                .all(|&v| {
+                    (normal.dot(self.vertices[v as usize].as_dvec3()) - offset).abs() <= tolerance
+                })
+        };
+        // Pieces of one area and flags, on one plane: the merged polygon's surface is
+        // theirs.
         let same_kind = |p: u32, q: u32| {
             let (p, q) = (p as usize, q as usize);
-            self.areas[p] == self.areas[q] && self.flags[p] == self.flags[q]
+            self.areas[p] == self.areas[q]
+                && self.flags[p] == self.flags[q]
+                && on_plane(planes[p], q)
+                && on_plane(planes[q], p)
         };
         let (indices, sizes, of_piece) = merge(&pieces, same_kind);
         let mut areas = vec![0; sizes.len()];

@@ -69,7 +69,9 @@ fn check_cover(name: &str, mesh: &NavMesh, cut: &TileCut, tolerance: f64) {
         let expected_min =
             cut.origin + Vec2::new(tile.column as f32, tile.row as f32) * cut.tile_size;
         assert!(
-            (tile.min - expected_min).abs().max_element() <= 1e-4 * cut.tile_size.max(1.0),
+            (tile.min - expected_min).abs().max_element()
+                <= 1e-4 * cut.tile_size.max(1.0)
+                    + 8.0 * f32::EPSILON * expected_min.abs().max_element(),
             "{name}: tile {order:?} square at {} instead of {expected_min}",
             tile.min
         );
@@ -141,7 +143,11 @@ fn a_tile_larger_than_the_mesh_is_the_mesh_merged() {
     let cut = mesh.cut_into_tiles(1e4).unwrap();
     assert_eq!((cut.columns, cut.rows, cut.tiles.len()), (1, 1, 1));
     let tile = &cut.tiles[0].mesh;
-    assert!(tile.polygon_count() <= mesh.polygon_count());
+    // Planar polygons merge; the others keep the triangles of their surface.
+    let triangles: u32 = (0..mesh.polygon_count())
+        .map(|p| mesh.polygon_vertices(p).len() as u32 - 2)
+        .sum();
+    assert!(tile.polygon_count() <= triangles);
     assert_eq!(tile.island_count(), mesh.island_count());
     check_cover("nav_test", &mesh, &cut, 1e-5);
 }
@@ -408,6 +414,8 @@ proptest! {
         let Some(mesh) = moved_grid(seed, cols, rows, jitter, offset) else {
             return Ok(());
         };
+        // Far from the origin, tiles finer than 2^-16 of the coordinates are refused.
+        let size = size.max((offset.abs() + 9.0) / 65536.0 * 1.5);
         let cut = mesh.cut_into_tiles(size).unwrap_or_else(|e| panic!("{e}"));
         // Points made on grid lines are rounded to f32 steps, which are coarse far from
         // the origin: each moves the border by a step at most (a few dozen where a corner
