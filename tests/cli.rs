@@ -722,3 +722,49 @@ fn path_bench_and_svg_on_tiles() {
         .expect("tile borders");
     assert!(tiles.contains("stroke-dasharray"), "{tiles}");
 }
+
+#[test]
+fn tile_size_keeps_off_mesh_links_between_tiles() {
+    use navstar::glam::Vec3;
+    use navstar::{MeshInput, MeshOptions, NavMesh, OffMeshLink};
+    // Two unit floors 2 apart (y up), joined only by a jump from one to the other; tiles
+    // of side 2 put the two ends of the jump in different tiles.
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let vertices = [
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(1.0, 1.0),
+        v(0.0, 1.0),
+        v(3.0, 0.0),
+        v(4.0, 0.0),
+        v(4.0, 1.0),
+        v(3.0, 1.0),
+    ];
+    let jump = [OffMeshLink::new(v(0.5, 0.5), v(3.5, 0.5))];
+    let input = MeshInput::new(&vertices, &[0, 1, 2, 3, 4, 5, 6, 7])
+        .with_polygon_sizes(&[4, 4])
+        .with_links(&jump);
+    let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+    let file = temp_dir().join("jump.navstar");
+    std::fs::write(&file, mesh.to_bytes().unwrap()).unwrap();
+    let file = file.to_str().unwrap();
+    let ask = |extra: &[&str]| {
+        let mut args = vec!["path", file, "--from", "0.2,0,0.5", "--to", "3.8,0,0.5"];
+        args.extend_from_slice(extra);
+        let output = navstar(&args);
+        assert_exit(&output, 0);
+        let text = stdout(&output);
+        let length: f64 = field(&text, "length:").parse().unwrap();
+        (field(&text, "status:").to_owned(), length)
+    };
+    let (status, length) = ask(&[]);
+    assert_eq!(status, "complete");
+    // 0.3 to the jump, the jump itself (3), 0.3 from it.
+    assert!((length - 3.6).abs() < 1e-4, "{length}");
+    let (tiled_status, tiled_length) = ask(&["--tile-size", "2"]);
+    assert_eq!(tiled_status, "complete");
+    assert!(
+        (tiled_length - length).abs() < 1e-4,
+        "{tiled_length} vs {length}"
+    );
+}

@@ -69,19 +69,17 @@ fn join_tiles(mesh: &NavMesh, tile_size: f32) -> Result<(NavMesh, Tiling), Strin
         .with_max_tiles((cut.tiles.len() as u32).next_power_of_two())
         .with_seam_tolerance(seam_tolerance(largest));
     let world = World::new(&options).map_err(|e| e.to_string())?;
-    for tile in &cut.tiles {
-        world.add_tile(&tile.mesh).map_err(|e| {
-            format!(
-                "tile ({}, {}) of side {tile_size} cannot join the world: {e}",
-                tile.column, tile.row
-            )
-        })?;
-    }
-    if !cut.links.is_empty() {
-        return Err(format!(
-            "{} off-mesh links join different tiles of side {tile_size}; a world cannot take links between tiles yet",
-            cut.links.len()
-        ));
+    for (i, tile) in cut.tiles.iter().enumerate() {
+        // Links whose ends fall in different tiles start in this one: the world attaches
+        // their far ends to whichever tile holds them.
+        world
+            .add_tile_with_links(&tile.mesh, &cut.links_from(i))
+            .map_err(|e| {
+                format!(
+                    "tile ({}, {}) of side {tile_size} cannot join the world: {e}",
+                    tile.column, tile.row
+                )
+            })?;
     }
     let tiling = Tiling {
         tile_size,
