@@ -25,8 +25,8 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use navstar::ffi::{NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point};
 use navstar_fuzz::world::{
-    CWorld, STALE_REFERENCE, TileSpec, c_world_create, c_world_load, polygon_ref, resolve,
-    world_options,
+    CWorld, STALE_REFERENCE, TileSpec, c_world_create, c_world_load, check_polygon_ids,
+    polygon_ref, resolve, world_options,
 };
 use navstar_fuzz::{
     CMesh, INVALID_ARGUMENT, OK, PARTIAL_PATH, c_find_path, check_status_and_message,
@@ -36,15 +36,31 @@ use navstar_fuzz::{
 enum Op {
     Add(TileSpec),
     /// Removes the model's tile `pick % count`, or a stale reference.
-    Remove { pick: u8, stale: bool },
-    Replace { pick: u8, stale: bool, tile: TileSpec },
+    Remove {
+        pick: u8,
+        stale: bool,
+    },
+    Replace {
+        pick: u8,
+        stale: bool,
+        tile: TileSpec,
+    },
     /// A reference with another world's number.
-    Foreign { pick: u8 },
+    Foreign {
+        pick: u8,
+    },
     Snapshot,
     /// A path between two cell centres on snapshot `snapshot % count`.
-    Path { snapshot: u8, from: u8, to: u8 },
+    Path {
+        snapshot: u8,
+        from: u8,
+        to: u8,
+    },
     /// References to a polygon of an old snapshot, resolved on the latest.
-    Refs { snapshot: u8, polygon: u16 },
+    Refs {
+        snapshot: u8,
+        polygon: u16,
+    },
     Save,
 }
 
@@ -92,8 +108,15 @@ impl Model {
             return;
         }
         assert!(reference.slot < self.max_tiles && reference.generation > 0);
-        assert!(self.tiles.iter().all(|t| t.reference.slot != reference.slot));
-        assert!(!self.stale.contains(&reference), "a reference was handed out twice");
+        assert!(
+            self.tiles
+                .iter()
+                .all(|t| t.reference.slot != reference.slot)
+        );
+        assert!(
+            !self.stale.contains(&reference),
+            "a reference was handed out twice"
+        );
         self.tiles.push(Tile {
             reference,
             spec: spec.clone(),
@@ -111,14 +134,23 @@ impl Model {
         self.tiles.get(i).map(|t| (i, t.reference))
     }
 
-    fn check_refused(&self, status: NavstarStatus, reference: NavstarTileRef, before: &[NavstarTileRef]) {
+    fn check_refused(
+        &self,
+        status: NavstarStatus,
+        reference: NavstarTileRef,
+        before: &[NavstarTileRef],
+    ) {
         assert_eq!(status, STALE_REFERENCE, "a stale reference was accepted");
         let message = navstar_fuzz::last_error();
         assert!(
             message.contains(&format!("slot {}", reference.slot)),
             "{message}"
         );
-        assert_eq!(self.world.tiles(), before, "a refused call changed the world");
+        assert_eq!(
+            self.world.tiles(),
+            before,
+            "a refused call changed the world"
+        );
     }
 
     fn remove(&mut self, pick: u8, stale: bool) {
@@ -177,6 +209,7 @@ impl Model {
         let mesh = self.world.snapshot();
         let polygons: u32 = self.tiles.iter().map(|t| t.polygons).sum();
         assert_eq!(mesh.polygon_count(), polygons, "snapshot polygons");
+        check_polygon_ids(&mesh, polygons);
         assert_eq!(self.world.tile_count(), self.tiles.len() as u32);
         assert_eq!(self.world.tiles(), self.listed());
         if self.snapshots.len() == 4 {
@@ -189,7 +222,9 @@ impl Model {
     }
 
     fn path(&self, snapshot: u8, from: u8, to: u8) {
-        let Some(s) = self.snapshots.get(usize::from(snapshot) % self.snapshots.len().max(1))
+        let Some(s) = self
+            .snapshots
+            .get(usize::from(snapshot) % self.snapshots.len().max(1))
         else {
             return;
         };
@@ -234,7 +269,9 @@ impl Model {
     }
 
     fn refs(&self, snapshot: u8, polygon: u16) {
-        let Some(s) = self.snapshots.get(usize::from(snapshot) % self.snapshots.len().max(1))
+        let Some(s) = self
+            .snapshots
+            .get(usize::from(snapshot) % self.snapshots.len().max(1))
         else {
             return;
         };
@@ -265,7 +302,10 @@ impl Model {
             assert_eq!(status, OK, "a reference into a present tile is refused");
             assert_eq!(polygon_ref(&latest.mesh, found), (OK, reference));
         } else {
-            assert_eq!(status, STALE_REFERENCE, "a reference into a tile that is gone");
+            assert_eq!(
+                status, STALE_REFERENCE,
+                "a reference into a tile that is gone"
+            );
             let message = navstar_fuzz::last_error();
             assert!(message.contains(&generation.to_string()), "{message}");
         }

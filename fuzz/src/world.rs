@@ -5,15 +5,15 @@
 use std::ptr::{self, NonNull};
 
 use arbitrary::Arbitrary;
-use navstar::glam::Vec3;
-use navstar::{NavMesh, PathOptions, PathStatus, Query};
 use navstar::ffi::{
     NavstarMesh, NavstarStatus, NavstarTileRef, NavstarWorld, NavstarWorldOptions,
-    navstar_mesh_polygon_ref, navstar_mesh_resolve_polygon_ref, navstar_world_add_tile,
-    navstar_world_create, navstar_world_free, navstar_world_load_bytes,
+    navstar_mesh_polygon_ids, navstar_mesh_polygon_ref, navstar_mesh_resolve_polygon_ref,
+    navstar_world_add_tile, navstar_world_create, navstar_world_free, navstar_world_load_bytes,
     navstar_world_options_default, navstar_world_remove_tile, navstar_world_replace_tile,
     navstar_world_save, navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
 };
+use navstar::glam::Vec3;
+use navstar::{NavMesh, PathOptions, PathStatus, Query};
 
 use crate::{
     BUFFER_TOO_SMALL, CMesh, INVALID_ARGUMENT, INVALID_MESH, OK, OUT_OF_MEMORY, c_grid_create,
@@ -46,7 +46,10 @@ pub struct TileSpec {
 impl TileSpec {
     /// Columns and rows.
     pub fn dims(&self) -> (u32, u32) {
-        (1 + u32::from(self.size.0 % 4), 1 + u32::from(self.size.1 % 4))
+        (
+            1 + u32::from(self.size.0 % 4),
+            1 + u32::from(self.size.1 % 4),
+        )
     }
 
     /// The cells (`cells[z * width + x]`, 1 walkable), never all holes.
@@ -90,14 +93,8 @@ impl TileSpec {
     /// The tile as a mesh (`navstar_mesh_create_from_grid`, Y up, unit cells).
     pub fn build(&self) -> CMesh {
         let (w, h) = self.dims();
-        let (status, mesh) = c_grid_create(
-            Some(&self.cells()),
-            w,
-            h,
-            1.0,
-            Some(&self.origin()),
-            None,
-        );
+        let (status, mesh) =
+            c_grid_create(Some(&self.cells()), w, h, 1.0, Some(&self.origin()), None);
         assert_eq!(status, OK, "a grid tile was refused");
         mesh.expect("a grid tile")
     }
@@ -119,9 +116,14 @@ impl Drop for CWorld {
 fn finish(function: &str, status: NavstarStatus, out: *mut NavstarWorld) -> Option<CWorld> {
     check_status_and_message(function, status);
     if status == OK {
-        Some(CWorld(NonNull::new(out).expect("NAVSTAR_OK with a NULL world")))
+        Some(CWorld(
+            NonNull::new(out).expect("NAVSTAR_OK with a NULL world"),
+        ))
     } else {
-        assert!(out.is_null(), "{function} failed but *out_world is not NULL");
+        assert!(
+            out.is_null(),
+            "{function} failed but *out_world is not NULL"
+        );
         None
     }
 }
@@ -166,10 +168,18 @@ pub fn world_options(max_tiles: u32, seam_tolerance: f32, climb: f32) -> Navstar
 
 /// A tile call's answer: the status, and the reference (zeroed on error).
 #[track_caller]
-fn tile_answer(function: &str, status: NavstarStatus, out: NavstarTileRef) -> (NavstarStatus, NavstarTileRef) {
+fn tile_answer(
+    function: &str,
+    status: NavstarStatus,
+    out: NavstarTileRef,
+) -> (NavstarStatus, NavstarTileRef) {
     check_status_and_message(function, status);
     if status != OK {
-        assert_eq!(out, NavstarTileRef::default(), "{function}: *out_tile not zeroed");
+        assert_eq!(
+            out,
+            NavstarTileRef::default(),
+            "{function}: *out_tile not zeroed"
+        );
     }
     (status, out)
 }
@@ -239,9 +249,14 @@ impl CWorld {
         let status = unsafe { navstar_world_tiles(self.ptr(), out.as_mut_ptr(), room, &mut again) };
         assert_eq!(again, count);
         assert_eq!(status, if count == 0 { OK } else { BUFFER_TOO_SMALL });
-        assert_eq!(out[room as usize], NavstarTileRef::default(), "wrote past the capacity");
+        assert_eq!(
+            out[room as usize],
+            NavstarTileRef::default(),
+            "wrote past the capacity"
+        );
         // SAFETY: `out` has room for `count` references.
-        let status = unsafe { navstar_world_tiles(self.ptr(), out.as_mut_ptr(), count, &mut again) };
+        let status =
+            unsafe { navstar_world_tiles(self.ptr(), out.as_mut_ptr(), count, &mut again) };
         assert_eq!((status, again), (OK, count));
         out.truncate(count as usize);
         out
@@ -262,7 +277,8 @@ impl CWorld {
         assert_eq!((status, again), (BUFFER_TOO_SMALL, size));
         assert_eq!(bytes[size as usize - 1], 0xa5, "wrote past the capacity");
         // SAFETY: `bytes` has room for `size` bytes.
-        let status = unsafe { navstar_world_save(self.ptr(), bytes.as_mut_ptr(), size, &mut again) };
+        let status =
+            unsafe { navstar_world_save(self.ptr(), bytes.as_mut_ptr(), size, &mut again) };
         assert_eq!((status, again), (OK, size));
         bytes.truncate(size as usize);
         bytes
@@ -279,6 +295,48 @@ pub fn polygon_ref(mesh: &CMesh, polygon: u32) -> (NavstarStatus, u64) {
         assert_eq!(out, 0, "*out_ref not zeroed");
     }
     (status, out)
+}
+
+/// `navstar_mesh_polygon_ids` on a mesh, checked: asked with no room it reports the
+/// count (`NAVSTAR_BUFFER_TOO_SMALL` unless there are none), with room for all it writes
+/// `expected` numbers in increasing order, each of which has a reference that resolves
+/// back to it.
+pub fn check_polygon_ids(mesh: &CMesh, expected: u32) -> Vec<u32> {
+    let mut count = u32::MAX;
+    // SAFETY: a live mesh; no room asked, so `out_ids` may be NULL; `count` is writable.
+    let status =
+        unsafe { navstar_mesh_polygon_ids(mesh.as_ptr(), std::ptr::null_mut(), 0, &mut count) };
+    check_status_and_message("navstar_mesh_polygon_ids", status);
+    let asked_alone = if expected == 0 {
+        crate::OK
+    } else {
+        crate::BUFFER_TOO_SMALL
+    };
+    assert_eq!(
+        (status, count),
+        (asked_alone, expected),
+        "polygon ids asked with no room"
+    );
+    let mut ids = vec![u32::MAX; expected as usize];
+    // SAFETY: a live mesh; `ids` has room for `expected` numbers; `count` is writable.
+    let status =
+        unsafe { navstar_mesh_polygon_ids(mesh.as_ptr(), ids.as_mut_ptr(), expected, &mut count) };
+    check_status_and_message("navstar_mesh_polygon_ids", status);
+    assert_eq!((status, count), (crate::OK, expected), "polygon ids");
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "polygon ids not increasing: {ids:?}"
+    );
+    for &id in &ids {
+        let (status, reference) = polygon_ref(mesh, id);
+        assert_eq!(
+            status,
+            crate::OK,
+            "polygon {id} listed but has no reference"
+        );
+        assert_eq!(resolve(mesh, reference), (crate::OK, id), "polygon {id}");
+    }
+    ids
 }
 
 /// `navstar_mesh_resolve_polygon_ref` on a mesh.
@@ -310,7 +368,8 @@ pub fn check_snapshot_paths(snapshot: &NavMesh, picks: &[u8]) {
     };
     let mut query = Query::new(snapshot);
     for pick in picks.chunks_exact(4).take(4) {
-        let id = |k: usize| ids[usize::from(u16::from_le_bytes([pick[k], pick[k + 1]])) % ids.len()];
+        let id =
+            |k: usize| ids[usize::from(u16::from_le_bytes([pick[k], pick[k + 1]])) % ids.len()];
         let (a, b) = (id(0), id(2));
         let start = snapshot.closest_point_on_polygon(a, centre);
         let goal = snapshot.closest_point_on_polygon(b, centre + Vec3::ONE);
@@ -320,7 +379,11 @@ pub fn check_snapshot_paths(snapshot: &NavMesh, picks: &[u8]) {
         let corners = &path.corners;
         assert!(corners.len() >= 2 && corners.iter().all(|c| c.is_finite()));
         let tol = 1e-4 * start.abs().max_element().max(1.0);
-        assert!(corners[0].distance(start) <= tol, "starts at {}, not {start}", corners[0]);
+        assert!(
+            corners[0].distance(start) <= tol,
+            "starts at {}, not {start}",
+            corners[0]
+        );
         if path.status == PathStatus::Complete {
             let last = corners[corners.len() - 1];
             assert!(last.distance(goal) <= tol, "ends at {last}, not {goal}");
