@@ -3,7 +3,9 @@
 //!
 //! * `c_programs`: the C and C++ example callers, against the shared and the static
 //!   library, under ASan + UBSan and under valgrind, and the header compiled on its own;
-//! * `bindings`: the C++ CMake package, the C# binding under Mono and the Unity package.
+//! * `bindings`: the C++ CMake package, the C# binding under Mono and the Unity package;
+//! * `plugins`: the Unity package with a native library per platform, as
+//!   `scripts/build-plugins` packs it (run it first, as `scripts/test` does).
 //!
 //! `cargo test` builds only the rlib: run `cargo build` (same profile) first, as
 //! `scripts/test` does. gcc, g++, valgrind, cmake, make, readelf (binutils), mcs and mono
@@ -12,6 +14,7 @@
 
 mod bindings;
 mod c_programs;
+mod plugins;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -71,6 +74,10 @@ fn package_of(tool: &str) -> &'static str {
         "valgrind" => "valgrind",
         "g++" => "g++",
         "gcc" => "gcc",
+        "objdump" => "binutils",
+        "aarch64-linux-gnu-objdump" => "binutils-aarch64-linux-gnu",
+        "x86_64-w64-mingw32-objdump" => "binutils-mingw-w64-x86-64",
+        "tar" => "tar",
         _ => "build-essential",
     }
 }
