@@ -13,7 +13,7 @@ use super::handle::NavstarMesh;
 use super::mesh::create_mesh;
 use super::options::NavstarMeshOptions;
 use super::status::NavstarStatus;
-use crate::io::{LoadError, MeshFormat, load_mesh};
+use crate::io::{LoadError, MeshFormat, load_mesh, load_mesh_file};
 use crate::{BinaryError, MeshOptions, NavMesh};
 
 /// `navstar_mesh_load`: the format is told by the file name's extension (any case):
@@ -63,15 +63,16 @@ pub unsafe extern "C" fn navstar_mesh_load(
 ) -> NavstarStatus {
     create_mesh("navstar_mesh_load", options, out_mesh, |options| {
         let path = c_path(path)?;
-        let format = match format {
-            NAVSTAR_FORMAT_AUTO => MeshFormat::from_path(&path).ok_or_else(|| {
-                FfiError::invalid(LoadError::UnknownFormat { path: path.clone() }.to_string())
-            })?,
-            other => known_format(other)?,
+        let loaded = match format {
+            NAVSTAR_FORMAT_AUTO => load_mesh_file(&path, &options),
+            other => {
+                let format = known_format(other)?;
+                File::open(&path)
+                    .map_err(LoadError::from)
+                    .and_then(|file| load_mesh(BufReader::new(file), format, &options))
+            }
         };
-        let file = File::open(&path)
-            .map_err(|e| FfiError::invalid(format!("cannot read '{}': {e}", path.display())))?;
-        load_mesh(BufReader::new(file), format, &options).map_err(|e| load_error(e, Some(&path)))
+        loaded.map_err(|e| load_error(e, Some(&path)))
     })
 }
 
@@ -132,13 +133,20 @@ fn known_format(format: u32) -> Result<MeshFormat, FfiError> {
 }
 
 /// The status and message of a loader's refusal: the message is the Rust error's, after
-/// the file name when there is one.
+/// the file name when there is one (an I/O error and an unknown extension name the file
+/// themselves: `cannot read 'a.obj': ...`).
 pub(crate) fn load_error(error: LoadError, path: Option<&Path>) -> FfiError {
     let status = load_status(&error);
-    let message = match (path, &error) {
-        // Already names the file.
-        (_, LoadError::Io { path: Some(_), .. }) | (None, _) => error.to_string(),
-        (Some(path), _) => format!("'{}': {error}", path.display()),
+    let message = match (path, error) {
+        (Some(path), LoadError::Io { path: None, source }) => LoadError::Io {
+            path: Some(path.to_path_buf()),
+            source,
+        }
+        .to_string(),
+        (None, e) | (Some(_), e @ (LoadError::Io { .. } | LoadError::UnknownFormat { .. })) => {
+            e.to_string()
+        }
+        (Some(path), e) => format!("'{}': {e}", path.display()),
     };
     FfiError::new(status, message)
 }
