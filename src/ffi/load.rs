@@ -14,7 +14,7 @@ use super::mesh::create_mesh;
 use super::options::NavstarMeshOptions;
 use super::status::NavstarStatus;
 use crate::io::{LoadError, MeshFormat, load_mesh, load_mesh_file};
-use crate::{BinaryError, MeshOptions, NavMesh};
+use crate::BinaryError;
 
 /// `navstar_mesh_load`: the format is told by the file name's extension (any case):
 /// `.obj`, `.mesh`, `.map` or `.navstar`. Not accepted by `navstar_mesh_load_bytes`.
@@ -101,17 +101,8 @@ pub unsafe extern "C" fn navstar_mesh_load_bytes(
     create_mesh("navstar_mesh_load_bytes", options, out_mesh, |options| {
         let format = known_format(format)?;
         let bytes = read_array(bytes, size as usize, "bytes")?;
-        load_bytes_as(&bytes, format, &options)
+        load_mesh(&bytes[..], format, &options).map_err(|e| load_error(e, None))
     })
-}
-
-/// Loads `bytes` in `format` with the Rust loader, as `navstar_mesh_load_bytes` does.
-fn load_bytes_as(
-    bytes: &[u8],
-    format: MeshFormat,
-    options: &MeshOptions,
-) -> Result<NavMesh, FfiError> {
-    load_mesh(bytes, format, options).map_err(|e| load_error(e, None))
 }
 
 /// The Rust format a `NAVSTAR_FORMAT_*` value other than `AUTO` names.
