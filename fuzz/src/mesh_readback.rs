@@ -72,7 +72,7 @@ impl Call {
     fn fault(self, buffer: &str) -> Option<String> {
         if self.count_null {
             Some("out_count is NULL".into())
-        } else if self.out_null && self.capacity % 300 > 0 {
+        } else if self.out_null && self.buffers().capacity > 0 {
             Some(format!("{buffer} (with capacity > 0) is NULL"))
         } else if self.mesh_null {
             Some("mesh is NULL".into())
