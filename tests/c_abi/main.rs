@@ -11,7 +11,8 @@
 //!   path details, the nearest of several goals, the reachable polygons, and the mesh
 //!   queries (nearest point, raycast, interpolation);
 //! * `readback`: reading a mesh back (vertices, corners, neighbours, areas, flags,
-//!   islands, bounds) from meshes, random grids and snapshots of worlds;
+//!   islands, bounds) from a hand-made mesh; `readback_world`: from snapshots of worlds
+//!   and random grids;
 //! * `regressions`: the inputs the fuzzers failed on;
 //! * `saved`: saving a mesh into a caller buffer and loading the binary format;
 //! * `stress`: many threads on one mesh while handles come and go and flags change;
@@ -27,6 +28,7 @@ mod load;
 mod node_limit;
 mod queries;
 mod readback;
+mod readback_world;
 mod regressions;
 mod saved;
 mod stress;
