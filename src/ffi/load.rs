@@ -13,8 +13,8 @@ use super::handle::NavstarMesh;
 use super::mesh::create_mesh;
 use super::options::NavstarMeshOptions;
 use super::status::NavstarStatus;
-use crate::io::{LoadError, MeshFormat, load_mesh, load_mesh_file};
 use crate::BinaryError;
+use crate::io::{LoadError, MeshFormat, load_mesh, load_mesh_file};
 
 /// `navstar_mesh_load`: the format is told by the file name's extension (any case):
 /// `.obj`, `.mesh`, `.map` or `.navstar`. Not accepted by `navstar_mesh_load_bytes`.
