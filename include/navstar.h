@@ -73,6 +73,25 @@
 // read (bytes 8 to 11 of a `.navstar` file, little endian).
 #define NAVSTAR_FORMAT_VERSION 2
 
+// `navstar_mesh_load`: the format is told by the file name's extension (any case):
+// `.obj`, `.mesh`, `.map` or `.navstar`. Not accepted by `navstar_mesh_load_bytes`.
+#define NAVSTAR_FORMAT_AUTO 0
+
+// Wavefront OBJ: 3D polygons (`v` and `f` lines), built with the options' up axis.
+#define NAVSTAR_FORMAT_OBJ 1
+
+// Polyanya navigation mesh (`.mesh`, versions 2 and 3): 2D convex polygons, built Z up
+// with z = 0 whatever the options' up axis.
+#define NAVSTAR_FORMAT_POLYANYA_MESH 2
+
+// Moving AI grid map (`.map`): passable cells merged into rectangles, unit cells, built
+// Z up with z = 0 whatever the options' up axis; cell (x, y) covers [x, x+1] * [y, y+1].
+#define NAVSTAR_FORMAT_MOVINGAI_MAP 3
+
+// navstar's binary format (`.navstar`, `navstar_mesh_save`): the file fixes every
+// option, so the options argument is ignored (but still checked).
+#define NAVSTAR_FORMAT_NAVSTAR 4
+
 
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
@@ -1031,6 +1050,227 @@ NavstarStatus navstar_world_load(const char *path, struct NavstarWorld **out_wor
 NavstarStatus navstar_world_load_bytes(const uint8_t *bytes,
                                        uint32_t size,
                                        struct NavstarWorld **out_world);
+
+// Loads a mesh from the file `path` in the format `format`.
+//
+// * `path` (in): a NUL-terminated file path (UTF-8 on Windows; any bytes elsewhere, as
+//   the file system takes them).
+// * `format` (in): a `NAVSTAR_FORMAT_*` constant; `NAVSTAR_FORMAT_AUTO` tells it from
+//   the extension.
+// * `options` (in, optional): NULL for defaults; see the format constants for what
+//   each format takes from them.
+// * `out_mesh` (out): the new mesh on success, NULL on any error. Release it with
+//   `navstar_mesh_free`.
+//
+// The file is read once, streaming, and closed before the call returns. Errors:
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for an unknown format value, an extension `AUTO`
+// does not know, or a file that cannot be opened or read (the message names the file
+// and the system's reason); `NAVSTAR_ERROR_INVALID_MESH` for text that does not follow
+// the format (the message gives the file and the 1-based line: `'a.obj': line 7:
+// ...`), polygons the builder refuses (the message names the polygon, counted from 0
+// in file order) or a refused binary file (section, record and byte offset);
+// `NAVSTAR_ERROR_OUT_OF_MEMORY` when the mesh does not fit in memory.
+//
+// # Safety
+// `path` must be NULL or a NUL-terminated string; `options` NULL or a readable struct
+// of its `struct_size`; `out_mesh` NULL or writable.
+NavstarStatus navstar_mesh_load(const char *path,
+                                uint32_t format,
+                                const struct NavstarMeshOptions *options,
+                                struct NavstarMesh **out_mesh);
+
+// Loads a mesh from `size` bytes at `bytes` (the contents of a file) in the format
+// `format`. The bytes are copied; the caller may free them when the call returns.
+//
+// * `bytes` (in): may be NULL only when `size` is 0 (an empty file).
+// * `format` (in): a `NAVSTAR_FORMAT_*` constant other than `NAVSTAR_FORMAT_AUTO`.
+// * `options`, `out_mesh`: as for `navstar_mesh_load`.
+//
+// Errors as for `navstar_mesh_load`; parse errors give the line without a file name
+// (`line 7: ...`). `NAVSTAR_FORMAT_AUTO` is `NAVSTAR_ERROR_INVALID_ARGUMENT`: bytes have
+// no extension.
+//
+// # Safety
+// `bytes` must be NULL or readable for `size` bytes; `options` NULL or a readable
+// struct of its `struct_size`; `out_mesh` NULL or writable.
+NavstarStatus navstar_mesh_load_bytes(const uint8_t *bytes,
+                                      uint32_t size,
+                                      uint32_t format,
+                                      const struct NavstarMeshOptions *options,
+                                      struct NavstarMesh **out_mesh);
+
+// Writes the positions of every vertex of a mesh: xyz per vertex, world units.
+//
+// * `out_vertices` (out): room for `capacity` points (`3 * capacity` floats); may be
+//   NULL when `capacity` is 0 (to ask for the count alone).
+// * `out_count` (out): the number of vertices, `navstar_mesh_vertex_count(mesh)`.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count. Vertices that welding merged, and
+// vertices no polygon uses, are listed too (the numbering is the one the mesh was
+// created with). For a snapshot of a world: every tile's vertices, tile after tile
+// (by slot), the numbering `navstar_mesh_polygon_corners` and
+// `navstar_mesh_interpolate` use.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_vertices` NULL or writable for
+// `3 * capacity` floats; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_vertices(const struct NavstarMesh *mesh,
+                                    float *out_vertices,
+                                    uint32_t capacity,
+                                    uint32_t *out_count);
+
+// Writes the number of corners of every polygon, in the order of
+// `navstar_mesh_polygon_ids`: with `navstar_mesh_polygon_corners` and
+// `navstar_mesh_vertices`, the arrays `navstar_mesh_create` takes.
+//
+// * `out_sizes` (out): room for `capacity` counts; may be NULL when `capacity` is 0.
+// * `out_count` (out): the number of polygons.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_sizes` NULL or writable for `capacity`
+// counts; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_sizes(const struct NavstarMesh *mesh,
+                                         uint32_t *out_sizes,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
+
+// Writes the corners of every polygon, polygon after polygon in the order of
+// `navstar_mesh_polygon_ids`, each polygon's counter-clockwise in the ground plane
+// (seen from above): vertex numbers, places in `navstar_mesh_vertices`.
+//
+// * `out_corners` (out): room for `capacity` vertex numbers; may be NULL when
+//   `capacity` is 0.
+// * `out_count` (out): the number of corners of all polygons (the sum of
+//   `navstar_mesh_polygon_sizes`).
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count. A corner that welding merged names
+// the vertex it was merged into.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_corners` NULL or writable for `capacity`
+// numbers; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_corners(const struct NavstarMesh *mesh,
+                                           uint32_t *out_corners,
+                                           uint32_t capacity,
+                                           uint32_t *out_count);
+
+// Writes, for every corner in the order of `navstar_mesh_polygon_corners`, the polygon
+// on the other side of the edge from that corner to the polygon's next corner (after
+// the last corner: the first): a polygon number as `navstar_mesh_polygon_ids` gives
+// them, or `NAVSTAR_NO_POLYGON` for a wall. Off-mesh links are not edges and are not
+// listed.
+//
+// * `out_neighbours` (out): room for `capacity` polygon numbers; may be NULL when
+//   `capacity` is 0.
+// * `out_count` (out): the number of corners of all polygons.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_neighbours` NULL or writable for `capacity`
+// numbers; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_neighbours(const struct NavstarMesh *mesh,
+                                              uint32_t *out_neighbours,
+                                              uint32_t capacity,
+                                              uint32_t *out_count);
+
+// Writes the area id (0 to 63, fixed at build) of every polygon, in the order of
+// `navstar_mesh_polygon_ids`.
+//
+// * `out_areas` (out): room for `capacity` ids; may be NULL when `capacity` is 0.
+// * `out_count` (out): the number of polygons.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_areas` NULL or writable for `capacity`
+// bytes; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_areas(const struct NavstarMesh *mesh,
+                                         uint8_t *out_areas,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
+
+// Writes the current flags of every polygon (as `navstar_mesh_set_polygon_flags` left
+// them), in the order of `navstar_mesh_polygon_ids`. Another thread changing flags
+// meanwhile may or may not be seen, polygon by polygon.
+//
+// * `out_flags` (out): room for `capacity` flag words; may be NULL when `capacity` is 0.
+// * `out_count` (out): the number of polygons.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_flags` NULL or writable for `capacity`
+// words; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_flags(const struct NavstarMesh *mesh,
+                                         uint32_t *out_flags,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
+
+// Writes the island of every polygon (its set of polygons joined by shared edges and
+// off-mesh links, numbered from 0 below `navstar_mesh_island_count`), in the order of
+// `navstar_mesh_polygon_ids`. Two polygons on different islands never have a path
+// between them; islands ignore flags.
+//
+// * `out_islands` (out): room for `capacity` numbers; may be NULL when `capacity` is 0.
+// * `out_count` (out): the number of polygons.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_islands` NULL or writable for `capacity`
+// numbers; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_islands(const struct NavstarMesh *mesh,
+                                           uint32_t *out_islands,
+                                           uint32_t capacity,
+                                           uint32_t *out_count);
+
+// The number of islands of a mesh (0 for NULL): see `navstar_mesh_polygon_islands`.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh.
+uint32_t navstar_mesh_island_count(const struct NavstarMesh *mesh);
+
+// The bounding box of all polygons of a mesh, world units.
+//
+// * `out_min`, `out_max` (out): 3 floats each, the smallest and the largest x, y and z
+//   of the polygons' corners. A snapshot of an empty world has no polygons: its box is
+//   empty, min `+INFINITY` and max `-INFINITY` on every axis.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_min` and `out_max` NULL or writable for 3
+// floats.
+NavstarStatus navstar_mesh_bounds(const struct NavstarMesh *mesh, float *out_min, float *out_max);
+
+// Writes the corner positions of polygon `polygon` (a number from
+// `navstar_mesh_polygon_ids`, a path corridor or any query), counter-clockwise in the
+// ground plane: xyz per corner, world units. What debug drawing and a corridor's
+// places need, one polygon at a time.
+//
+// * `out_points` (out): room for `capacity` points; may be NULL when `capacity` is 0.
+// * `out_count` (out): the number of corners of the polygon.
+//
+// Returns `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit: the first `capacity`
+// were written and `*out_count` holds the count. A polygon number the mesh does not
+// have is `NAVSTAR_ERROR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `mesh` must be NULL or a live mesh; `out_points` NULL or writable for `3 * capacity`
+// floats; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_polygon_points(const struct NavstarMesh *mesh,
+                                          uint32_t polygon,
+                                          float *out_points,
+                                          uint32_t capacity,
+                                          uint32_t *out_count);
 
 #ifdef __cplusplus
 }  // extern "C"

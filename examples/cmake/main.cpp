@@ -46,6 +46,9 @@ void *operator new(std::size_t size) {
 void operator delete(void *p) noexcept { std::free(p); }
 void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
+// load_readback.cpp: loading files and reading meshes back; adds its counts.
+void test_load_and_read_back(const std::string &scratch, int &total_passed, int &total_failed);
+
 static_assert(!std::is_copy_constructible<navstar::Mesh>::value, "Mesh is move-only");
 static_assert(!std::is_copy_assignable<navstar::Mesh>::value, "Mesh is move-only");
 static_assert(std::is_nothrow_move_constructible<navstar::Mesh>::value, "Mesh moves without throwing");
@@ -757,6 +760,7 @@ int main(int argc, char **argv) {
     test_degenerate_connectors();
     test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");
     test_world(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".world.navstar");
+    test_load_and_read_back(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".obj", passed, failed);
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed > 0 ? 1 : 0;
 }

@@ -6,15 +6,20 @@
 //! a map with a passable cell builds into a mesh (merged rectangles) whose islands match
 //! the 4-connected components of the cells (checked by queries between cell centres:
 //! complete exactly when connected), as does the one-square-per-cell soup, which has one
-//! polygon per passable cell; and queries on the mesh are valid.
+//! polygon per passable cell; queries on the mesh are valid; and the C loader
+//! (`navstar_mesh_load_bytes`) answers as the Rust loader (`navstar_fuzz::loaders`).
 #![no_main]
 
 use std::collections::VecDeque;
 
 use libfuzzer_sys::fuzz_target;
+use navstar::ffi::NAVSTAR_FORMAT_MOVINGAI_MAP;
 use navstar::io::{GridMap, parse_movingai_map, parse_movingai_map_bytes};
 use navstar::{MeshOptions, PathOptions, PathStatus, Query, UpAxis};
-use navstar_fuzz::{check_answer, check_parse_result, check_soup, parse_in_pieces, picks};
+use navstar_fuzz::loaders::check_load_bytes;
+use navstar_fuzz::{
+    MeshOpts, check_answer, check_parse_result, check_soup, parse_in_pieces, picks,
+};
 
 /// The 4-connected component of every cell (`u32::MAX` for blocked cells).
 fn components(map: &GridMap) -> Vec<u32> {
@@ -62,6 +67,7 @@ fuzz_target!(|data: &[u8]| {
     if map.walkable.len() > 1 << 18 {
         return; // keep executions fast; the size limits are unit-tested
     }
+    check_load_bytes(data, NAVSTAR_FORMAT_MOVINGAI_MAP, &MeshOpts::Null);
     let options = MeshOptions::default();
     let mesh = match map.to_mesh(&options) {
         Ok(mesh) => mesh,

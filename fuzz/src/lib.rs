@@ -17,7 +17,8 @@
 //!   [`readback`] and [`searches`]: C-versus-Rust comparisons and checks of the path
 //!   read-back functions, reachable polygons and nearest targets; [`saved`]: the binary
 //!   format's save and load functions against the Rust API; [`world`]: worlds of tiles
-//!   through the C ABI.
+//!   through the C ABI; [`loaders`]: the C loaders of every format against the Rust
+//!   loaders; [`mesh_readback`]: the mesh read-back functions against the Rust accessors.
 //!
 //! Every check panics on failure, which libFuzzer reports as a crash.
 
@@ -25,6 +26,8 @@ pub mod buffers;
 pub mod calls;
 pub mod grid;
 pub mod input;
+pub mod loaders;
+pub mod mesh_readback;
 pub mod readback;
 pub mod saved;
 pub mod searches;

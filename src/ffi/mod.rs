@@ -42,6 +42,10 @@ mod world;
 
 mod saved;
 
+mod load;
+
+mod readback;
+
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
     navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,
@@ -49,6 +53,10 @@ pub use defaults::{
 };
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
 pub use handle::{NavstarMesh, NavstarQuery, NavstarWorld};
+pub use load::{
+    NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_MOVINGAI_MAP, NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ,
+    NAVSTAR_FORMAT_POLYANYA_MESH, navstar_mesh_load, navstar_mesh_load_bytes,
+};
 pub use mesh::{
     navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,
     navstar_mesh_polygon_count, navstar_mesh_vertex_count,
@@ -73,6 +81,12 @@ pub use queries::{
 pub use query::{
     navstar_find_path, navstar_query_create, navstar_query_create_ex, navstar_query_free,
     navstar_query_scratch_bytes,
+};
+pub use readback::{
+    navstar_mesh_bounds, navstar_mesh_island_count, navstar_mesh_polygon_areas,
+    navstar_mesh_polygon_corners, navstar_mesh_polygon_flags, navstar_mesh_polygon_islands,
+    navstar_mesh_polygon_neighbours, navstar_mesh_polygon_points, navstar_mesh_polygon_sizes,
+    navstar_mesh_vertices,
 };
 pub use saved::{
     NAVSTAR_FORMAT_VERSION, navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes,

@@ -1,10 +1,11 @@
 //! Saving a mesh in navstar's binary format (`.navstar`), or a world in the world format,
 //! into the caller's buffer, and loading one from a file or a byte buffer.
 
-use std::ffi::{CStr, c_char};
+use std::ffi::c_char;
 
-use super::boundary::{FfiError, OutCount, OutSlice, non_null, read_array, run};
+use super::boundary::{FfiError, OutCount, OutSlice, read_array, run};
 use super::handle::{self, HandleOut, NavstarMesh, NavstarWorld, WorldState};
+use super::load::c_path;
 use super::status::NavstarStatus;
 use crate::io::{LoadError, load_navstar_bytes};
 use crate::{BinaryError, FORMAT_VERSION, NavMesh, World};
@@ -102,10 +103,7 @@ fn write_saved(out: OutSlice<u8>, bytes: Vec<u8>, what: &str) -> Result<NavstarS
 
 /// The bytes of the file a C path names.
 fn read_file(path: *const c_char) -> Result<Vec<u8>, FfiError> {
-    let path = non_null(path, "path")?;
-    // SAFETY: the caller promised a NUL-terminated string at `path` (non-NULL here).
-    let path = unsafe { CStr::from_ptr(path) };
-    let path = path_of(path)?;
+    let path = c_path(path)?;
     std::fs::read(&path)
         .map_err(|e| FfiError::invalid(format!("cannot read '{}': {e}", path.display())))
 }
@@ -210,19 +208,4 @@ fn load_world(bytes: &[u8]) -> Result<WorldState, FfiError> {
                 format!("invalid world file: {e}"),
             ),
         })
-}
-
-/// The file path a C string names.
-fn path_of(path: &CStr) -> Result<std::path::PathBuf, FfiError> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Ok(std::ffi::OsStr::from_bytes(path.to_bytes()).into())
-    }
-    #[cfg(not(unix))]
-    {
-        path.to_str()
-            .map(Into::into)
-            .map_err(|_| FfiError::invalid("path is not UTF-8"))
-    }
 }

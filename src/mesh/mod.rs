@@ -470,6 +470,37 @@ impl NavMesh {
         self.data.vertices[vertex as usize]
     }
 
+    /// The place of vertex id `vertex` (from [`NavMesh::polygon_vertices`]) in the
+    /// numbering `0..vertex_count()` that runs through the tiles' vertices tile after
+    /// tile, as [`NavMesh::tile_vertices`] lists them: `vertex` itself for a mesh built
+    /// from arrays. Per-vertex arrays (such as [`NavMesh::interpolate`]'s values) are
+    /// indexed by it. Costs a sum over the tile slots before the vertex's for a snapshot
+    /// of a world.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, World, WorldOptions};
+    ///
+    /// let square = |x: f32| {
+    ///     let v = [Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 1.0), Vec3::new(x, 0.0, 1.0)];
+    ///     NavMesh::from_polygons(&v, &[0, 3, 2, 1], &[4], &MeshOptions::default())
+    /// };
+    /// assert_eq!(square(0.0)?.vertex_index(2), 2);
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&square(0.0)?)?;
+    /// world.add_tile(&square(5.0)?)?;
+    /// let snapshot = world.snapshot();
+    /// let second: Vec<u32> = snapshot.polygon_ids().collect();
+    /// let corner = snapshot.polygon_vertices(second[1])[0];
+    /// // The second tile's vertices come after the first tile's four.
+    /// assert!((4..8).contains(&snapshot.vertex_index(corner)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn vertex_index(&self, vertex: u32) -> u32 {
+        self.data.vertex_index(vertex) as u32
+    }
+
     /// The corner vertex indices of `polygon`, counter-clockwise in the ground plane.
     ///
     /// # Panics

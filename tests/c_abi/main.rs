@@ -3,11 +3,16 @@
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
 //!   message that names the culprit, output buffers, option struct versioning, handle
 //!   lifetimes and sharing a mesh between threads;
+//! * `load`: loading every file format from bytes and from files, against the Rust
+//!   loaders, and the refusals with their line numbers;
 //! * `node_limit`: queries with options (`navstar_query_create_ex`): the node limit,
 //!   partial paths it cuts, the query's scratch memory;
 //! * `queries`: meshes with areas, flags and off-mesh links, filters, run-time flags,
 //!   path details, the nearest of several goals, the reachable polygons, and the mesh
 //!   queries (nearest point, raycast, interpolation);
+//! * `readback`: reading a mesh back (vertices, corners, neighbours, areas, flags,
+//!   islands, bounds) from a hand-made mesh; `readback_world`: from snapshots of worlds
+//!   and random grids;
 //! * `regressions`: the inputs the fuzzers failed on;
 //! * `saved`: saving a mesh into a caller buffer and loading the binary format;
 //! * `stress`: many threads on one mesh while handles come and go and flags change;
@@ -19,8 +24,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod contract;
+mod load;
 mod node_limit;
 mod queries;
+mod readback;
+mod readback_world;
 mod regressions;
 mod saved;
 mod stress;

@@ -1,6 +1,6 @@
 //! Compiles and runs the C and C++ callers (`examples/c/navstar_example.c`,
-//! `examples/cpp/navstar_example.cpp`, and the world of two tiles in
-//! `tests/native/world.c`) against the libraries that `cargo build` makes: the shared
+//! `examples/cpp/navstar_example.cpp`, the world of two tiles in `tests/native/world.c`
+//! and the loaders and mesh read-back in `tests/native/load_readback.c`) against the libraries that `cargo build` makes: the shared
 //! library, the static library, under ASan + UBSan and under valgrind. Also compiles
 //! `include/navstar.h` on its own as C99, C11, C++11 and C++17.
 
@@ -13,6 +13,9 @@ use crate::{describe, lib_dir, manifest_dir, output_text, run_checked, run_ok, r
 const C_EXAMPLE: &str = "examples/c/navstar_example.c";
 const CPP_EXAMPLE: &str = "examples/cpp/navstar_example.cpp";
 const C_WORLD: &str = "tests/native/world.c";
+/// Reads `data/arena.mesh` and `README.md`: run from the package root (cargo's working
+/// directory for tests).
+const C_LOAD_READBACK: &str = "tests/native/load_readback.c";
 
 const C_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
 const CPP_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
@@ -266,6 +269,41 @@ fn c_world_of_two_tiles_under_sanitizers_and_valgrind() {
         Link::Shared,
         &["-g"],
         "c_world_valgrind",
+    );
+    run_valgrind(&exe);
+}
+
+#[test]
+fn c_load_and_read_back_against_the_static_library() {
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_LOAD_READBACK,
+        Link::Static,
+        &[],
+        "c_load_static",
+    );
+    run_plain(&exe);
+}
+
+#[test]
+fn c_load_and_read_back_under_sanitizers_and_valgrind() {
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_LOAD_READBACK,
+        Link::Shared,
+        SANITIZE,
+        "c_load_asan",
+    );
+    run_sanitized(&exe);
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_LOAD_READBACK,
+        Link::Shared,
+        &["-g"],
+        "c_load_valgrind",
     );
     run_valgrind(&exe);
 }

@@ -158,7 +158,16 @@ enum class UpAxis : std::uint32_t {
     z = NAVSTAR_UP_Z,  // Unreal, 2D games passing z = 0
 };
 
-// NavstarPathOptions::strategy.
+// The file formats Mesh::load reads (NAVSTAR_FORMAT_*). `automatic` (paths only) tells
+// the format by the extension: .obj, .mesh, .map or .navstar, any case.
+enum class MeshFormat : std::uint32_t {
+    automatic = NAVSTAR_FORMAT_AUTO,
+    obj = NAVSTAR_FORMAT_OBJ,                    // Wavefront OBJ, built with the options' up axis
+    polyanya_mesh = NAVSTAR_FORMAT_POLYANYA_MESH,  // Polyanya .mesh v2/v3, 2D: built Z up, z = 0
+    movingai_map = NAVSTAR_FORMAT_MOVINGAI_MAP,    // Moving AI grid map, 2D: built Z up, z = 0
+    navstar = NAVSTAR_FORMAT_NAVSTAR,              // navstar's binary format; options ignored
+};
+
 // NavstarPathOptions::strategy (see NAVSTAR_SEARCH_* in navstar.h for what each
 // guarantees): A* (weighted with heuristic_weight > 1), Dijkstra, greedy best-first,
 // breadth-first, depth-first.
@@ -480,6 +489,48 @@ class Mesh {
         return result;
     }
 
+    // ---- Loading files in any format (navstar_mesh_load, navstar_mesh_load_bytes)
+
+    // Loads a mesh from the file `path` in `format` (MeshFormat::automatic: by the
+    // extension). On error `out` is left empty and the message names the file and, for
+    // malformed text, the line ("'level.obj': line 7: ..."): an unreadable file or an
+    // unknown extension is Status::error_invalid_argument, a refused one
+    // Status::error_invalid_mesh.
+    static Result load(const char *path, Mesh &out, MeshFormat format = MeshFormat::automatic,
+                       const MeshOptions *options = nullptr) {
+        out.reset();
+        NavstarMesh *raw = nullptr;
+        Result result = Result::from_c(navstar_mesh_load(path, static_cast<std::uint32_t>(format),
+                                                         options ? &options->raw() : nullptr, &raw));
+        out.reset(raw);
+        return result;
+    }
+    // Loads a mesh from the bytes of a file in `format` (not automatic); the bytes are
+    // not used after the call.
+    static Result load(Span<const std::uint8_t> bytes, MeshFormat format, Mesh &out,
+                       const MeshOptions *options = nullptr) {
+        out.reset();
+        if (bytes.size() > detail::max_u32) {
+            return detail::argument_error("navstar::Mesh::load", "more than 4 GiB of bytes");
+        }
+        NavstarMesh *raw = nullptr;
+        Result result = Result::from_c(navstar_mesh_load_bytes(bytes.data(), static_cast<std::uint32_t>(bytes.size()),
+                                                               static_cast<std::uint32_t>(format),
+                                                               options ? &options->raw() : nullptr, &raw));
+        out.reset(raw);
+        return result;
+    }
+    // The same, one per format, for files.
+    static Result load_obj(const char *path, Mesh &out, const MeshOptions *options = nullptr) {
+        return load(path, out, MeshFormat::obj, options);
+    }
+    static Result load_polyanya_mesh(const char *path, Mesh &out, const MeshOptions *options = nullptr) {
+        return load(path, out, MeshFormat::polyanya_mesh, options);
+    }
+    static Result load_movingai_map(const char *path, Mesh &out, const MeshOptions *options = nullptr) {
+        return load(path, out, MeshFormat::movingai_map, options);
+    }
+
     // ---- The binary format (.navstar): save once, load fast
 
     // Loads a mesh saved by save() or `navstar save` from the file `path`
@@ -560,6 +611,73 @@ class Mesh {
         return Result::from_c(navstar_mesh_set_link_flags(raw_, link, flags, previous));
     }
     std::uint32_t link_count() const noexcept { return navstar_mesh_link_count(raw_); }
+
+    // ---- Reading the mesh back (debug drawing, places of corridor polygons)
+    //
+    // Per-polygon vectors follow polygon_ids() (entry i belongs to its i-th polygon);
+    // corners are indices into vertices() (for a World snapshot: every tile's vertices,
+    // tile after tile). Each fills `out` with exactly the answer (nothing on error).
+
+    // Every vertex position (welded and unused ones included).
+    Result vertices(std::vector<Vec3> &out) const {
+        return detail::fill(out, [this](Vec3 *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_vertices(raw_, reinterpret_cast<float *>(data), capacity, &count);
+        });
+    }
+    // The corner count of each polygon.
+    Result polygon_sizes(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_sizes(raw_, data, capacity, &count);
+        });
+    }
+    // Every polygon's corners (vertex indices), counter-clockwise seen from above,
+    // polygon after polygon: with vertices() and polygon_sizes(), what create() takes.
+    Result polygon_corners(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_corners(raw_, data, capacity, &count);
+        });
+    }
+    // Per corner (as polygon_corners()): the polygon across the edge from that corner to
+    // the next, or no_polygon for a wall.
+    Result polygon_neighbours(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_neighbours(raw_, data, capacity, &count);
+        });
+    }
+    // The area id of each polygon.
+    Result polygon_areas(std::vector<std::uint8_t> &out) const {
+        return detail::fill(out, [this](std::uint8_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_areas(raw_, data, capacity, &count);
+        });
+    }
+    // The current flags of each polygon.
+    Result polygon_flags(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_flags(raw_, data, capacity, &count);
+        });
+    }
+    // The island of each polygon (below island_count()).
+    Result polygon_islands(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_islands(raw_, data, capacity, &count);
+        });
+    }
+    // The corner positions of one polygon (a number from polygon_ids() or a query);
+    // Status::error_invalid_argument for a polygon the mesh lacks.
+    Result polygon_points(std::uint32_t polygon, std::vector<Vec3> &out) const {
+        return detail::fill(out, [this, polygon](Vec3 *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_polygon_points(raw_, polygon, reinterpret_cast<float *>(data), capacity, &count);
+        });
+    }
+    // The bounding box of the polygons (empty, min +inf and max -inf, for an empty World).
+    Result bounds(Vec3 &min, Vec3 &max) const {
+        return Result::from_c(
+            navstar_mesh_bounds(raw_, reinterpret_cast<float *>(&min), reinterpret_cast<float *>(&max)));
+    }
+    // The number of islands (sets of polygons joined by edges or links); 0 when empty.
+    std::uint32_t island_count() const noexcept { return navstar_mesh_island_count(raw_); }
+    // polygon_neighbours() of a wall.
+    static constexpr std::uint32_t no_polygon = NAVSTAR_NO_POLYGON;
 
     // ---- Queries on the mesh itself
 

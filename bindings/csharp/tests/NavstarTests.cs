@@ -29,7 +29,7 @@ using System.Threading;
 using Navstar;
 using Vector3 = Navstar.Vector3;
 
-internal static unsafe class NavstarTests
+internal static unsafe partial class NavstarTests
 {
     private static int passed;
     private static int failed;
@@ -59,6 +59,7 @@ internal static unsafe class NavstarTests
         Run("degenerate connectors", TestDegenerateConnectors);
         Run("save and load, query options", TestSaveLoadAndQueryOptions);
         Run("worlds of tiles", TestWorld);
+        Run("loading files, reading meshes back", TestLoadAndReadBack);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
@@ -807,16 +808,20 @@ internal static unsafe class NavstarTests
             Check(Math.Abs(distance - 0.5f) < 1e-5f && (polygon == 5 || polygon == 6), "0.5 to a side of the gap");
 
             MeshRaycastHit hit;
-            ExpectStatus(mesh.Raycast(V(0.5f, 0, 0.5f), V(0.5f, 0, 5), out hit), Status.Ok, "raycast up the left arm");
+            Check(mesh.Raycast(V(0.5f, 0, 0.5f), V(0.5f, 0, 5), out hit), "raycast up the left arm: true, it hit");
             Check(hit.Hit && Math.Abs(hit.T - 2.5f / 4.5f) < 1e-5f && Near(hit.Point, V(0.5f, 0, 3)) &&
                   Near(hit.Normal, V(0, 0, -1)) && hit.Polygon == 5,
                   "hits the top wall at t = 2.5/4.5, normal (0, 0, -1), in polygon 5");
-            ExpectStatus(mesh.Raycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit), Status.Ok, "raycast along the bottom");
+            Check(!mesh.Raycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit), "raycast along the bottom: false, no hit");
             Check(!hit.Hit && hit.T == 1 && Near(hit.Point, V(2.5f, 0, 0.5f)), "no hit along the bottom row");
+            ExpectStatus(mesh.TryRaycast(V(0.5f, 0, 0.5f), V(0.5f, 0, 5), out hit), Status.Ok, "TryRaycast with a hit");
+            Check(hit.Hit, "TryRaycast: Ok, and Hit says it hit");
             QueryFilter closed = QueryFilter.Default;
             closed.IncludeFlags = 2;
-            ExpectError(mesh.Raycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit, closed), Status.ErrorNotOnMesh, "admits no polygon",
+            ExpectError(mesh.TryRaycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit, closed), Status.ErrorNotOnMesh, "admits no polygon",
                         "no polygon admitted: the start is not on the mesh");
+            ExpectThrows(() => mesh.Raycast(V(0.5f, 0, 0.5f), V(2.5f, 0, 0.5f), out hit, closed), Status.ErrorNotOnMesh,
+                         "admits no polygon", "Raycast throws for a start off the admitted polygons");
 
             // One channel: x + 10 z at every vertex, so linear data comes back exactly.
             Vector3[] vertices;

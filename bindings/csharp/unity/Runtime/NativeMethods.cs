@@ -207,6 +207,46 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_resolve_polygon_ref(NavstarMesh mesh, ulong polygonRef, out uint polygon);
 
+        // Loaders of every format and the mesh read-back (NavstarMeshData.cs).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_load(byte* path, uint format, MeshOptions* options, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_load_bytes(
+            byte* bytes, uint size, uint format, MeshOptions* options, out NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_vertices(NavstarMesh mesh, float* outVertices, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_sizes(NavstarMesh mesh, uint* outSizes, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_corners(NavstarMesh mesh, uint* outCorners, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_neighbours(
+            NavstarMesh mesh, uint* outNeighbours, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_areas(NavstarMesh mesh, byte* outAreas, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_flags(NavstarMesh mesh, uint* outFlags, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_islands(NavstarMesh mesh, uint* outIslands, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_mesh_island_count(NavstarMesh mesh);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_bounds(NavstarMesh mesh, float* outMin, float* outMax);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_polygon_points(
+            NavstarMesh mesh, uint polygon, float* outPoints, uint capacity, out uint count);
+
         // A file path as the loaders take it: NUL-terminated UTF-8. Throws for null and for
         // a path with a NUL character (the library would read a shorter path).
         internal static byte[] Utf8Path(string path)

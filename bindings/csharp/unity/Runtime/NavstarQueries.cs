@@ -487,9 +487,24 @@ namespace Navstar
 
         /// <summary>
         /// Walks straight from <paramref name="start"/> (moved to the mesh) towards
-        /// <paramref name="end"/> along the surface and reports where it leaves the mesh, if it does.
+        /// <paramref name="end"/> along the surface, as Unity's NavMesh.Raycast: returns true
+        /// when the walk is stopped before <paramref name="end"/> (a wall, or a polygon the
+        /// filter refuses), false when it gets there; <paramref name="hit"/> says where it
+        /// stopped. Throws NavstarException for errors (a non-finite point, a start off
+        /// every admitted polygon); TryRaycast returns them as a status instead.
         /// </summary>
-        public unsafe Status Raycast(Vector3 start, Vector3 end, out MeshRaycastHit hit, QueryFilter? filter = null)
+        public bool Raycast(Vector3 start, Vector3 end, out MeshRaycastHit hit, QueryFilter? filter = null)
+        {
+            NavstarException.ThrowIfError(TryRaycast(start, end, out hit, filter));
+            return hit.Hit;
+        }
+
+        /// <summary>
+        /// The raycast of <see cref="Raycast"/> with its status: Status.Ok whether it hit or
+        /// not (read <see cref="MeshRaycastHit.Hit"/>), an error status with the message in
+        /// NavstarLibrary.LastErrorMessage otherwise.
+        /// </summary>
+        public unsafe Status TryRaycast(Vector3 start, Vector3 end, out MeshRaycastHit hit, QueryFilter? filter = null)
         {
             QueryFilter filterValue = filter.GetValueOrDefault();
             return NativeMethods.navstar_mesh_raycast(

@@ -25,6 +25,24 @@ namespace Navstar
 
     public sealed partial class NavstarMesh
     {
+        /// <summary>As TryGetVertices(Navstar.Vector3[], ...), straight into UnityEngine.Vector3[] (no copy).</summary>
+        public unsafe Status TryGetVertices(UVector3[] vertices, out int count)
+        {
+            fixed (UVector3* data = vertices)
+            {
+                return VerticesInto((float*)data, vertices == null ? 0 : vertices.Length, out count);
+            }
+        }
+
+        /// <summary>As TryGetPolygonPoints(int, Navstar.Vector3[], ...), into UnityEngine.Vector3[] (no copy).</summary>
+        public unsafe Status TryGetPolygonPoints(int polygon, UVector3[] points, out int count)
+        {
+            fixed (UVector3* data = points)
+            {
+                return PointsInto(polygon, (float*)data, points == null ? 0 : points.Length, out count);
+            }
+        }
+
         /// <summary>As TryCreate(Navstar.Vector3[], ...), straight from UnityEngine.Vector3[] (no copy).</summary>
         public static Status TryCreate(UVector3[] vertices, int[] indices, int[] polygonSizes, out NavstarMesh mesh)
         {
