@@ -1,6 +1,8 @@
 extends Node3D
 ## navstar sample: builds a NavstarMesh from the NavigationRegion3D's navigation mesh,
 ## finds a path across the L-shaped floor, prints it and draws it as a red line.
+## Then it shows filters, area costs, run-time flags, an off-mesh link, a raycast, the
+## closest point, the debug mesh and saving to a resource.
 ## Godot's own NavigationServer3D answer is printed next to it for comparison.
 
 ## Start and goal in world coordinates (try moving the region: navstar works in its
@@ -54,6 +56,8 @@ func _ready() -> void:
 	broken.build_from_polygons(navmesh.get_vertices(), bad_polygons)  # also prints the error
 	print("navstar, bad polygon: %s" % broken.get_last_error())
 
+	_filters_flags_and_links(navmesh.get_vertices(), polygons, to_local * from, to_local * to)
+
 	# Godot's own path for comparison; the navigation map is synced on physics frames.
 	await get_tree().physics_frame
 	await get_tree().physics_frame
@@ -72,3 +76,58 @@ func _draw_path(path: PackedVector3Array) -> void:
 	material.albedo_color = Color.RED
 	line.mesh = lines
 	line.material_override = material
+
+
+## Areas, flags, a link, raycast, closest point, debug drawing and a resource. All points
+## are in the region's local space (the scene leaves the region at the origin).
+func _filters_flags_and_links(vertices: PackedVector3Array, polygons: Array[PackedInt32Array],
+		start: Vector3, goal: Vector3) -> void:
+	# The corner square (polygon 0) is mud: area 1, three times as dear to cross. A one-way
+	# jump leads from the right arm to the bottom arm, skipping the corner.
+	var jump := {
+		"start_position": Vector3(6.0, 0.0, 3.5), "end_position": Vector3(3.5, 0.0, 6.0),
+		"bidirectional": false, "cost": 1.0,
+	}
+	var doors := NavstarMesh.new()
+	if not doors.build_with(vertices, polygons, PackedInt32Array([1, 0, 0]),
+			PackedInt32Array(), [jump]):
+		return
+	doors.area_costs = PackedFloat32Array([1.0, 3.0])
+	var jumped := doors.find_path(start, goal)
+	print("navstar with mud and a jump: %s; links per corner %s; cost %.2f" % [
+		jumped, doors.get_last_path_links(), doors.get_last_path_cost()])
+
+	# Close the jump at run time, and mark the corner square with layer 2 only: a query
+	# on navigation layer 1 can no longer reach the bottom arm.
+	doors.set_link_flags(0, 0)
+	doors.set_polygon_flags(0, 2)
+	doors.navigation_layers = 1
+	var cut := doors.find_path(start, goal)
+	print("navstar on layer 1 with the corner closed: %s (partial: %s)" % [
+		cut, doors.is_last_path_partial()])
+	doors.navigation_layers = 0xFFFFFFFF
+
+	# A raycast along the right arm stops at its far wall; the closest point of the mesh
+	# to a point in the empty quarter lies on an edge of the L.
+	var ray := doors.raycast(Vector3(6.0, 0.0, 2.0), Vector3(6.0, 0.0, 10.0))
+	print("navstar raycast: stopped at %s, wall hit: %s, normal %s" % [
+		ray["position"], ray["hit"], ray["normal"]])
+	print("navstar closest point to (6, 0, 5): %s" % doors.get_closest_point(Vector3(6.0, 0.0, 5.0)))
+
+	# The mesh as a MeshInstance3D (triangles, walls and shared edges), slightly raised.
+	var debug := MeshInstance3D.new()
+	debug.mesh = doors.get_debug_mesh()
+	debug.position = Vector3.UP * 0.02
+	var material := StandardMaterial3D.new()
+	material.shading_mode = BaseMaterial3D.SHADING_MODE_UNSHADED
+	material.cull_mode = BaseMaterial3D.CULL_DISABLED
+	material.albedo_color = Color(0.2, 0.6, 1.0, 0.4)
+	material.transparency = BaseMaterial3D.TRANSPARENCY_ALPHA
+	debug.material_override = material
+	add_child(debug)
+
+	# Saved as a resource (navstar's binary format inside) and loaded back.
+	var resource := NavstarMeshResource.from_mesh(doors)
+	var reloaded := resource.create_mesh()
+	print("navstar resource: %d bytes, reloaded %d polygons, link flags %d" % [
+		resource.data.size(), reloaded.get_polygon_count(), reloaded.get_link_flags(0)])

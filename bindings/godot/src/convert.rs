@@ -141,6 +141,17 @@ fn check_count(n: usize) -> Result<(), InputError> {
         .map_err(|_| InputError::TooLarge)
 }
 
+/// A 2D point (`Vector2(x, y)`, as in `NavigationPolygon`) as a 3D ground point
+/// `(x, 0, y)`: navstar meshes are y up and paths run in the x-z plane.
+pub fn lift([x, y]: [f32; 2]) -> [f32; 3] {
+    [x, 0.0, y]
+}
+
+/// A 3D point back to 2D: `(x, y, z)` to `(x, z)` (the height is dropped).
+pub fn ground([x, _, z]: [f32; 3]) -> [f32; 2] {
+    [x, z]
+}
+
 /// Godot's integers are `i64`; counts and flags are reported as such.
 pub fn count(n: u32) -> i64 {
     i64::from(n)
@@ -220,6 +231,13 @@ mod tests {
         assert_eq!(flat_polygons(&[0, 1, 2, 3], &[3]).unwrap().indices.len(), 4);
         assert!(flat_polygons(&[0, 1, 2, -3], &[3]).is_err());
         assert_eq!(flat_polygons(&[0, 1], &[3]).unwrap().sizes, [3]);
+    }
+
+    #[test]
+    fn two_d_points_lie_on_the_ground() {
+        assert_eq!(lift([1.5, -2.0]), [1.5, 0.0, -2.0]);
+        assert_eq!(ground([1.5, 7.0, -2.0]), [1.5, -2.0]);
+        assert_eq!(ground(lift([3.0, 4.0])), [3.0, 4.0]);
     }
 
     #[test]

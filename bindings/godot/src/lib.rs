@@ -1,23 +1,39 @@
 //! # navstar-godot
 //!
 //! A Godot 4 GDExtension (built with [gdext](https://godot-rust.github.io)) that exposes
-//! navstar to GDScript as one class, `NavstarMesh`: a navigation mesh with its own path
-//! query. See `docs/godot.md` for building, installing and the threading rules.
+//! navstar to GDScript as two classes: `NavstarMesh`, a navigation mesh with its own
+//! query (paths with filters, area costs and links, raycast, closest point, nearest
+//! target, reachable polygons, run-time flags, interpolation, loading and saving, 2D
+//! variants, debug drawing), and `NavstarMeshResource`, a mesh saved as a `Resource`.
+//! See `docs/godot.md` for building, installing, every method and the threading rules.
 //!
-//! The binding is thin on purpose. Every `#[func]` below only turns Godot values into
-//! `[f32; 3]`s and slices and calls the plain-Rust code in [`navigator`] and [`convert`],
+//! The binding is thin on purpose. Every `#[func]` (here, in `class_queries.rs` and in
+//! `resource.rs`) only turns Godot values into `[f32; 3]`s and slices and calls the
+//! plain-Rust code in [`navigator`], [`queries`], [`options`], [`extras`], [`loading`],
+//! [`debug`] and [`convert`],
 //! which `cargo test -p navstar-godot` tests without an engine (Godot's engine-backed
 //! types, such as `PackedVector3Array`, panic when no engine is running). Panics never
 //! reach the engine: gdext catches them at every `#[func]` and reports them as errors,
 //! and the code here returns errors instead of panicking.
 
+mod class_queries;
 pub mod convert;
+pub mod debug;
+pub mod extras;
+mod godot_io;
+pub mod loading;
 pub mod navigator;
+pub mod options;
+pub mod queries;
+mod resource;
 
 use godot::classes::Resource;
 use godot::prelude::*;
 
+use godot_io::{polygon_arrays, read_navigation_mesh, read_navigation_polygon};
 use navigator::{FindError, Navigator, Settings};
+
+pub use resource::NavstarMeshResource;
 
 struct NavstarExtension;
 
@@ -60,6 +76,27 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().optimal)]
     optimal: bool,
+    /// Polygons and links are used only if their flags share a bit with this mask
+    /// (Godot's `navigation_layers`; default all 32 bits).
+    #[var]
+    #[init(val = Settings::default().include_flags)]
+    navigation_layers: i64,
+    /// Polygons and links whose flags share a bit with this mask are refused (default 0).
+    #[var]
+    #[init(val = Settings::default().exclude_flags)]
+    excluded_layers: i64,
+    /// Cost multiplier of each area id (index = area, at most 64 entries; areas past the
+    /// end cost 1): Godot's region `travel_cost`. Each must be finite and above 0.
+    #[var]
+    area_costs: PackedFloat32Array,
+    /// Add a path corner wherever the path passes into another area.
+    #[var]
+    #[init(val = Settings::default().split_at_area_changes)]
+    split_at_area_changes: bool,
+    /// Multiplier of the A* estimate (1: shortest corridors; above 1: faster, maybe longer).
+    #[var]
+    #[init(val = Settings::default().heuristic_weight)]
+    heuristic_weight: f32,
     base: Base<RefCounted>,
 }
 
@@ -83,13 +120,91 @@ impl NavstarMesh {
         indices: PackedInt32Array,
         sizes: PackedInt32Array,
     ) -> bool {
-        let s = self.settings();
-        report(self.nav.build_flat(
-            positions(&vertices),
-            indices.as_slice(),
-            sizes.as_slice(),
-            &s,
-        ))
+        report(self.with_settings(|nav, s| {
+            nav.build_flat(
+                positions(&vertices),
+                indices.as_slice(),
+                sizes.as_slice(),
+                s,
+            )
+        }))
+    }
+
+    /// Builds the mesh with per-polygon `areas` (0 to 63; empty: area 0 everywhere) and
+    /// `flags` (empty: 1 everywhere) and off-mesh `links`: an `Array` of `Dictionary`s with
+    /// `start_position` and `end_position` (`Vector3`) and optionally `bidirectional`
+    /// (true), `cost` (the distance), `area` (0), `flags` (1) and `radius` (1).
+    #[func]
+    fn build_with(
+        &mut self,
+        vertices: PackedVector3Array,
+        polygons: AnyArray,
+        areas: PackedInt32Array,
+        flags: PackedInt32Array,
+        links: AnyArray,
+    ) -> bool {
+        let arrays = polygon_arrays(&polygons);
+        let extras = godot_io::links(&links)
+            .and_then(|links| extras::extras(areas.as_slice(), flags.as_slice(), links));
+        report(self.with_settings(|nav, s| match (arrays, extras) {
+            (Ok(p), Ok(x)) => nav.build_with(
+                positions(&vertices),
+                p.iter().map(PackedInt32Array::as_slice),
+                &x,
+                s,
+            ),
+            (Err(m), _) | (_, Err(m)) => nav.fail_build(m),
+        }))
+    }
+
+    /// Builds the mesh from 2D polygons (a `NavigationPolygon`'s `get_vertices()` and
+    /// `get_polygon(i)`): `Vector2(x, y)` becomes `Vector3(x, 0, y)`. Use the `_2d` query
+    /// methods with it.
+    #[func]
+    fn build_from_polygons_2d(&mut self, vertices: PackedVector2Array, polygons: AnyArray) -> bool {
+        let arrays = polygon_arrays(&polygons);
+        let vertices = lift(&vertices);
+        self.build_arrays(&vertices, arrays)
+    }
+
+    /// Builds the mesh from a `NavigationPolygon` resource (2D; see
+    /// `build_from_polygons_2d`).
+    #[func]
+    fn build_from_navigation_polygon(&mut self, navigation_polygon: Option<Gd<Resource>>) -> bool {
+        match read_navigation_polygon(navigation_polygon) {
+            Ok((vertices, polygons)) => self.build_arrays(&lift(&vertices), Ok(polygons)),
+            Err(message) => report(self.nav.fail_build(message)),
+        }
+    }
+
+    /// Loads the mesh from a file in any format navstar reads, chosen by the extension:
+    /// `.navstar` (binary), `.obj`, `.mesh` (Polyanya), `.map` (grid). `res://` and
+    /// `user://` paths work in the editor and in debug runs, not from an exported pack
+    /// (use `load_bytes` with `FileAccess.get_file_as_bytes` there).
+    #[func]
+    fn load_file(&mut self, path: GString) -> bool {
+        let path = godot_io::globalize(&path);
+        report(self.with_settings(|nav, s| nav.load_file(&path, s)))
+    }
+
+    /// Loads the mesh from bytes in the format named by `format` (an extension such as
+    /// `"obj"`; `""` or `"navstar"` for the binary format `save_to_bytes` writes).
+    #[func]
+    fn load_bytes(&mut self, bytes: PackedByteArray, format: GString) -> bool {
+        let format = format.to_string();
+        report(self.with_settings(|nav, s| nav.load_bytes(bytes.as_slice(), &format, s)))
+    }
+
+    /// The mesh in navstar's binary format (its current flags included); empty on failure.
+    #[func]
+    fn save_to_bytes(&mut self) -> PackedByteArray {
+        match self.nav.save_bytes() {
+            Ok(bytes) => PackedByteArray::from(bytes.as_slice()),
+            Err(e) => {
+                godot_error!("NavstarMesh.save_to_bytes: {e}");
+                PackedByteArray::new()
+            }
+        }
     }
 
     /// Builds the mesh from a `NavigationMesh` resource (its vertices and polygons, in the
@@ -120,8 +235,9 @@ impl NavstarMesh {
     /// mesh; empty when there is none (see `get_last_error()`).
     #[func]
     fn find_path(&mut self, from: Vector3, to: Vector3) -> PackedVector3Array {
-        let s = self.settings();
-        path_or_empty(self.nav.find_path(array3(from), array3(to), &s))
+        self.with_settings(|nav, s| {
+            path_or_empty(nav.find_path(array3(from), array3(to), s)).collect()
+        })
     }
 
     /// Why the last build or `find_path` failed, or `""` when it succeeded.
@@ -156,13 +272,22 @@ impl NavstarMesh {
 }
 
 impl NavstarMesh {
-    fn settings(&self) -> Settings {
-        Settings {
+    /// Runs `f` on the navigator with the current properties as settings.
+    fn with_settings<T>(&mut self, f: impl FnOnce(&mut Navigator, &Settings) -> T) -> T {
+        // A reference-counted handle to the same array: no copy of its data.
+        let costs = self.area_costs.clone();
+        let s = Settings {
             weld_distance: self.weld_distance,
             max_snap_distance: self.max_snap_distance,
             allow_partial: self.allow_partial,
             optimal: self.optimal,
-        }
+            include_flags: self.navigation_layers,
+            exclude_flags: self.excluded_layers,
+            area_costs: costs.as_slice(),
+            split_at_area_changes: self.split_at_area_changes,
+            heuristic_weight: self.heuristic_weight,
+        };
+        f(&mut self.nav, &s)
     }
 
     fn build_arrays(
@@ -170,15 +295,14 @@ impl NavstarMesh {
         vertices: &PackedVector3Array,
         polygons: Result<Vec<PackedInt32Array>, String>,
     ) -> bool {
-        let s = self.settings();
-        report(match polygons {
-            Ok(p) => self.nav.build(
+        report(self.with_settings(|nav, s| match polygons {
+            Ok(p) => nav.build(
                 positions(vertices),
                 p.iter().map(PackedInt32Array::as_slice),
-                &s,
+                s,
             ),
-            Err(message) => self.nav.fail_build(message),
-        })
+            Err(message) => nav.fail_build(message),
+        }))
     }
 }
 
@@ -192,16 +316,38 @@ fn positions(vertices: &PackedVector3Array) -> impl Iterator<Item = [f32; 3]> + 
     vertices.as_slice().iter().map(|&v| array3(v))
 }
 
-fn path_or_empty(path: Result<&[navstar::glam::Vec3], FindError>) -> PackedVector3Array {
-    match path {
-        Ok(corners) => convert::points(corners).map(Vector3::from_array).collect(),
-        Err(FindError::NoMesh) => {
-            godot_error!("NavstarMesh.find_path: {}", FindError::NoMesh);
-            PackedVector3Array::new()
+/// The corners of a path, or none (a script mistake, such as no mesh or a bad
+/// property, is also printed; off the mesh, unreachable...: an ordinary answer, left to
+/// `get_last_error()`).
+fn path_or_empty(
+    path: Result<&[navstar::glam::Vec3], FindError>,
+) -> impl Iterator<Item = Vector3> + '_ {
+    let corners = match path {
+        Ok(corners) => corners,
+        Err(e) => {
+            complain(&e);
+            &[]
         }
-        // Off the mesh, unreachable...: an ordinary answer, left to get_last_error().
-        Err(FindError::Query(_)) => PackedVector3Array::new(),
+    };
+    convert::points(corners).map(Vector3::from_array)
+}
+
+/// Prints errors that are mistakes in the calling script (no mesh, a bad property or
+/// argument); navstar's own answers (off the mesh, unreachable...) are only kept for
+/// `get_last_error()`.
+fn complain(e: &FindError) {
+    if !matches!(e, FindError::Query(_)) {
+        godot_error!("NavstarMesh: {e}");
     }
+}
+
+/// 2D points as 3D ground points: `Vector2(x, y)` to `Vector3(x, 0, y)`.
+fn lift(points: &PackedVector2Array) -> PackedVector3Array {
+    points
+        .as_slice()
+        .iter()
+        .map(|p| Vector3::from_array(convert::lift([p.x, p.y])))
+        .collect()
 }
 
 fn report(result: Result<(), String>) -> bool {
@@ -218,53 +364,4 @@ fn with_new(build: impl FnOnce(&mut NavstarMesh) -> bool) -> Gd<NavstarMesh> {
     let mut mesh = NavstarMesh::new_gd();
     build(&mut mesh.bind_mut());
     mesh
-}
-
-/// Each element of a (typed or untyped) `Array` as a `PackedInt32Array`.
-fn polygon_arrays(polygons: &AnyArray) -> Result<Vec<PackedInt32Array>, String> {
-    polygons
-        .iter_shared()
-        .enumerate()
-        .map(|(i, v)| {
-            v.try_to::<PackedInt32Array>().map_err(|_| {
-                format!(
-                    "polygon {i} is a {:?}, not a PackedInt32Array",
-                    v.get_type()
-                )
-            })
-        })
-        .collect()
-}
-
-/// `NavigationMesh` is an "experimental" class that gdext generates only with its
-/// `experimental-godot-api` feature, so it is read through dynamic calls.
-fn read_navigation_mesh(
-    resource: Option<Gd<Resource>>,
-) -> Result<(PackedVector3Array, Vec<PackedInt32Array>), String> {
-    let mut resource = resource.ok_or("the NavigationMesh is null")?;
-    if !resource.is_class("NavigationMesh") {
-        return Err(format!(
-            "expected a NavigationMesh, got a {}",
-            resource.get_class()
-        ));
-    }
-    let mut call = |method: &str, args: &[Variant]| {
-        resource
-            .try_call(method, args)
-            .map_err(|e| format!("NavigationMesh.{method}(): {e}"))
-    };
-    let vertices = call("get_vertices", &[])?
-        .try_to::<PackedVector3Array>()
-        .map_err(|e| format!("NavigationMesh.get_vertices(): {e}"))?;
-    let count = call("get_polygon_count", &[])?
-        .try_to::<i64>()
-        .map_err(|e| format!("NavigationMesh.get_polygon_count(): {e}"))?;
-    let polygons = (0..count)
-        .map(|i| {
-            call("get_polygon", &[i.to_variant()])?
-                .try_to::<PackedInt32Array>()
-                .map_err(|e| format!("NavigationMesh.get_polygon({i}): {e}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((vertices, polygons))
 }

@@ -3,35 +3,10 @@
 //! into here, so this is where the behaviour is unit-tested.
 
 use navstar::glam::Vec3;
-use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, Query};
+use navstar::{CornerDetail, MeshInput, MeshOptions, NavMesh, OffMeshLink, Query};
 
 use crate::convert::{self, PolygonList};
-
-/// Settings exposed as properties of the Godot class.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Settings {
-    /// Vertices closer than this are merged when a mesh is built (navstar's
-    /// `MeshOptions::weld_distance`).
-    pub weld_distance: f32,
-    /// How far start and goal may be from the mesh (`PathOptions::max_snap_distance`).
-    pub max_snap_distance: f32,
-    /// Return a partial path to an unreachable goal (`PathOptions::allow_partial`).
-    pub allow_partial: bool,
-    /// Find exact shortest paths (`PathMode::Optimal`) instead of A* + funnel.
-    pub optimal: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        let path = PathOptions::default();
-        Settings {
-            weld_distance: MeshOptions::default().weld_distance,
-            max_snap_distance: path.max_snap_distance,
-            allow_partial: path.allow_partial,
-            optimal: path.mode == PathMode::Optimal,
-        }
-    }
-}
+pub use crate::options::Settings;
 
 /// Why `find_path` gave no path.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +15,8 @@ pub enum FindError {
     NoMesh,
     /// navstar's answer: the point is off the mesh, not finite, the goal unreachable...
     Query(navstar::QueryError),
+    /// A property or argument out of range (flags, area costs, indices), named.
+    Setting(String),
 }
 
 impl std::fmt::Display for FindError {
@@ -49,17 +26,33 @@ impl std::fmt::Display for FindError {
                 f.write_str("no mesh: build one first (a failed build leaves none)")
             }
             FindError::Query(e) => e.fmt(f),
+            FindError::Setting(message) => f.write_str(message),
         }
     }
+}
+
+/// What a mesh may be built with besides its polygons (all optional).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extras {
+    /// An area id per polygon (`None`: area 0 everywhere).
+    pub areas: Option<Vec<u8>>,
+    /// Initial flags per polygon (`None`: navstar's default flags, 1).
+    pub flags: Option<Vec<u32>>,
+    /// Off-mesh links.
+    pub links: Vec<OffMeshLink>,
 }
 
 /// Mesh, query and error state of one Godot object.
 #[derive(Debug, Default)]
 pub struct Navigator {
     /// The query owns a reference to its mesh.
-    query: Option<Query>,
-    last_error: String,
-    last_partial: bool,
+    pub(crate) query: Option<Query>,
+    pub(crate) last_error: String,
+    pub(crate) last_partial: bool,
+    /// Details of the corners of the last path (kept, reused, for the read-back methods).
+    pub(crate) last_details: Vec<CornerDetail>,
+    /// Cost of the last path under its filter (0 after a failure).
+    pub(crate) last_cost: f32,
 }
 
 impl Navigator {
@@ -76,7 +69,27 @@ impl Navigator {
         settings: &Settings,
     ) -> Result<(), String> {
         let list = convert::polygons(polygons).map_err(|e| e.to_string());
-        self.build_list(convert::vertices(vertices), list, settings)
+        self.build_list(
+            convert::vertices(vertices),
+            list,
+            &Extras::default(),
+            settings,
+        )
+    }
+
+    /// [`Navigator::build`] with per-polygon areas and flags and off-mesh links.
+    ///
+    /// # Errors
+    /// As [`Navigator::build`]; navstar names a bad area, a count mismatch or a link.
+    pub fn build_with<'a>(
+        &mut self,
+        vertices: impl IntoIterator<Item = [f32; 3]>,
+        polygons: impl IntoIterator<Item = &'a [i32]>,
+        extras: &Extras,
+        settings: &Settings,
+    ) -> Result<(), String> {
+        let list = convert::polygons(polygons).map_err(|e| e.to_string());
+        self.build_list(convert::vertices(vertices), list, extras, settings)
     }
 
     /// Builds the mesh from navstar's flat form (`indices` polygon after polygon, `sizes`
@@ -92,7 +105,12 @@ impl Navigator {
         settings: &Settings,
     ) -> Result<(), String> {
         let list = convert::flat_polygons(indices, sizes).map_err(|e| e.to_string());
-        self.build_list(convert::vertices(vertices), list, settings)
+        self.build_list(
+            convert::vertices(vertices),
+            list,
+            &Extras::default(),
+            settings,
+        )
     }
 
     /// Records a build that failed before reaching navstar (the caller could not even
@@ -101,24 +119,41 @@ impl Navigator {
     /// # Errors
     /// Always: `message`.
     pub fn fail_build(&mut self, message: String) -> Result<(), String> {
-        self.build_list(Vec::new(), Err(message), &Settings::default())
+        self.set_mesh(Err(message))
     }
 
     fn build_list(
         &mut self,
         vertices: Vec<Vec3>,
         list: Result<PolygonList, String>,
+        extras: &Extras,
         settings: &Settings,
     ) -> Result<(), String> {
-        self.query = None;
-        self.last_partial = false;
         let mut options = MeshOptions::default();
         options.weld_distance = settings.weld_distance;
         let built = list.and_then(|list| {
-            NavMesh::from_polygons(&vertices, &list.indices, &list.sizes, &options)
-                .map_err(|e| e.to_string())
+            let mut input =
+                MeshInput::new(&vertices, &list.indices).with_polygon_sizes(&list.sizes);
+            if let Some(areas) = &extras.areas {
+                input = input.with_areas(areas);
+            }
+            if let Some(flags) = &extras.flags {
+                input = input.with_flags(flags);
+            }
+            input = input.with_links(&extras.links);
+            NavMesh::from_input(&input, &options).map_err(|e| e.to_string())
         });
-        match built {
+        self.set_mesh(built)
+    }
+
+    /// Replaces the mesh by `mesh` (built or loaded), or by none with the error kept.
+    ///
+    /// # Errors
+    /// The error given.
+    pub fn set_mesh(&mut self, mesh: Result<NavMesh, String>) -> Result<(), String> {
+        self.query = None;
+        self.forget_path();
+        match mesh {
             Ok(mesh) => {
                 self.query = Some(Query::new(&mesh));
                 self.last_error.clear();
@@ -143,28 +178,21 @@ impl Navigator {
         to: [f32; 3],
         settings: &Settings,
     ) -> Result<&[Vec3], FindError> {
+        let options = self.begin(settings)?;
         let Navigator {
             query,
             last_error,
             last_partial,
+            last_details,
+            last_cost,
         } = self;
-        *last_partial = false;
-        let Some(query) = query else {
-            *last_error = FindError::NoMesh.to_string();
-            return Err(FindError::NoMesh);
-        };
-        let mut options = PathOptions::default();
-        options.max_snap_distance = settings.max_snap_distance;
-        options.allow_partial = settings.allow_partial;
-        options.mode = if settings.optimal {
-            PathMode::Optimal
-        } else {
-            PathMode::Funnel
-        };
+        let query = query.as_mut().ok_or(FindError::NoMesh)?;
         match query.find_path(Vec3::from_array(from), Vec3::from_array(to), &options) {
             Ok(path) => {
                 last_error.clear();
                 *last_partial = path.status.is_partial();
+                last_details.extend_from_slice(path.details);
+                *last_cost = path.cost;
                 Ok(path.corners)
             }
             Err(e) => {
@@ -172,6 +200,31 @@ impl Navigator {
                 Err(FindError::Query(e))
             }
         }
+    }
+
+    /// Starts a path query: forgets the last path, checks for a mesh and converts the
+    /// settings. On failure the error is kept for [`Navigator::last_error`].
+    ///
+    /// # Errors
+    /// [`FindError::NoMesh`] or [`FindError::Setting`].
+    pub(crate) fn begin(&mut self, settings: &Settings) -> Result<navstar::PathOptions, FindError> {
+        self.forget_path();
+        let outcome = if self.query.is_none() {
+            Err(FindError::NoMesh)
+        } else {
+            settings.path_options().map_err(FindError::Setting)
+        };
+        if let Err(e) = &outcome {
+            self.last_error = e.to_string();
+        }
+        outcome
+    }
+
+    /// Clears what the read-back methods report about the last path.
+    fn forget_path(&mut self) {
+        self.last_partial = false;
+        self.last_details.clear();
+        self.last_cost = 0.0;
     }
 
     /// The text of the error of the last build or path call, or "" when it succeeded.

@@ -143,13 +143,21 @@ fn gdextension_file_matches_the_build() {
     assert_eq!(built_library().file_name().unwrap(), "libnavstar_godot.so");
 }
 
+/// The source files of `NavstarMesh` (main and secondary `#[godot_api]` blocks).
+const MESH_SOURCES: [&str; 2] = ["src/lib.rs", "src/class_queries.rs"];
+
 /// Names of the `#[func]`s and `#[var]`s of `NavstarMesh`, read from the source.
 fn registered_names() -> BTreeSet<String> {
-    let source = read("src/lib.rs");
+    MESH_SOURCES.iter().flat_map(|f| names_in(f)).collect()
+}
+
+/// Names of the `#[func]`s, `#[var]`s and `#[export]`s of one source file.
+fn names_in(file: &str) -> BTreeSet<String> {
+    let source = read(file);
     let mut names = BTreeSet::new();
     let mut pending = false;
     for line in source.lines().map(str::trim) {
-        if line == "#[func]" || line == "#[var]" {
+        if line == "#[func]" || line == "#[var]" || line == "#[export]" {
             pending = true;
         } else if pending && !line.starts_with("#[") {
             let name = line
@@ -183,6 +191,43 @@ fn sample_project_uses_only_registered_methods() {
         "max_snap_distance",
         "allow_partial",
         "weld_distance",
+        "optimal",
+        // Filters, area costs and path options.
+        "navigation_layers",
+        "excluded_layers",
+        "area_costs",
+        "split_at_area_changes",
+        "heuristic_weight",
+        // Building with areas, flags and links; 2D; loading and saving.
+        "build_with",
+        "build_from_polygons_2d",
+        "build_from_navigation_polygon",
+        "load_file",
+        "load_bytes",
+        "save_to_bytes",
+        // The queries.
+        "find_path_2d",
+        "get_last_path_corner_flags",
+        "get_last_path_areas",
+        "get_last_path_links",
+        "get_last_path_cost",
+        "get_last_path_corridor",
+        "raycast",
+        "get_closest_point",
+        "get_closest_point_info",
+        "get_closest_point_2d",
+        "find_nearest_target",
+        "get_reachable_polygons",
+        "get_polygon_flags",
+        "set_polygon_flags",
+        "get_polygon_area",
+        "get_link_count",
+        "get_link_flags",
+        "set_link_flags",
+        "interpolate",
+        "get_debug_wall_lines",
+        "get_debug_portal_lines",
+        "get_debug_mesh",
     ] {
         assert!(
             names.contains(expected),
@@ -192,7 +237,7 @@ fn sample_project_uses_only_registered_methods() {
 
     // The variables of the sample script that hold a NavstarMesh, and `NavstarMesh.` itself.
     let script = read("sample/main.gd");
-    let objects = ["NavstarMesh", "mesh", "same", "broken"];
+    let objects = ["NavstarMesh", "mesh", "same", "broken", "doors", "reloaded"];
     let mut used = BTreeSet::new();
     for object in objects {
         let pattern = format!("{object}.");
@@ -219,6 +264,47 @@ fn sample_project_uses_only_registered_methods() {
     // The scene runs the script, and the project runs the scene.
     assert!(read("sample/main.tscn").contains("path=\"res://main.gd\""));
     assert!(read("sample/project.godot").contains("run/main_scene=\"res://main.tscn\""));
+}
+
+#[test]
+fn resource_class_registers_its_members() {
+    let names = names_in("src/resource.rs");
+    for expected in [
+        "data",
+        "from_mesh",
+        "from_navigation_mesh",
+        "from_navigation_polygon",
+        "create_mesh",
+        "has_data",
+    ] {
+        assert!(
+            names.contains(expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    assert_eq!(
+        names.len(),
+        6,
+        "a new member needs a line here and in docs/godot.md: {names:?}"
+    );
+}
+
+/// Every registered member of both classes is described in docs/godot.md's reference
+/// tables (as `` `name(...`` for a method, `` `name: type`` for a property).
+#[test]
+fn every_member_is_documented() {
+    let doc = read("../../docs/godot.md");
+    let mut names = registered_names();
+    names.extend(names_in("src/resource.rs"));
+    for name in names {
+        assert!(
+            ["`", "`static "].iter().any(|prefix| {
+                doc.contains(&format!("{prefix}{name}("))
+                    || doc.contains(&format!("{prefix}{name}: "))
+            }),
+            "docs/godot.md has no reference row for {name}"
+        );
+    }
 }
 
 /// The numbers inside `Name(...)` right after `prefix` on the line that starts with it.
@@ -285,4 +371,108 @@ fn sample_scene_mesh_gives_the_documented_path() {
         .collect();
     // docs/godot.md quotes this path.
     assert_eq!(path, [[7.5, 0.0, 2.0], [4.0, 0.0, 4.0], [2.0, 0.0, 7.5]]);
+}
+
+/// What `_filters_flags_and_links` in sample/main.gd does, on the sample scene's mesh, with
+/// the answers docs/godot.md quotes.
+#[test]
+fn sample_filters_flags_and_links_give_the_documented_answers() {
+    use navstar::OffMeshLink;
+    use navstar::glam::Vec3;
+    use navstar_godot::extras;
+    use navstar_godot::navigator::{Navigator, Settings};
+
+    let script = read("sample/main.gd");
+    for call in [
+        "build_with(",
+        "set_link_flags(0, 0)",
+        "set_polygon_flags(0, 2)",
+        "navigation_layers = 1",
+        "raycast(Vector3(6.0, 0.0, 2.0), Vector3(6.0, 0.0, 10.0))",
+        "get_closest_point(Vector3(6.0, 0.0, 5.0))",
+        "PackedInt32Array([1, 0, 0])",
+        "PackedFloat32Array([1.0, 3.0])",
+        "\"start_position\": Vector3(6.0, 0.0, 3.5), \"end_position\": Vector3(3.5, 0.0, 6.0)",
+        "\"bidirectional\": false, \"cost\": 1.0",
+        "NavstarMeshResource.from_mesh(doors)",
+    ] {
+        assert!(
+            script.contains(call),
+            "sample/main.gd no longer calls {call}"
+        );
+    }
+
+    let v = |x: f32, z: f32| [x, 0.0, z];
+    let vertices = [
+        v(0.0, 0.0),
+        v(4.0, 0.0),
+        v(8.0, 0.0),
+        v(0.0, 4.0),
+        v(4.0, 4.0),
+        v(8.0, 4.0),
+        v(0.0, 8.0),
+        v(4.0, 8.0),
+    ];
+    let polygons: [&[i32]; 3] = [&[0, 1, 4, 3], &[1, 2, 5, 4], &[3, 4, 7, 6]];
+    let jump = OffMeshLink::new(Vec3::new(6.0, 0.0, 3.5), Vec3::new(3.5, 0.0, 6.0))
+        .with_bidirectional(false)
+        .with_cost(1.0);
+    let mut nav = Navigator::default();
+    nav.build_with(
+        vertices,
+        polygons,
+        &extras::extras(&[1, 0, 0], &[], vec![jump]).unwrap(),
+        &Settings::default(),
+    )
+    .unwrap();
+    let costs = [1.0, 3.0];
+    let mud = Settings {
+        area_costs: &costs,
+        ..Settings::default()
+    };
+    let (start, goal) = (v(7.5, 2.0), v(2.0, 7.5));
+    let jumped: Vec<[f32; 3]> = nav
+        .find_path(start, goal, &mud)
+        .unwrap()
+        .iter()
+        .map(|c| c.to_array())
+        .collect();
+    assert_eq!(jumped, [v(7.5, 2.0), v(6.0, 3.5), v(3.5, 6.0), v(2.0, 7.5)]);
+    assert_eq!(nav.last_corner_links().collect::<Vec<_>>(), [-1, 0, 0, -1]);
+    let expected_cost = 2.0 * 1.5f32.hypot(1.5) + 1.0;
+    assert!(
+        (nav.last_cost() - expected_cost).abs() < 1e-5,
+        "{}",
+        nav.last_cost()
+    );
+
+    nav.set_link_flags(0, 0).unwrap();
+    nav.set_polygon_flags(0, 2).unwrap();
+    let layer1 = Settings {
+        include_flags: 1,
+        ..mud
+    };
+    let cut: Vec<[f32; 3]> = nav
+        .find_path(start, goal, &layer1)
+        .unwrap()
+        .iter()
+        .map(|c| c.to_array())
+        .collect();
+    assert_eq!(cut, [v(7.5, 2.0), v(4.0, 4.0)]);
+    assert!(nav.last_partial());
+
+    let ray = nav.raycast(v(6.0, 2.0), v(6.0, 10.0), &mud).unwrap();
+    assert_eq!((ray.point, ray.t), (Vec3::new(6.0, 0.0, 4.0), 0.25));
+    assert_eq!(ray.hit.unwrap().normal, Vec3::new(0.0, 0.0, -1.0));
+    let closest = nav.closest_point(v(6.0, 5.0), &mud).unwrap().unwrap();
+    assert_eq!(closest.point, Vec3::new(6.0, 0.0, 4.0));
+
+    let mut reloaded = Navigator::default();
+    reloaded
+        .load_bytes(&nav.save_bytes().unwrap(), "", &Settings::default())
+        .unwrap();
+    assert_eq!(
+        (reloaded.polygon_count(), reloaded.link_flags(0)),
+        (3, Ok(0))
+    );
 }
