@@ -9,9 +9,9 @@ use godot::classes::mesh::{ArrayType, PrimitiveType};
 use godot::prelude::*;
 
 use crate::debug::{self, EdgeKind};
-use crate::godot_io::{flat, put, vector};
+use crate::godot_io::{flat, polygon_arrays, put, vector};
 use crate::navigator::FindError;
-use crate::{NavstarMesh, array3, complain, convert, path_or_empty};
+use crate::{NavstarMesh, array3, complain, convert, path_or_empty, positions, report};
 
 /// The value, or `fallback` after printing a script mistake.
 fn or<T>(outcome: Result<T, FindError>, fallback: T) -> T {
@@ -65,8 +65,8 @@ impl NavstarMesh {
     /// The polygons the last path crosses, start polygon first (empty when it needed no
     /// search: start and goal in one polygon or in sight, or `optimal`).
     #[func]
-    fn get_last_path_corridor(&self) -> PackedInt32Array {
-        PackedInt32Array::from(self.nav.last_corridor().as_slice())
+    fn get_last_path_corridor(&self) -> PackedInt64Array {
+        PackedInt64Array::from(self.nav.last_corridor().as_slice())
     }
 
     /// Walks straight over the ground from `from` (first moved onto the mesh) towards
@@ -163,7 +163,7 @@ impl NavstarMesh {
         put(
             &mut d,
             "polygons",
-            PackedInt32Array::from(r.polygons.as_slice()),
+            PackedInt64Array::from(r.polygons.as_slice()),
         );
         put(
             &mut d,
@@ -173,7 +173,7 @@ impl NavstarMesh {
         put(
             &mut d,
             "parents",
-            PackedInt32Array::from(r.parents.as_slice()),
+            PackedInt64Array::from(r.parents.as_slice()),
         );
         d
     }
@@ -232,6 +232,70 @@ impl NavstarMesh {
         PackedFloat32Array::from(or(out, Vec::new()).as_slice())
     }
 
+    /// Adds a tile (Godot: a region) from per-polygon arrays, with optional areas, flags
+    /// and links as in `build_with`, and returns its id (-1 on error). The first tile
+    /// starts a world of tiles in place of any whole mesh; tiles join where their wall
+    /// edges match, and every query sees the world as it is after the change.
+    #[func]
+    fn add_tile(
+        &mut self,
+        vertices: PackedVector3Array,
+        polygons: AnyArray,
+        areas: PackedInt32Array,
+        flags: PackedInt32Array,
+        links: AnyArray,
+    ) -> i64 {
+        let input = tile_input(&polygons, &areas, &flags, &links);
+        let added = self.with_settings(|nav, s| {
+            let (arrays, extras) = input.inspect_err(|m| nav.last_error.clone_from(m))?;
+            nav.add_tile(
+                positions(&vertices),
+                arrays.iter().map(PackedInt32Array::as_slice),
+                &extras,
+                s,
+            )
+        });
+        report_id(added)
+    }
+
+    /// Replaces tile `tile` by new polygons (arguments as `add_tile`); returns the new
+    /// tile's id (the old one becomes stale), -1 on error.
+    #[func]
+    fn replace_tile(
+        &mut self,
+        tile: i64,
+        vertices: PackedVector3Array,
+        polygons: AnyArray,
+        areas: PackedInt32Array,
+        flags: PackedInt32Array,
+        links: AnyArray,
+    ) -> i64 {
+        let input = tile_input(&polygons, &areas, &flags, &links);
+        let replaced = self.with_settings(|nav, s| {
+            let (arrays, extras) = input.inspect_err(|m| nav.last_error.clone_from(m))?;
+            nav.replace_tile(
+                tile,
+                positions(&vertices),
+                arrays.iter().map(PackedInt32Array::as_slice),
+                &extras,
+                s,
+            )
+        });
+        report_id(replaced)
+    }
+
+    /// Removes tile `tile`; the seams of its neighbours become walls again.
+    #[func]
+    fn remove_tile(&mut self, tile: i64) -> bool {
+        report(self.nav.remove_tile(tile))
+    }
+
+    /// The number of tiles (0 unless the mesh was made with `add_tile`).
+    #[func]
+    fn get_tile_count(&self) -> i64 {
+        self.nav.tile_count()
+    }
+
     /// Line segments (pairs of points, for `Mesh.PRIMITIVE_LINES`) along the mesh's
     /// walls: edges with no polygon on the other side.
     #[func]
@@ -281,6 +345,27 @@ impl NavstarMesh {
                 debug::edges(mesh, kind).into_iter().map(vector).collect()
             })
     }
+}
+
+/// The polygons and extras of a tile, read from Godot arrays.
+fn tile_input(
+    polygons: &AnyArray,
+    areas: &PackedInt32Array,
+    flags: &PackedInt32Array,
+    links: &AnyArray,
+) -> Result<(Vec<PackedInt32Array>, crate::navigator::Extras), String> {
+    let arrays = polygon_arrays(polygons)?;
+    let links = crate::godot_io::links(links)?;
+    let extras = crate::extras::extras(areas.as_slice(), flags.as_slice(), links)?;
+    Ok((arrays, extras))
+}
+
+/// A tile id, or -1 after printing the error.
+fn report_id(id: Result<i64, String>) -> i64 {
+    id.unwrap_or_else(|message| {
+        godot_error!("NavstarMesh: {message}");
+        -1
+    })
 }
 
 /// The arrays of one `ArrayMesh` surface (`Mesh.ARRAY_MAX` slots).

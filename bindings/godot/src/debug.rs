@@ -15,7 +15,7 @@ pub struct Triangles {
     /// Three indices into `vertices` per triangle.
     pub indices: Vec<i32>,
     /// For each entry of `vertices`, the polygon it belongs to.
-    pub polygons: Vec<i32>,
+    pub polygons: Vec<i64>,
 }
 
 /// The mesh's polygons as triangles (see [`Triangles`]). navstar lists corners
@@ -28,7 +28,7 @@ pub fn triangles(mesh: &NavMesh) -> Triangles {
         let corners = mesh.polygon_vertices(polygon);
         out.vertices.extend(corners.iter().map(|&v| mesh.vertex(v)));
         out.polygons
-            .extend(std::iter::repeat_n(polygon as i32, corners.len()));
+            .extend(std::iter::repeat_n(i64::from(polygon), corners.len()));
         for i in 1..corners.len().saturating_sub(1) as i32 {
             out.indices.extend([first, first + i, first + i + 1]);
         }

@@ -26,6 +26,7 @@ pub mod navigator;
 pub mod options;
 pub mod queries;
 mod resource;
+pub mod tiles;
 
 use godot::classes::Resource;
 use godot::prelude::*;

@@ -31,6 +31,31 @@ impl std::fmt::Display for FindError {
     }
 }
 
+/// Builds a mesh from converted input.
+///
+/// # Errors
+/// The conversion error given, or navstar's error text.
+pub(crate) fn make_mesh(
+    vertices: &[Vec3],
+    list: Result<PolygonList, String>,
+    extras: &Extras,
+    settings: &Settings,
+) -> Result<NavMesh, String> {
+    let mut options = MeshOptions::default();
+    options.weld_distance = settings.weld_distance;
+    list.and_then(|list| {
+        let mut input = MeshInput::new(vertices, &list.indices).with_polygon_sizes(&list.sizes);
+        if let Some(areas) = &extras.areas {
+            input = input.with_areas(areas);
+        }
+        if let Some(flags) = &extras.flags {
+            input = input.with_flags(flags);
+        }
+        input = input.with_links(&extras.links);
+        NavMesh::from_input(&input, &options).map_err(|e| e.to_string())
+    })
+}
+
 /// What a mesh may be built with besides its polygons (all optional).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Extras {
@@ -53,6 +78,8 @@ pub struct Navigator {
     pub(crate) last_details: Vec<CornerDetail>,
     /// Cost of the last path under its filter (0 after a failure).
     pub(crate) last_cost: f32,
+    /// The world of tiles the mesh is a snapshot of, when built with `add_tile`.
+    pub(crate) world: Option<navstar::World>,
 }
 
 impl Navigator {
@@ -129,21 +156,7 @@ impl Navigator {
         extras: &Extras,
         settings: &Settings,
     ) -> Result<(), String> {
-        let mut options = MeshOptions::default();
-        options.weld_distance = settings.weld_distance;
-        let built = list.and_then(|list| {
-            let mut input =
-                MeshInput::new(&vertices, &list.indices).with_polygon_sizes(&list.sizes);
-            if let Some(areas) = &extras.areas {
-                input = input.with_areas(areas);
-            }
-            if let Some(flags) = &extras.flags {
-                input = input.with_flags(flags);
-            }
-            input = input.with_links(&extras.links);
-            NavMesh::from_input(&input, &options).map_err(|e| e.to_string())
-        });
-        self.set_mesh(built)
+        self.set_mesh(make_mesh(&vertices, list, extras, settings))
     }
 
     /// Replaces the mesh by `mesh` (built or loaded), or by none with the error kept.
@@ -152,6 +165,7 @@ impl Navigator {
     /// The error given.
     pub fn set_mesh(&mut self, mesh: Result<NavMesh, String>) -> Result<(), String> {
         self.query = None;
+        self.world = None;
         self.forget_path();
         match mesh {
             Ok(mesh) => {
@@ -185,6 +199,7 @@ impl Navigator {
             last_partial,
             last_details,
             last_cost,
+            ..
         } = self;
         let query = query.as_mut().ok_or(FindError::NoMesh)?;
         match query.find_path(Vec3::from_array(from), Vec3::from_array(to), &options) {

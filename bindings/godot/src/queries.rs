@@ -12,12 +12,12 @@ use crate::options;
 /// The answer of [`Navigator::reachable`]: one entry per polygon, cheapest first.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Reached {
-    /// Polygon ids.
-    pub polygons: Vec<i32>,
+    /// Polygon ids (64-bit: ids of a world's polygons use all 32 bits).
+    pub polygons: Vec<i64>,
     /// Cost of the cheapest way into each.
     pub costs: Vec<f32>,
     /// The polygon each is entered from; -1 for the start polygon.
-    pub parents: Vec<i32>,
+    pub parents: Vec<i64>,
 }
 
 impl Navigator {
@@ -62,7 +62,7 @@ impl Navigator {
     pub fn last_corner_links(&self) -> impl ExactSizeIterator<Item = i32> + '_ {
         self.last_details
             .iter()
-            .map(|d| d.link.map_or(-1, |l| l as i32))
+            .map(|d| d.link.map_or(-1, |l| i32::try_from(l).unwrap_or(i32::MAX)))
     }
 
     /// Cost of the last path under its filter (0 after a failure).
@@ -72,10 +72,10 @@ impl Navigator {
 
     /// Polygons of the last path's corridor, start polygon first (empty when the path was
     /// answered without a search: one polygon, direct sight, or the exact mode).
-    pub fn last_corridor(&self) -> Vec<i32> {
+    pub fn last_corridor(&self) -> Vec<i64> {
         self.query
             .as_ref()
-            .map_or_else(Vec::new, |q| q.corridor().map(|p| p as i32).collect())
+            .map_or_else(Vec::new, |q| q.corridor().map(i64::from).collect())
     }
 
     /// Walks the ground straight from `from` towards `to` over polygons the filter admits.
@@ -287,11 +287,11 @@ fn polygon_index(mesh: &NavMesh, polygon: i64) -> Result<u32, FindError> {
 
 fn reached(list: &[ReachedPolygon]) -> Reached {
     Reached {
-        polygons: list.iter().map(|r| r.polygon as i32).collect(),
+        polygons: list.iter().map(|r| i64::from(r.polygon)).collect(),
         costs: list.iter().map(|r| r.cost).collect(),
         parents: list
             .iter()
-            .map(|r| r.parent.map_or(-1, |p| p as i32))
+            .map(|r| r.parent.map_or(-1, i64::from))
             .collect(),
     }
 }

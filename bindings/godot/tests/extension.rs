@@ -228,6 +228,11 @@ fn sample_project_uses_only_registered_methods() {
         "get_debug_wall_lines",
         "get_debug_portal_lines",
         "get_debug_mesh",
+        // Worlds of tiles.
+        "add_tile",
+        "replace_tile",
+        "remove_tile",
+        "get_tile_count",
     ] {
         assert!(
             names.contains(expected),
