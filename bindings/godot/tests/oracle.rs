@@ -1,0 +1,203 @@
+//! The binding's plain-Rust layer gives navstar's own answers: on random grids of unit
+//! squares with random areas, flags and holes, every query through `Navigator` (with the
+//! class's properties as `Settings`) equals the same query made directly on a `NavMesh`
+//! and `Query` with options built independently here.
+
+use navstar::glam::Vec3;
+use navstar::{MeshInput, MeshOptions, NavMesh, PathMode, PathOptions, Query, QueryFilter};
+use navstar_godot::extras;
+use navstar_godot::navigator::{Navigator, Settings};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+const W: usize = 5;
+const H: usize = 4;
+
+/// A random case: which cells exist, their areas and flags, the filter and two points.
+#[derive(Debug, Clone)]
+struct Case {
+    cells: Vec<bool>,
+    areas: Vec<u8>,
+    flags: Vec<u32>,
+    include: u32,
+    exclude: u32,
+    costs: Vec<f32>,
+    optimal: bool,
+    from: [f32; 3],
+    to: [f32; 3],
+    max_cost: f32,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let point = (0.0f32..W as f32, 0.0f32..H as f32).prop_map(|(x, z)| [x, 0.0, z]);
+    (
+        prop::collection::vec(prop::bool::weighted(0.8), W * H),
+        prop::collection::vec(0u8..3, W * H),
+        prop::collection::vec(0u32..4, W * H),
+        1u32..4,
+        0u32..3,
+        prop::collection::vec(0.5f32..4.0, 0..3),
+        any::<bool>(),
+        point.clone(),
+        point,
+        0.0f32..6.0,
+    )
+        .prop_map(
+            |(cells, areas, flags, include, exclude, costs, optimal, from, to, max_cost)| Case {
+                cells,
+                areas,
+                flags,
+                include,
+                exclude,
+                costs,
+                optimal,
+                from,
+                to,
+                max_cost,
+            },
+        )
+}
+
+/// A grid in the shapes GDScript hands over.
+struct Grid {
+    vertices: Vec<[f32; 3]>,
+    polygons: Vec<Vec<i32>>,
+    areas: Vec<i32>,
+    flags: Vec<i32>,
+}
+
+/// The grid's vertices (all lattice points) and the squares of the cells present, with
+/// their areas and flags.
+fn grid(case: &Case) -> Grid {
+    let vertices = (0..=H)
+        .flat_map(|z| (0..=W).map(move |x| [x as f32, 0.0, z as f32]))
+        .collect();
+    let id = |x: usize, z: usize| (z * (W + 1) + x) as i32;
+    let (mut polygons, mut areas, mut flags) = (Vec::new(), Vec::new(), Vec::new());
+    for z in 0..H {
+        for x in 0..W {
+            let cell = z * W + x;
+            if case.cells[cell] {
+                polygons.push(vec![id(x, z), id(x + 1, z), id(x + 1, z + 1), id(x, z + 1)]);
+                areas.push(i32::from(case.areas[cell]));
+                flags.push(case.flags[cell] as i32);
+            }
+        }
+    }
+    Grid {
+        vertices,
+        polygons,
+        areas,
+        flags,
+    }
+}
+
+fn config() -> Config {
+    let defaults = Config::default();
+    // A fixed seed unless PROPTEST_RNG_SEED asks for another, so failures replay.
+    let seed = match defaults.rng_seed {
+        RngSeed::Fixed(seed) => seed,
+        RngSeed::Random => 0x6e61_7673,
+    };
+    Config {
+        cases: 96,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..defaults
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn navigator_answers_as_navstar(case in case()) {
+        let Grid { vertices, polygons, areas, flags } = grid(&case);
+        prop_assume!(!polygons.is_empty());
+        let settings = Settings {
+            include_flags: i64::from(case.include),
+            exclude_flags: i64::from(case.exclude),
+            area_costs: &case.costs,
+            optimal: case.optimal,
+            ..Settings::default()
+        };
+        let mut nav = Navigator::default();
+        nav.build_with(
+            vertices.iter().copied(),
+            polygons.iter().map(Vec::as_slice),
+            &extras::extras(&areas, &flags, Vec::new()).unwrap(),
+            &settings,
+        )
+        .unwrap();
+
+        // The oracle: the same mesh and options, straight from navstar.
+        let points: Vec<Vec3> = vertices.iter().map(|&v| Vec3::from_array(v)).collect();
+        let indices: Vec<u32> = polygons.iter().flatten().map(|&i| i as u32).collect();
+        let sizes = vec![4u32; polygons.len()];
+        let areas8: Vec<u8> = areas.iter().map(|&a| a as u8).collect();
+        let flags32: Vec<u32> = flags.iter().map(|&f| f as u32).collect();
+        let input = MeshInput::new(&points, &indices)
+            .with_polygon_sizes(&sizes)
+            .with_areas(&areas8)
+            .with_flags(&flags32);
+        let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+        let mut filter = QueryFilter::default()
+            .with_include_flags(case.include)
+            .with_exclude_flags(case.exclude);
+        for (area, &cost) in case.costs.iter().enumerate() {
+            filter = filter.with_area_cost(area as u8, cost);
+        }
+        let mode = if case.optimal { PathMode::Optimal } else { PathMode::Funnel };
+        let options = PathOptions::default().with_filter(filter.clone()).with_mode(mode);
+        let mut query = Query::new(&mesh);
+        let (from, to) = (Vec3::from_array(case.from), Vec3::from_array(case.to));
+
+        // Paths, their details and cost.
+        let expected = query.find_path(from, to, &options).map(|p| p.to_owned_path());
+        let got = nav.find_path(case.from, case.to, &settings).map(<[Vec3]>::to_vec);
+        match (&expected, &got) {
+            (Ok(path), Ok(corners)) => {
+                prop_assert_eq!(&path.corners, corners);
+                let flags: Vec<i32> = path.details.iter().map(|d| i32::from(d.flags.bits())).collect();
+                prop_assert_eq!(nav.last_corner_flags().collect::<Vec<_>>(), flags);
+                let areas: Vec<i32> = path.details.iter().map(|d| i32::from(d.area)).collect();
+                prop_assert_eq!(nav.last_corner_areas().collect::<Vec<_>>(), areas);
+                prop_assert_eq!(nav.last_cost(), path.cost);
+                prop_assert_eq!(nav.last_partial(), path.status.is_partial());
+                let corridor: Vec<i64> = query.corridor().map(i64::from).collect();
+                prop_assert_eq!(nav.last_corridor(), corridor);
+                prop_assert_eq!(nav.last_error(), "");
+            }
+            (Err(e), Err(_)) => prop_assert_eq!(nav.last_error(), e.to_string()),
+            _ => prop_assert!(false, "navstar {:?}, binding {:?}", expected, got),
+        }
+
+        // Raycast.
+        let ray = mesh.raycast(from, to, &filter);
+        prop_assert_eq!(nav.raycast(case.from, case.to, &settings).ok(), ray.ok());
+
+        // Closest point.
+        let above = from + Vec3::Y;
+        let nearest = mesh.nearest_point(above, f32::INFINITY, Some(&filter));
+        prop_assert_eq!(nav.closest_point(above.to_array(), &settings).unwrap(), nearest);
+
+        // Reachable polygons.
+        let reached = query
+            .reachable_polygons(from, case.max_cost, &filter, f32::INFINITY)
+            .map(|r| r.iter().map(|r| (i64::from(r.polygon), r.cost, r.parent.map_or(-1, i64::from))).collect::<Vec<_>>());
+        let got = nav.reachable(case.from, case.max_cost, &settings).map(|r| {
+            (0..r.polygons.len()).map(|i| (r.polygons[i], r.costs[i], r.parents[i])).collect::<Vec<_>>()
+        });
+        prop_assert_eq!(got.ok(), reached.ok());
+
+        // Nearest target: the two points as targets from the first.
+        let targets = [to, from + Vec3::new(0.01, 0.0, 0.0)];
+        let expected = query
+            .find_nearest_target(from, &targets, &options)
+            .map(|n| (n.target, n.path.corners.to_vec()));
+        let got = nav
+            .nearest_target(case.from, &targets, &settings)
+            .map(|(t, c)| (t, c.to_vec()));
+        prop_assert_eq!(got.ok(), expected.ok());
+    }
+}
