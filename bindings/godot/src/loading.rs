@@ -5,9 +5,13 @@ use std::io::Cursor;
 use std::path::Path;
 
 use navstar::io::{self, MeshFormat};
-use navstar::{MeshOptions, NavMesh};
+use navstar::{MeshOptions, NavMesh, World};
 
 use crate::navigator::{FindError, Navigator, Settings};
+
+/// The first bytes of a saved world of tiles (`World::to_bytes`); a saved mesh starts
+/// with `NAVSTAR`. Both are navstar's binary format, told apart by this.
+const WORLD_MAGIC: &[u8] = b"NAVWORLD";
 
 /// The names [`format`] knows, for error messages.
 fn known_formats() -> String {
@@ -43,7 +47,15 @@ impl Navigator {
     /// # Errors
     /// navstar's load error, naming the file, the line or the byte offset.
     pub fn load_file(&mut self, path: &str, settings: &Settings) -> Result<(), String> {
-        let loaded = io::load_mesh_file(Path::new(path), &mesh_options(settings));
+        let file = Path::new(path);
+        if MeshFormat::from_path(file) == Some(MeshFormat::Navstar) {
+            // A mesh or a world: read whole, then told apart by its first bytes.
+            return match std::fs::read(file) {
+                Ok(bytes) => self.load_bytes(&bytes, "", settings),
+                Err(e) => self.set_mesh(Err(format!("{path}: {e}"))),
+            };
+        }
+        let loaded = io::load_mesh_file(file, &mesh_options(settings));
         self.set_mesh(loaded.map_err(|e| e.to_string()))
     }
 
@@ -58,6 +70,15 @@ impl Navigator {
         format_name: &str,
         settings: &Settings,
     ) -> Result<(), String> {
+        if bytes.starts_with(WORLD_MAGIC) && format(format_name) == Ok(MeshFormat::Navstar) {
+            return match World::from_bytes(bytes) {
+                Ok(world) => {
+                    self.install_world(world);
+                    Ok(())
+                }
+                Err(e) => self.set_mesh(Err(e.to_string())),
+            };
+        }
         let loaded = format(format_name).and_then(|f| {
             let mesh = if f == MeshFormat::Navstar {
                 io::load_navstar_bytes(bytes)
@@ -69,14 +90,18 @@ impl Navigator {
         self.set_mesh(loaded)
     }
 
-    /// The mesh in the binary `.navstar` format (current flags included).
+    /// The mesh in the binary `.navstar` format (current flags included), or the world
+    /// of tiles (`World::to_bytes`) when the mesh is one.
     ///
     /// # Errors
     /// No mesh, or navstar's error.
     pub fn save_bytes(&mut self) -> Result<Vec<u8>, FindError> {
-        let saved = match self.mesh() {
-            None => Err(FindError::NoMesh),
-            Some(mesh) => NavMesh::to_bytes(mesh).map_err(|e| FindError::Setting(e.to_string())),
+        let saved = match (&self.world, self.mesh()) {
+            (Some(world), _) => Ok(world.to_bytes()),
+            (None, None) => Err(FindError::NoMesh),
+            (None, Some(mesh)) => {
+                NavMesh::to_bytes(mesh).map_err(|e| FindError::Setting(e.to_string()))
+            }
         };
         match &saved {
             Ok(_) => self.last_error.clear(),

@@ -77,6 +77,12 @@ impl Navigator {
             .map_or(0, |w| convert::count(w.tile_count()))
     }
 
+    /// Replaces the mesh by `world` (loaded from bytes), queried through its snapshot.
+    pub(crate) fn install_world(&mut self, world: World) {
+        self.set_mesh(Ok(world.snapshot())).ok();
+        self.world = Some(world);
+    }
+
     fn tile_mesh<'a>(
         &self,
         vertices: impl IntoIterator<Item = [f32; 3]>,
@@ -214,6 +220,62 @@ mod tests {
         assert!(err.contains("vertex index 9"), "{err}");
         assert_eq!(nav.last_error(), err);
         assert_eq!((nav.tile_count(), nav.polygon_count()), (1, 1));
+    }
+
+    #[test]
+    fn worlds_save_and_load_as_bytes_and_files() {
+        let mut nav = Navigator::default();
+        add(&mut nav, 0.0).unwrap();
+        let b = add(&mut nav, 1.0).unwrap();
+        let bytes = nav.save_bytes().unwrap();
+        assert!(bytes.starts_with(b"NAVWORLD"));
+        let s = Settings::default();
+        let mut back = Navigator::default();
+        back.load_bytes(&bytes, "", &s).unwrap();
+        assert_eq!(
+            (back.tile_count(), back.polygon_count(), back.island_count()),
+            (2, 2, 1)
+        );
+        let path = back
+            .find_path([0.5, 0.0, 0.5], [1.5, 0.0, 0.5], &s)
+            .unwrap()
+            .to_vec();
+        assert_eq!(path, [Vec3::new(0.5, 0.0, 0.5), Vec3::new(1.5, 0.0, 0.5)]);
+        // Tile ids survive the round trip.
+        back.remove_tile(b).unwrap();
+        assert_eq!(back.tile_count(), 1);
+
+        // As .navstar files: a world and a whole mesh, told apart by their first bytes.
+        let dir = std::env::temp_dir().join(format!("navstar-godot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let world_file = dir.join("world.navstar");
+        std::fs::write(&world_file, &bytes).unwrap();
+        let mut from_file = Navigator::default();
+        from_file
+            .load_file(world_file.to_str().unwrap(), &s)
+            .unwrap();
+        assert_eq!(from_file.tile_count(), 2);
+        let (v, p) = square(0.0);
+        let mut whole = Navigator::default();
+        whole.build(v, p, &s).unwrap();
+        let mesh_file = dir.join("mesh.navstar");
+        std::fs::write(&mesh_file, whole.save_bytes().unwrap()).unwrap();
+        from_file
+            .load_file(mesh_file.to_str().unwrap(), &s)
+            .unwrap();
+        assert_eq!((from_file.tile_count(), from_file.polygon_count()), (0, 1));
+        let missing = dir.join("missing.navstar");
+        let err = from_file
+            .load_file(missing.to_str().unwrap(), &s)
+            .unwrap_err();
+        assert!(err.contains("missing.navstar"), "{err}");
+        assert_eq!(from_file.polygon_count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        // Damaged world bytes leave no mesh and say why.
+        assert!(back.load_bytes(&bytes[..bytes.len() - 3], "", &s).is_err());
+        assert_eq!((back.tile_count(), back.polygon_count()), (0, 0));
+        assert!(!back.last_error().is_empty());
     }
 
     #[test]
