@@ -61,7 +61,7 @@ pub fn link<'a>(
         match key {
             "start_position" | "end_position" => {
                 let Field::Vector(v) = value else {
-                    return wrong("a Vector3");
+                    return wrong("a Vector3 (or a Vector2 on a 2D mesh)");
                 };
                 let slot = if key == "start_position" {
                     &mut start
@@ -215,7 +215,7 @@ mod tests {
         );
         assert_eq!(
             err(vec![("start_position", Field::Int(1)), ("end_position", e)]),
-            "link 2: start_position must be a Vector3, not an int"
+            "link 2: start_position must be a Vector3 (or a Vector2 on a 2D mesh), not an int"
         );
         assert_eq!(
             err(vec![

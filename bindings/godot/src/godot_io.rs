@@ -53,7 +53,10 @@ fn field(v: &Variant) -> Field {
         VariantType::FLOAT => Field::Float(v.to::<f64>()),
         VariantType::NIL => Field::Other("null"),
         VariantType::STRING | VariantType::STRING_NAME => Field::Other("a String"),
-        VariantType::VECTOR2 => Field::Other("a Vector2"),
+        VariantType::VECTOR2 => {
+            let p = v.to::<Vector2>();
+            Field::Vector(convert::lift([p.x, p.y]))
+        }
         _ => Field::Other("a value of another type"),
     }
 }

@@ -100,7 +100,7 @@ impl Navigator {
             (Some(world), _) => Ok(world.to_bytes()),
             (None, None) => Err(FindError::NoMesh),
             (None, Some(mesh)) => {
-                NavMesh::to_bytes(mesh).map_err(|e| FindError::Setting(e.to_string()))
+                NavMesh::to_bytes(mesh).map_err(|e| FindError::Mesh(e.to_string()))
             }
         };
         match &saved {

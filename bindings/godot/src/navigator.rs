@@ -17,6 +17,8 @@ pub enum FindError {
     Query(navstar::QueryError),
     /// A property or argument out of range (flags, area costs, indices), named.
     Setting(String),
+    /// navstar refused an operation on the mesh (such as saving it).
+    Mesh(String),
 }
 
 impl std::fmt::Display for FindError {
@@ -26,7 +28,7 @@ impl std::fmt::Display for FindError {
                 f.write_str("no mesh: build one first (a failed build leaves none)")
             }
             FindError::Query(e) => e.fmt(f),
-            FindError::Setting(message) => f.write_str(message),
+            FindError::Setting(message) | FindError::Mesh(message) => f.write_str(message),
         }
     }
 }
@@ -236,7 +238,7 @@ impl Navigator {
     }
 
     /// Clears what the read-back methods report about the last path.
-    fn forget_path(&mut self) {
+    pub(crate) fn forget_path(&mut self) {
         self.last_partial = false;
         self.last_details.clear();
         self.last_cost = 0.0;

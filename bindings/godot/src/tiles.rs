@@ -103,7 +103,9 @@ impl Navigator {
         if self.world.is_none() {
             match World::new(&WorldOptions::default()) {
                 Ok(world) => {
-                    self.set_mesh(Err(String::new())).ok();
+                    // A whole mesh built or loaded before gives way to the world.
+                    self.query = None;
+                    self.forget_path();
                     self.world = Some(world);
                 }
                 Err(e) => return self.fail(e.to_string()),
