@@ -45,13 +45,16 @@ unsafe impl ExtensionLibrary for NavstarExtension {}
 /// A navigation mesh (convex polygons, y up) that finds paths with navstar.
 ///
 /// Build it from the arrays of a Godot `NavigationMesh` (`get_vertices()` and one
-/// `get_polygon(i)` per polygon), from a `NavigationMesh` itself, or from navstar's flat
-/// index form, then call `find_path(from, to)`. The points are in the mesh's own
-/// coordinates (for a `NavigationRegion3D`, its local space).
+/// `get_polygon(i)` per polygon), from a `NavigationMesh` or `NavigationPolygon` itself,
+/// from navstar's flat index form, with areas, flags and links (`build_with`), tile by
+/// tile (`add_tile`), or load it (`load_file`, `load_bytes`); then query it:
+/// `find_path(from, to)` and the methods in `class_queries.rs`, shaped by the filter and
+/// cost properties. The points are in the mesh's own coordinates (for a
+/// `NavigationRegion3D`, its local space).
 ///
-/// Errors: `build_*` return `false` and print the reason with `push_error`;
-/// `find_path` returns an empty array. In both cases `get_last_error()` says why, and it
-/// is `""` after a call that succeeded.
+/// Errors: `build_*` return `false` and print the reason with `push_error`; queries
+/// return an empty array, `{}`, -1 or `false`. In every case `get_last_error()` says
+/// why, and it is `""` after a call that succeeded.
 ///
 /// Threads: use an object from the main thread only (see `docs/godot.md`).
 #[derive(GodotClass)]
