@@ -6,10 +6,13 @@
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
 mod direct;
+mod nearby;
 mod nearest_target;
 mod options;
 mod path;
 mod reachable;
+mod wall;
+mod wander;
 
 use glam::Vec3;
 
@@ -27,6 +30,7 @@ use direct::{direct_cost, in_direct_sight};
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};
+pub use wall::WallDistance;
 
 /// Per-thread query state over one mesh.
 ///
@@ -62,6 +66,8 @@ pub struct Query {
     pub(super) exact_coarse: Option<Box<ExactSearch>>,
     /// Whether the last filter of an exact query admitted every polygon.
     pub(super) admits_all: Option<AdmitsAll>,
+    /// Scratch of the walks near a point (distance to wall, random points around).
+    pub(super) nearby: nearby::Nearby,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -150,6 +156,7 @@ impl Query {
             exact: None,
             exact_coarse: None,
             admits_all: None,
+            nearby: nearby::Nearby::default(),
         })
     }
 
