@@ -173,3 +173,48 @@ fn steady_state_queries_of_a_grown_or_limited_query_do_not_allocate() {
         assert_eq!(n, 0, "{n} allocations in steady state (limit {limit})");
     }
 }
+
+#[test]
+fn steady_state_agent_queries_do_not_allocate() {
+    let mesh = seeded_grid(23, 30, 30).build();
+    let work = workload(&mesh, 300);
+    let filter = navstar::QueryFilter::default();
+    let mut query = Query::new(&mesh);
+    let mut visited = Vec::new();
+    let mut rng = navstar::SplitMix64::new(8);
+    let mut pass = |query: &mut Query, visited: &mut Vec<u32>| {
+        let mut answers = 0usize;
+        for (s, g, _) in &work {
+            if let Ok(moved) = mesh.move_along_surface(None, *s, *g, &filter, visited) {
+                answers += visited.len();
+                // Per frame: from the polygon of the last move.
+                let next = *g + Vec3::new(0.3, 0.0, -0.2);
+                let again = mesh.move_along_surface(
+                    Some(moved.polygon),
+                    moved.point,
+                    next,
+                    &filter,
+                    visited,
+                );
+                answers += usize::from(again.is_ok());
+            }
+            if let Ok(Some(wall)) = query.distance_to_wall(*s, 2.0, &filter) {
+                answers += usize::from(wall.distance >= 0.0);
+            }
+            if query
+                .random_point_around(*s, 1.5, &filter, &mut || rng.next_u64())
+                .is_ok()
+            {
+                answers += 1;
+            }
+            answers += usize::from(mesh.random_point(&filter, &mut || rng.next_u64()).is_ok());
+        }
+        answers
+    };
+    let warm = pass(&mut query, &mut visited);
+    assert!(warm > work.len(), "the workload should have answers");
+    let n = allocations_in(|| {
+        std::hint::black_box(pass(&mut query, &mut visited));
+    });
+    assert_eq!(n, 0, "{n} allocations in steady state");
+}

@@ -183,7 +183,7 @@ fn slide(
     let scale = from.abs().max(to.abs()).max_element().max(1.0);
     let skin = f64::from(scale) * f64::from(f32::EPSILON) * 16.0;
     let mut walls = 0;
-    for _ in 0..MAX_SURFACE_LEGS {
+    for leg in 1..=MAX_SURFACE_LEGS {
         let end = mesh.walk_straight_through(polygon, from, to, passable, |left, _| {
             if left != last {
                 visit(left);
@@ -226,7 +226,8 @@ fn slide(
         let hit = onto_edge(hit, ea, eb);
         let rest = along * (b - hit).dot(along);
         from = hit.as_vec2();
-        if rest.length() <= skin || along == DVec2::ZERO {
+        if leg == MAX_SURFACE_LEGS || rest.length() <= skin || along == DVec2::ZERO {
+            // Stop on the wall: a slide not walked is not taken.
             break;
         }
         let inside = hit + inward * skin;

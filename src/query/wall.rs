@@ -86,8 +86,9 @@ impl Query {
         let center = up.ground(start.point);
         let admitted = |p: u32| filter.admits(mesh.flags_of(p));
         let reach = Cell::new(radius);
-        // (polygon, wall slot, parameter along the edge) of the nearest wall so far.
-        let mut best: Option<(u32, usize, f32)> = None;
+        // (polygon, wall slot, parameter along the edge, whether the point is on its
+        // walkable side) of the nearest wall so far.
+        let mut best: Option<(u32, usize, f32, bool)> = None;
         self.nearby
             .walk(mesh, start.polygon, center, &reach, admitted, |polygon| {
                 for slot in mesh.corner_range(polygon) {
@@ -98,15 +99,29 @@ impl Query {
                     let (a, b) = mesh.edge(polygon, slot);
                     let (a, b) = (mesh.ground[a as usize], mesh.ground[b as usize]);
                     let (closest, t) = closest_point_on_segment_2d(center, a, b);
+                    // The ends exactly, so that the walls meeting at a corner tie.
+                    let closest = match t {
+                        0.0 => a,
+                        1.0 => b,
+                        _ => closest,
+                    };
                     let distance = closest.distance(center);
-                    let nearer = best.is_none() || distance < reach.get();
-                    if distance <= reach.get() && nearer {
+                    // At a corner, the wall whose walkable side holds the point.
+                    let facing = (b - a).perp().dot(center - closest) >= 0.0;
+                    let better = match best {
+                        None => distance <= reach.get(),
+                        Some((_, _, _, best_facing)) => {
+                            distance < reach.get()
+                                || (distance == reach.get() && facing && !best_facing)
+                        }
+                    };
+                    if better {
                         reach.set(distance);
-                        best = Some((polygon, slot, t));
+                        best = Some((polygon, slot, t, facing));
                     }
                 }
             })?;
-        Ok(best.map(|(polygon, slot, t)| {
+        Ok(best.map(|(polygon, slot, t, _)| {
             let (a, b) = mesh.edge(polygon, slot);
             let edge = mesh.ground[b as usize] - mesh.ground[a as usize];
             WallDistance {
