@@ -357,7 +357,8 @@ typedef struct NavstarSurfaceMove {
   float point[3];
   // The polygon the move ended in: pass it as `start_polygon` of the next move.
   uint32_t polygon;
-  // The number of walls met and slid along (0: straight to the target).
+  // How many times the move met a wall, 0 (straight to the target) to
+  // `NAVSTAR_MAX_SURFACE_LEGS`.
   uint32_t walls;
 } NavstarSurfaceMove;
 

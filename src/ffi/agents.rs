@@ -22,7 +22,8 @@ pub struct NavstarSurfaceMove {
     pub point: [f32; 3],
     /// The polygon the move ended in: pass it as `start_polygon` of the next move.
     pub polygon: u32,
-    /// The number of walls met and slid along (0: straight to the target).
+    /// How many times the move met a wall, 0 (straight to the target) to
+    /// `NAVSTAR_MAX_SURFACE_LEGS`.
     pub walls: u32,
 }
 

@@ -21,8 +21,8 @@ pub struct SurfaceMove {
     pub point: Vec3,
     /// The polygon the move ended in.
     pub polygon: u32,
-    /// The number of walls the move met and slid along (0 when it went straight to
-    /// the target).
+    /// How many times the move met a wall, from 0 (straight to the target) to
+    /// [`MAX_SURFACE_LEGS`] (each leg ended at a wall).
     pub walls: u32,
 }
 
