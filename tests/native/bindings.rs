@@ -292,6 +292,7 @@ fn csharp_tests(name: &str, unity: bool) -> String {
     args.extend(extra);
     let mut all = sources.clone();
     all.push(csharp_dir().join("tests/NavstarTests.cs"));
+    all.push(csharp_dir().join("tests/AgentTests.cs"));
     mcs(&args, &all);
 
     let mut library_path = OsString::from(lib_dir());

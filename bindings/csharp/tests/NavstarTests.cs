@@ -29,7 +29,7 @@ using System.Threading;
 using Navstar;
 using Vector3 = Navstar.Vector3;
 
-internal static unsafe class NavstarTests
+internal static unsafe partial class NavstarTests
 {
     private static int passed;
     private static int failed;
@@ -59,6 +59,7 @@ internal static unsafe class NavstarTests
         Run("degenerate connectors", TestDegenerateConnectors);
         Run("save and load, query options", TestSaveLoadAndQueryOptions);
         Run("worlds of tiles", TestWorld);
+        Run("agents: move along the surface, walls, random points", TestAgents);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
