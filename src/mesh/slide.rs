@@ -51,7 +51,7 @@ impl NavMesh {
     ///   allocation-free.
     ///
     /// Cost: one straight walk per leg, proportional to the polygons crossed; no search,
-    /// no allocation in steady state (see `bench move_along_surface` of the CLI).
+    /// no allocation in steady state (`cargo bench --bench agents` times it).
     ///
     /// # Errors
     /// [`QueryError::NonFinitePoint`] for a NaN or infinite point;
