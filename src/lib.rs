@@ -57,7 +57,8 @@ pub use mesh::{
     WallHit,
 };
 pub use query::{
-    NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query, WallDistance,
+    NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query,
+    WallDistance,
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};

@@ -3,7 +3,7 @@
 
 use glam::{DVec2, Vec2, Vec3};
 
-use super::{MeshData, NavMesh, WalkEnd};
+use super::{MeshData, NO_NEIGHBOUR, NavMesh, WalkEnd};
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
 
@@ -184,6 +184,21 @@ fn slide(
     let skin = f64::from(scale) * f64::from(f32::EPSILON) * 16.0;
     let mut walls = 0;
     for leg in 1..=MAX_SURFACE_LEGS {
+        // A start within rounding of a corner starts at the corner exactly, so that a leg
+        // along a wall from it (a path's corner steered past) runs exactly along the wall.
+        if let Some(corner) = mesh.corners[mesh.corner_range(polygon)]
+            .iter()
+            .map(|&v| mesh.ground[v as usize])
+            .find(|c| c.as_dvec2().distance(from.as_dvec2()) <= skin)
+        {
+            from = corner;
+        }
+        let (way, steps) = leg_start(mesh, polygon, from, to, passable, skin);
+        for &p in &way[..steps] {
+            polygon = p;
+            visit(polygon);
+            last = polygon;
+        }
         let end = mesh.walk_straight_through(polygon, from, to, passable, |left, _| {
             if left != last {
                 visit(left);
@@ -238,6 +253,110 @@ fn slide(
         visit(polygon);
     }
     (polygon, from, walls)
+}
+
+/// The most polygons round a point that [`leg_start`] tries.
+const FAN_LIMIT: usize = 16;
+
+/// The polygon to walk a leg from `from` towards `to` in: `polygon`, unless `from` lies
+/// on its boundary (within `skin`) and the walk from it is blocked at once, while the
+/// walk from another polygon round `from` (reached across passable edges through `from`:
+/// the fan of a vertex, or the polygon across a portal) is not. That is a point on a
+/// vertex or a portal heading out past it, where the polygon the last leg ended in is not
+/// the one the next leg can start in. When every walk is stopped at once, the polygon
+/// whose wall is the most nearly along the motion (the slide along it keeps the most).
+/// Tries at most [`FAN_LIMIT`] polygons.
+fn leg_start(
+    mesh: &MeshData,
+    polygon: u32,
+    from: Vec2,
+    to: Vec2,
+    passable: impl Fn(u32) -> bool + Copy,
+    skin: f64,
+) -> ([u32; FAN_LIMIT], usize) {
+    let stay = ([polygon; FAN_LIMIT], 0);
+    let point = from.as_dvec2();
+    let near_edge = |p: u32, slot: usize| {
+        let (a, b) = mesh.edge(p, slot);
+        let (a, b) = (
+            mesh.ground[a as usize].as_dvec2(),
+            mesh.ground[b as usize].as_dvec2(),
+        );
+        onto_edge(point, a, b).distance(point) <= skin
+    };
+    if !mesh
+        .corner_range(polygon)
+        .any(|slot| near_edge(polygon, slot))
+    {
+        return stay;
+    }
+    let motion = to.as_dvec2() - point;
+    let length = motion.length();
+    // `None` when the walk from `p` gets under way; else how head-on the wall that stops
+    // it at once meets the motion (0: along it, so a slide keeps all of it; 1: square on).
+    let blocked = |p: u32| match mesh.walk_straight(p, from, to, passable) {
+        WalkEnd::Reached(_) => None,
+        WalkEnd::Blocked { t, .. } if t * length > skin => None,
+        WalkEnd::Blocked {
+            polygon, wall_slot, ..
+        } => Some(if wall_slot == usize::MAX || length == 0.0 {
+            1.0
+        } else {
+            let (a, b) = mesh.edge(polygon, wall_slot);
+            let edge = mesh.ground[b as usize].as_dvec2() - mesh.ground[a as usize].as_dvec2();
+            (edge.perp().normalize_or_zero().dot(motion) / length).abs()
+        }),
+    };
+    let Some(mut best_loss) = blocked(polygon) else {
+        return stay;
+    };
+    let mut best = 0;
+    // Breadth first over the polygons round the point, in a fixed-size queue: the first
+    // whose walk gets under way, else the one whose wall takes least of the motion.
+    let mut fan = [polygon; FAN_LIMIT];
+    // The entry each polygon of the fan was reached from.
+    let mut parent = [0usize; FAN_LIMIT];
+    let (mut len, mut next) = (1, 0);
+    let mut found = None;
+    'search: while next < len {
+        let at = next;
+        let p = fan[at];
+        next += 1;
+        for slot in mesh.corner_range(p) {
+            let n = mesh.neighbours[slot];
+            if n == NO_NEIGHBOUR || !passable(n) || fan[..len].contains(&n) || !near_edge(p, slot) {
+                continue;
+            }
+            if len == FAN_LIMIT {
+                break 'search;
+            }
+            fan[len] = n;
+            parent[len] = at;
+            len += 1;
+            match blocked(n) {
+                None => {
+                    found = Some(len - 1);
+                    break 'search;
+                }
+                Some(loss) if loss < best_loss => (best, best_loss) = (len - 1, loss),
+                Some(_) => {}
+            }
+        }
+    }
+    let Some(end) = found.or((best > 0).then_some(best)) else {
+        return stay;
+    };
+    // The way from `polygon` to the chosen one, across the fan's edges.
+    let mut way = [polygon; FAN_LIMIT];
+    let mut steps = 0;
+    let mut at = end;
+    while at != 0 {
+        way[steps] = fan[at];
+        steps += 1;
+        at = parent[at];
+    }
+    way[..steps].reverse();
+    (way, steps)
 }
 
 /// `p` moved onto segment `a..b` (its nearest point there).

@@ -6,6 +6,7 @@
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
 mod direct;
+mod follow;
 mod nearby;
 mod nearest_target;
 mod options;
@@ -27,6 +28,7 @@ use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint};
 use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
 use crate::search::exact::ExactSearch;
 use direct::{direct_cost, in_direct_sight};
+pub use follow::PathCorridor;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};

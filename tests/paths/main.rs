@@ -11,6 +11,7 @@
 //!   details, the nearest of several goals and the bounded flood;
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
 //! * `agents`: moving along the surface and the distance to walls;
+//! * `follow`: the corridor that follows an agent (`PathCorridor`);
 //! * `random_points`: random points by area, over the mesh and around a point;
 //! * `threads`: one mesh shared by several threads;
 //! * `stress`: queries on a world's snapshots while other threads change its tiles;
@@ -22,6 +23,7 @@ mod answers;
 mod common;
 mod connectors;
 mod exact;
+mod follow;
 mod known;
 mod node_limit;
 mod properties;
