@@ -218,3 +218,41 @@ fn steady_state_agent_queries_do_not_allocate() {
     });
     assert_eq!(n, 0, "{n} allocations in steady state");
 }
+
+#[test]
+fn steady_state_corridor_following_does_not_allocate() {
+    let mesh =
+        Soup::from_ascii(&["......", "#####.", "....#.", ".##.#.", ".####.", "......"]).build();
+    let (start, goal) = (p(0.5, 0.5), p(0.5, 2.5));
+    let mut query = Query::new(&mesh);
+    query
+        .find_path(start, goal, &PathOptions::default())
+        .unwrap();
+    let there: Vec<u32> = query.corridor().collect();
+    assert!(there.len() > 10, "a long winding corridor");
+    let back: Vec<u32> = there.iter().rev().copied().collect();
+    let filter = navstar::QueryFilter::default();
+    // Steers the agent along `polygons` to `to`; returns the frames taken.
+    let follow = |corridor: &mut navstar::PathCorridor, to: Vec3, polygons: &[u32]| {
+        corridor.set_corridor(to, polygons).unwrap();
+        let mut frames = 0;
+        while let Some(&next) = corridor.corners(2).first() {
+            let here = corridor.position();
+            let step = (next - here).clamp_length_max(0.3);
+            corridor.move_position(here + step, &filter).unwrap();
+            std::hint::black_box(corridor.is_valid(8, &filter));
+            frames += 1;
+            assert!(frames < 1000, "the agent gets there");
+        }
+        frames
+    };
+    let mut corridor = navstar::PathCorridor::new(&mesh, there[0], start);
+    let warm = follow(&mut corridor, goal, &there);
+    assert!(warm > 10);
+    assert_eq!(corridor.polygons(), [back[0]]);
+    follow(&mut corridor, start, &back);
+    let mut again = 0;
+    let n = allocations_in(|| again = follow(&mut corridor, goal, &there));
+    assert_eq!(again, warm);
+    assert_eq!(n, 0, "{n} allocations in steady state");
+}
