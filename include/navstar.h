@@ -69,6 +69,10 @@
 // `NavstarReachedPolygon::parent` of the start polygon.
 #define NAVSTAR_NO_POLYGON UINT32_MAX
 
+// The most straight legs of one `navstar_mesh_move_along_surface`: the first towards
+// the target, then one along each wall met.
+#define NAVSTAR_MAX_SURFACE_LEGS 4
+
 // The version of the binary format that `navstar_mesh_save` writes and the loaders
 // read (bytes 8 to 11 of a `.navstar` file, little endian).
 #define NAVSTAR_FORMAT_VERSION 2
@@ -93,6 +97,9 @@
 #define NAVSTAR_FORMAT_NAVSTAR 4
 
 
+
+// The increment of the state per output (the odd integer nearest 2^64 / phi).
+#define SplitMix64_GAMMA 11400714819323198485ull
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message
@@ -362,6 +369,32 @@ typedef struct NavstarRaycastHit {
   // The polygon the walk was in when it stopped.
   uint32_t polygon;
 } NavstarRaycastHit;
+
+// The answer of `navstar_mesh_move_along_surface`.
+typedef struct NavstarSurfaceMove {
+  // Where the move ended (xyz, with the height of `polygon` there).
+  float point[3];
+  // The polygon the move ended in: pass it as `start_polygon` of the next move.
+  uint32_t polygon;
+  // How many times the move met a wall, 0 (straight to the target) to
+  // `NAVSTAR_MAX_SURFACE_LEGS`.
+  uint32_t walls;
+} NavstarSurfaceMove;
+
+// The answer of `navstar_query_distance_to_wall`.
+typedef struct NavstarWallDistance {
+  // 1 when a wall lies within the radius, else 0 (and the fields below are
+  // `INFINITY`, zeros and `NAVSTAR_NO_POLYGON`).
+  uint32_t found;
+  // The ground-plane distance from the (snapped) point to the wall.
+  float distance;
+  // The nearest point of the wall (xyz, with the edge's height there).
+  float point[3];
+  // The wall edge's unit normal in the ground plane, pointing into the walkable side.
+  float normal[3];
+  // The polygon whose edge the wall is.
+  uint32_t polygon;
+} NavstarWallDistance;
 
 // A tile of a world, as `navstar_world_add_tile` hands it out: which world, which slot,
 // and which filling of that slot. A reference to a tile that was removed or replaced
@@ -790,6 +823,105 @@ NavstarStatus navstar_mesh_interpolate(const struct NavstarMesh *mesh,
                                        const struct NavstarQueryFilter *filter,
                                        float *out_values,
                                        uint32_t *out_polygon);
+
+// Moves from `start` towards `target` along the mesh, sliding along the walls met
+// (Detour's moveAlongSurface): edges without a neighbour and edges into polygons the
+// filter refuses stop the straight walk, which then goes on along the wall with what is
+// left of the motion, at most `NAVSTAR_MAX_SURFACE_LEGS` straight legs. The walk is
+// never longer than the ground distance from start to target. No search; cheap enough
+// for every agent every frame.
+//
+// * `start_polygon` (in): the polygon the agent is in (the `polygon` of its last move),
+//   or `NAVSTAR_NO_POLYGON` to snap `start` to the nearest admitted polygon.
+// * `start`, `target` (in): 3 floats each.
+// * `filter` (in, optional): NULL for the default filter.
+// * `out_move` (out): where the move ended.
+// * `out_visited` (out): room for `capacity` polygon numbers, the polygons walked
+//   through in order (start polygon first, end polygon last, none twice in a row);
+//   NULL only with `capacity` 0.
+// * `out_count` (out): how many polygons were walked through.
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit: the first `capacity` are written, and
+// `out_move` is still the full answer. A `start_polygon` that is not a polygon of the
+// mesh, or that the filter refuses, is `NAVSTAR_ERROR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `mesh` NULL or live; `start`, `target` NULL or 3 readable floats; `filter` NULL or
+// readable; `out_move` NULL or writable; `out_visited` NULL or `capacity` writable
+// `uint32_t`; `out_count` NULL or writable.
+NavstarStatus navstar_mesh_move_along_surface(const struct NavstarMesh *mesh,
+                                              uint32_t start_polygon,
+                                              const float *start,
+                                              const float *target,
+                                              const struct NavstarQueryFilter *filter,
+                                              struct NavstarSurfaceMove *out_move,
+                                              uint32_t *out_visited,
+                                              uint32_t capacity,
+                                              uint32_t *out_count);
+
+// The nearest wall within `radius` of `point` (Detour's findDistanceToWall, Unity's
+// FindClosestEdge). Walls are the edges of admitted polygons without a neighbour or
+// into a polygon the filter refuses. `point` is first moved to the nearest admitted
+// polygon (any distance); the search walks from there across portals within the best
+// distance so far, never the whole mesh.
+//
+// * `radius` (in): >= 0, world units; INFINITY searches the whole walkable area around.
+// * `filter` (in, optional): NULL for the default filter.
+// * `out_wall` (out): the answer; `found` is 0 when no wall lies within `radius`
+//   (still `NAVSTAR_OK`).
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `point` NULL or 3 readable
+// floats; `filter` NULL or readable; `out_wall` NULL or writable.
+NavstarStatus navstar_query_distance_to_wall(struct NavstarQuery *query,
+                                             const float *point,
+                                             float radius,
+                                             const struct NavstarQueryFilter *filter,
+                                             struct NavstarWallDistance *out_wall);
+
+// A random point of the polygons the filter admits, uniform by ground-plane area
+// (Detour's findRandomPoint). O(polygons) per call (two passes over the flags and
+// areas), no allocation.
+//
+// * `rng_state` (in/out): the state of the SplitMix64 generator: set it to a seed
+//   once, then pass it back each call; each point advances it by exactly 4 steps. The
+//   same seed gives the same points, here and in Rust (`navstar::SplitMix64`).
+// * `out_point` (out): 3 floats, on the polygon's surface.
+// * `out_polygon` (out, optional): its polygon.
+//
+// `NAVSTAR_ERROR_NOT_ON_MESH` when the filter admits no polygon with an area (the
+// state is then left as it was).
+//
+// # Safety
+// `mesh` NULL or live; `filter` NULL or readable; `rng_state` NULL or readable and
+// writable; `out_point` NULL or 3 writable floats; `out_polygon` NULL or writable.
+NavstarStatus navstar_mesh_random_point(const struct NavstarMesh *mesh,
+                                        const struct NavstarQueryFilter *filter,
+                                        uint64_t *rng_state,
+                                        float *out_point,
+                                        uint32_t *out_polygon);
+
+// A random point of the polygons around `center` (Detour's findRandomPointAroundCircle,
+// with its semantics): `center` is moved to the nearest admitted polygon; the region
+// grows from that polygon across every edge into an admitted polygon whose segment
+// comes within `radius` of the center; a polygon of the region is drawn by ground area,
+// then a point uniform within it. The point's polygon touches the circle, but the
+// point itself may lie outside it.
+//
+// * `radius` (in): >= 0; INFINITY takes the whole connected walkable area.
+// * `rng_state`, `out_point`, `out_polygon`: as for `navstar_mesh_random_point`.
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `center` NULL or 3
+// readable floats; `filter` NULL or readable; `rng_state` NULL or readable and
+// writable; `out_point` NULL or 3 writable floats; `out_polygon` NULL or writable.
+NavstarStatus navstar_query_random_point_around(struct NavstarQuery *query,
+                                                const float *center,
+                                                float radius,
+                                                const struct NavstarQueryFilter *filter,
+                                                uint64_t *rng_state,
+                                                float *out_point,
+                                                uint32_t *out_polygon);
 
 // Creates an empty world.
 //

@@ -329,6 +329,18 @@ pub enum QueryError {
         /// How many there are.
         count: u32,
     },
+    /// A polygon given as where a query starts is refused by the query's filter.
+    #[error("the start polygon {polygon} is refused by the filter (its flags are {flags:#x})")]
+    RefusedPolygon {
+        /// The polygon.
+        polygon: u32,
+        /// Its flags when the query read them.
+        flags: u32,
+    },
+    /// A random point was asked of polygons with no area: the filter admits none (or
+    /// only degenerate connectors) where the query looked.
+    #[error("no polygon with an area is admitted by the filter where the random point was asked")]
+    NoAdmittedArea,
     /// A [`crate::PolyRef`] names a polygon of a tile that is no longer in the world
     /// (removed or replaced since the reference was made).
     #[error("{}", stale_message("polygon", *.slot, *.generation, *.current))]

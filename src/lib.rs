@@ -41,6 +41,7 @@ mod geometry;
 pub mod io;
 mod mesh;
 mod query;
+mod random;
 mod search;
 mod sync;
 mod world;
@@ -51,9 +52,14 @@ pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::{Aabb, UpAxis};
 pub use glam;
 pub use mesh::{
-    BinaryError, CutTile, FORMAT_VERSION, MAX_CUT_TILES, MeshInput, MeshOptions, NavMesh,
-    NearestPoint, OffMeshLink, Raycast, TileCut, TileGrid, WallHit,
+    BinaryError, CutTile, FORMAT_VERSION, MAX_CUT_TILES, MAX_SURFACE_LEGS, MeshInput, MeshOptions,
+    NavMesh, NearestPoint, OffMeshLink, RandomPoint, Raycast, SurfaceMove, TileCut, TileGrid,
+    WallHit,
 };
-pub use query::{NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query};
+pub use query::{
+    NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query,
+    WallDistance,
+};
+pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};
 pub use world::{PolyRef, TileRef, WeakNavMesh, World, WorldOptions};

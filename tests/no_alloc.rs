@@ -173,3 +173,86 @@ fn steady_state_queries_of_a_grown_or_limited_query_do_not_allocate() {
         assert_eq!(n, 0, "{n} allocations in steady state (limit {limit})");
     }
 }
+
+#[test]
+fn steady_state_agent_queries_do_not_allocate() {
+    let mesh = seeded_grid(23, 30, 30).build();
+    let work = workload(&mesh, 300);
+    let filter = navstar::QueryFilter::default();
+    let mut query = Query::new(&mesh);
+    let mut visited = Vec::new();
+    let mut rng = navstar::SplitMix64::new(8);
+    let mut pass = |query: &mut Query, visited: &mut Vec<u32>| {
+        let mut answers = 0usize;
+        for (s, g, _) in &work {
+            if let Ok(moved) = mesh.move_along_surface(None, *s, *g, &filter, visited) {
+                answers += visited.len();
+                // Per frame: from the polygon of the last move.
+                let next = *g + Vec3::new(0.3, 0.0, -0.2);
+                let again = mesh.move_along_surface(
+                    Some(moved.polygon),
+                    moved.point,
+                    next,
+                    &filter,
+                    visited,
+                );
+                answers += usize::from(again.is_ok());
+            }
+            if let Ok(Some(wall)) = query.distance_to_wall(*s, 2.0, &filter) {
+                answers += usize::from(wall.distance >= 0.0);
+            }
+            if query
+                .random_point_around(*s, 1.5, &filter, &mut || rng.next_u64())
+                .is_ok()
+            {
+                answers += 1;
+            }
+            answers += usize::from(mesh.random_point(&filter, &mut || rng.next_u64()).is_ok());
+        }
+        answers
+    };
+    let warm = pass(&mut query, &mut visited);
+    assert!(warm > work.len(), "the workload should have answers");
+    let n = allocations_in(|| {
+        std::hint::black_box(pass(&mut query, &mut visited));
+    });
+    assert_eq!(n, 0, "{n} allocations in steady state");
+}
+
+#[test]
+fn steady_state_corridor_following_does_not_allocate() {
+    let mesh =
+        Soup::from_ascii(&["......", "#####.", "....#.", ".##.#.", ".####.", "......"]).build();
+    let (start, goal) = (p(0.5, 0.5), p(0.5, 2.5));
+    let mut query = Query::new(&mesh);
+    query
+        .find_path(start, goal, &PathOptions::default())
+        .unwrap();
+    let there: Vec<u32> = query.corridor().collect();
+    assert!(there.len() > 10, "a long winding corridor");
+    let back: Vec<u32> = there.iter().rev().copied().collect();
+    let filter = navstar::QueryFilter::default();
+    // Steers the agent along `polygons` to `to`; returns the frames taken.
+    let follow = |corridor: &mut navstar::PathCorridor, to: Vec3, polygons: &[u32]| {
+        corridor.set_corridor(to, polygons).unwrap();
+        let mut frames = 0;
+        while let Some(&next) = corridor.corners(2).first() {
+            let here = corridor.position();
+            let step = (next - here).clamp_length_max(0.3);
+            corridor.move_position(here + step, &filter).unwrap();
+            std::hint::black_box(corridor.is_valid(8, &filter));
+            frames += 1;
+            assert!(frames < 1000, "the agent gets there");
+        }
+        frames
+    };
+    let mut corridor = navstar::PathCorridor::new(&mesh, there[0], start);
+    let warm = follow(&mut corridor, goal, &there);
+    assert!(warm > 10);
+    assert_eq!(corridor.polygons(), [back[0]]);
+    follow(&mut corridor, start, &back);
+    let mut again = 0;
+    let n = allocations_in(|| again = follow(&mut corridor, goal, &there));
+    assert_eq!(again, warm);
+    assert_eq!(n, 0, "{n} allocations in steady state");
+}

@@ -748,6 +748,59 @@ void test_world(const std::string &scratch_path) {
                   "the snapshot outlives its world");
 }
 
+// Moving along the surface, the distance to walls and random points, on the U mesh.
+void test_agents() {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh), Status::ok, "agents: mesh");
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "agents: query");
+
+    // From square 0 up through square 3 into its wall x = 1 at z = 1.15, then along it.
+    NavstarSurfaceMove moved{};
+    std::vector<std::uint32_t> visited;
+    navstar::Result r = mesh.move_along_surface(0, {0.5f, 0, 0.5f}, {1.5f, 0, 1.8f}, moved, visited);
+    expect_status(r, Status::ok, "move_along_surface");
+    check(near({moved.point[0], moved.point[1], moved.point[2]}, {1, 0, 1.8f}) && moved.polygon == 3 &&
+              moved.walls == 1,
+          "the move slides along the wall x = 1 to (1, 0, 1.8) in square 3");
+    check(visited == std::vector<std::uint32_t>{0, 3}, "it walked through squares 0 and 3");
+    NavstarSurfaceMove snapped{};
+    r = mesh.move_along_surface(NAVSTAR_NO_POLYGON, {0.5f, 2, 0.5f}, {1.5f, 0, 1.8f}, snapped, visited);
+    check(r.ok() && snapped.polygon == 3 && visited.size() == 2, "NAVSTAR_NO_POLYGON snaps the start");
+    expect_error(mesh.move_along_surface(99, {0.5f, 0, 0.5f}, {1, 0, 1}, moved, visited),
+                 Status::error_invalid_argument, "start_polygon 99", "a start polygon out of range");
+    check(visited.empty(), "nothing visited after an error");
+
+    NavstarWallDistance wall{};
+    expect_status(query.distance_to_wall({0.3f, 0, 1.5f}, 5.0f, wall), Status::ok, "distance_to_wall");
+    check(wall.found == 1 && std::fabs(wall.distance - 0.3f) < 1e-6f && wall.normal[0] == 1.0f &&
+              near({wall.point[0], wall.point[1], wall.point[2]}, {0, 0, 1.5f}),
+          "the wall x = 0 is 0.3 away, its normal +x");
+    expect_status(query.distance_to_wall({0.3f, 0, 1.5f}, 0.1f, wall), Status::ok, "no wall within 0.1");
+    check(wall.found == 0 && wall.polygon == NAVSTAR_NO_POLYGON, "found is 0 beyond the radius");
+    expect_error(query.distance_to_wall({0.3f, 0, 1.5f}, -1.0f, wall), Status::error_invalid_argument, "radius",
+                 "a negative radius");
+
+    std::uint64_t first = 7, second = 7;
+    Vec3 a{}, b{};
+    std::uint32_t polygon = 99;
+    r = mesh.random_point(first, a, &polygon);
+    check(r.ok() && mesh.random_point(second, b).ok() && near(a, b) && first == second && first != 7 &&
+              polygon < 8,
+          "a seed gives the same random point, and the state moves on");
+    bool on_island = true;
+    for (int i = 0; i < 20; i++) {
+        r = query.random_point_around({5.5f, 0, 0.5f}, 0.1f, first, a, &polygon);
+        on_island = on_island && r.ok() && polygon == 7 && a.x >= 5 && a.x <= 6 && a.z >= 0 && a.z <= 1;
+    }
+    check(on_island, "random points around the island's centre stay on the island");
+    navstar::QueryFilter none;
+    none.set_include_flags(0);
+    expect_error(mesh.random_point(first, a, nullptr, &none), Status::error_not_on_mesh, "no polygon",
+                 "random_point with nothing admitted");
+}
+
 int main(int argc, char **argv) {
     std::printf("navstar %s from C++ %ld\n", navstar::version_string().c_str(), static_cast<long>(__cplusplus));
     test_version();
@@ -758,6 +811,7 @@ int main(int argc, char **argv) {
     test_threads();
     test_filters_links_and_queries();
     test_degenerate_connectors();
+    test_agents();
     test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");
     test_world(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".world.navstar");
     test_load_and_read_back(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".obj", passed, failed);

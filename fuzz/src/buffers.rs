@@ -31,6 +31,10 @@ unsafe impl Words for navstar::ffi::NavstarCornerDetail {}
 unsafe impl Words for navstar::ffi::NavstarReachedPolygon {}
 // SAFETY: repr(C), u32, f32, 3 f32, 3 f32, u32.
 unsafe impl Words for navstar::ffi::NavstarRaycastHit {}
+// SAFETY: repr(C), 3 f32, u32, u32.
+unsafe impl Words for navstar::ffi::NavstarSurfaceMove {}
+// SAFETY: repr(C), u32, f32, 3 f32, 3 f32, u32.
+unsafe impl Words for navstar::ffi::NavstarWallDistance {}
 
 /// The words of an item.
 pub fn words<T: Words>(item: &T) -> &[u32] {

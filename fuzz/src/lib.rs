@@ -1226,6 +1226,12 @@ impl GroundMesh {
         })
     }
 
+    /// Whether the ground projection of `p` is inside some polygon or within `tol` of
+    /// one.
+    pub fn holds(&self, p: Vec3, tol: f32) -> bool {
+        self.contains(self.up.ground(p), tol)
+    }
+
     /// Samples a segment and checks that every sample is on the mesh.
     pub fn check_segment(&self, a: Vec3, b: Vec3, tol: f32) {
         let (a, b) = (self.up.ground(a), self.up.ground(b));

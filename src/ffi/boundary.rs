@@ -176,6 +176,15 @@ pub(crate) fn read_point(ptr: *const f32, name: &str) -> Result<Vec3, FfiError> 
     Ok(point)
 }
 
+/// Reads one value of a plain type (integers, floats) from a required pointer,
+/// rejecting NULL by name. Allocates nothing.
+pub(crate) fn read_value<T: Copy>(ptr: *const T, name: &str) -> Result<T, FfiError> {
+    let ptr = non_null(ptr, name)?;
+    // SAFETY: non-NULL, and the export's caller promised a readable value (module doc);
+    // read_unaligned tolerates any alignment.
+    Ok(unsafe { ptr.read_unaligned() })
+}
+
 /// A C struct that starts with a `u32 struct_size` and may grow at its end, so that
 /// programs built against an older header keep working.
 ///
@@ -295,6 +304,38 @@ impl<T> OutCount<T> {
     }
 }
 
+/// A caller's output array filled one item at a time ([`OutSlice::stream`]): the
+/// first `capacity` items are written, all are counted.
+pub(crate) struct OutStream<T> {
+    out: OutCount<T>,
+    count: u32,
+}
+
+impl<T> OutStream<T> {
+    /// Writes `item` after the ones before it if there is room, and counts it.
+    pub fn push(&mut self, item: T) {
+        if self.count < self.out.capacity {
+            // Below the capacity, so within the caller's array (not NULL: check_room).
+            write_array(
+                self.out.items.wrapping_add(self.count as usize),
+                std::iter::once(item),
+            );
+        }
+        self.count = self.count.saturating_add(1);
+    }
+
+    /// Sets the full count: `NAVSTAR_BUFFER_TOO_SMALL` when the items did not all fit,
+    /// else `NAVSTAR_OK`.
+    pub fn finish(self) -> NavstarStatus {
+        self.out.count.set(self.count);
+        if self.count > self.out.capacity {
+            NavstarStatus::NavstarBufferTooSmall
+        } else {
+            NavstarStatus::NavstarOk
+        }
+    }
+}
+
 /// A caller's output array with both pointers checked, ready for [`OutSlice::write`].
 pub(crate) struct OutSlice<T>(OutCount<T>);
 
@@ -308,6 +349,14 @@ impl<T> OutSlice<T> {
         name: &str,
     ) -> Result<Self, FfiError> {
         OutCount::new(items, capacity, out_count)?.check_room(name)
+    }
+
+    /// An [`OutStream`] over the array, for items that come one at a time.
+    pub fn stream(self) -> OutStream<T> {
+        OutStream {
+            out: self.0,
+            count: 0,
+        }
     }
 
     /// Writes the first `capacity` of `items` and their full count:

@@ -38,6 +38,8 @@ mod queries;
 
 mod spatial;
 
+mod agents;
+
 mod world;
 
 mod saved;
@@ -46,6 +48,11 @@ mod load;
 
 mod readback;
 
+pub use agents::{
+    NAVSTAR_MAX_SURFACE_LEGS, NavstarSurfaceMove, NavstarWallDistance,
+    navstar_mesh_move_along_surface, navstar_mesh_random_point, navstar_query_distance_to_wall,
+    navstar_query_random_point_around,
+};
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
     navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,

@@ -144,9 +144,12 @@ impl From<&QueryError> for NavstarStatus {
             QueryError::NonFinitePoint(_)
             | QueryError::InvalidOption(_)
             | QueryError::InvalidAreaCost { .. }
-            | QueryError::IndexOutOfRange { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            | QueryError::IndexOutOfRange { .. }
+            | QueryError::RefusedPolygon { .. } => NavstarStatus::NavstarErrorInvalidArgument,
             QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorStaleReference,
-            QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
+            QueryError::NotOnMesh { .. } | QueryError::NoAdmittedArea => {
+                NavstarStatus::NavstarErrorNotOnMesh
+            }
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,
             QueryError::OutOfMemory => NavstarStatus::NavstarErrorOutOfMemory,
         }

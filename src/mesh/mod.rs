@@ -20,6 +20,8 @@ mod interpolate;
 mod links;
 mod locate;
 mod raycast;
+mod sample;
+mod slide;
 mod tiled;
 mod walk;
 
@@ -40,6 +42,9 @@ pub use links::OffMeshLink;
 pub(crate) use links::{LinkHop, Links, validate as validate_link};
 pub(crate) use locate::PolygonIndex;
 pub use raycast::{Raycast, WallHit};
+pub use sample::RandomPoint;
+pub(crate) use sample::pick_by_area;
+pub use slide::{MAX_SURFACE_LEGS, SurfaceMove};
 pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
 pub(crate) use walk::WalkEnd;
 

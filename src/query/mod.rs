@@ -6,10 +6,14 @@
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
 mod direct;
+mod follow;
+mod nearby;
 mod nearest_target;
 mod options;
 mod path;
 mod reachable;
+mod wall;
+mod wander;
 
 use glam::Vec3;
 
@@ -24,9 +28,11 @@ use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint};
 use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
 use crate::search::exact::ExactSearch;
 use direct::{direct_cost, in_direct_sight};
+pub use follow::PathCorridor;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};
+pub use wall::WallDistance;
 
 /// Per-thread query state over one mesh.
 ///
@@ -62,6 +68,8 @@ pub struct Query {
     pub(super) exact_coarse: Option<Box<ExactSearch>>,
     /// Whether the last filter of an exact query admitted every polygon.
     pub(super) admits_all: Option<AdmitsAll>,
+    /// Scratch of the walks near a point (distance to wall, random points around).
+    pub(super) nearby: nearby::Nearby,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -150,6 +158,7 @@ impl Query {
             exact: None,
             exact_coarse: None,
             admits_all: None,
+            nearby: nearby::Nearby::default(),
         })
     }
 

@@ -1,5 +1,6 @@
 //! The C ABI called from Rust (`navstar::ffi::*`) exactly as a C program calls it:
 //!
+//! * `agents`: moving along the surface, the distance to walls, random points;
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
 //!   message that names the culprit, output buffers, option struct versioning, handle
 //!   lifetimes and sharing a mesh between threads;
@@ -21,6 +22,7 @@
 //!
 //! miri runs the `contract` tests (`scripts/test`).
 
+mod agents;
 #[path = "../common/mod.rs"]
 mod common;
 mod contract;

@@ -293,6 +293,7 @@ fn csharp_tests(name: &str, unity: bool) -> String {
     let mut all = sources.clone();
     all.push(csharp_dir().join("tests/NavstarTests.cs"));
     all.push(csharp_dir().join("tests/LoadReadBackTests.cs"));
+    all.push(csharp_dir().join("tests/AgentTests.cs"));
     mcs(&args, &all);
 
     let mut library_path = OsString::from(lib_dir());

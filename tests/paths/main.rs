@@ -10,19 +10,25 @@
 //! * `queries`: area costs, run-time flags, off-mesh links, search strategies, path
 //!   details, the nearest of several goals and the bounded flood;
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
+//! * `agents`: moving along the surface and the distance to walls;
+//! * `follow`: the corridor that follows an agent (`PathCorridor`);
+//! * `random_points`: random points by area, over the mesh and around a point;
 //! * `threads`: one mesh shared by several threads;
 //! * `stress`: queries on a world's snapshots while other threads change its tiles;
 //! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh.
 
+mod agents;
 mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod connectors;
 mod exact;
+mod follow;
 mod known;
 mod node_limit;
 mod properties;
 mod queries;
+mod random_points;
 mod spatial;
 mod stress;
 mod threads;

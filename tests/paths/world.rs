@@ -150,11 +150,11 @@ impl Map {
 
 /// A tile of a cut map: its cells `[x0, x0 + w) x [z0, z0 + h)` as `(x0, z0, w, h)`, and
 /// its reference.
-type CutTile = (u32, u32, u32, u32, TileRef);
+pub(super) type CutTile = (u32, u32, u32, u32, TileRef);
 
 /// A world of `map` cut into tiles at the given column and row borders (tiles without a
 /// walkable cell are left out), each tile's mesh made by [`Map::mesh`].
-fn cut(map: &Map, columns: &[u32], rows: &[u32]) -> (World, Vec<CutTile>) {
+pub(super) fn cut(map: &Map, columns: &[u32], rows: &[u32]) -> (World, Vec<CutTile>) {
     cut_with(map, columns, rows, Map::mesh)
 }
 

@@ -696,6 +696,29 @@ class Mesh {
         const float b[3] = {end.x, end.y, end.z};
         return Result::from_c(navstar_mesh_raycast(raw_, a, b, filter ? &filter->raw() : nullptr, &hit));
     }
+    // Moves from start towards target along the surface, sliding along walls
+    // (navstar_mesh_move_along_surface). start_polygon: the polygon of the last move, or
+    // NAVSTAR_NO_POLYGON to snap start. `visited` receives the polygons walked through
+    // (start polygon first); the vector is reused, so a kept one makes the call
+    // allocation-free in steady state.
+    Result move_along_surface(std::uint32_t start_polygon, const Vec3 &start, const Vec3 &target,
+                              NavstarSurfaceMove &out_move, std::vector<std::uint32_t> &visited,
+                              const QueryFilter *filter = nullptr) const {
+        const float a[3] = {start.x, start.y, start.z};
+        const float b[3] = {target.x, target.y, target.z};
+        return detail::fill(visited, [&](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_move_along_surface(raw_, start_polygon, a, b, filter ? &filter->raw() : nullptr,
+                                                   &out_move, data, capacity, &count);
+        });
+    }
+    // A random point of the admitted polygons, uniform by ground area
+    // (navstar_mesh_random_point); rng_state is the caller's SplitMix64 state (a seed),
+    // advanced by 4 steps per point.
+    Result random_point(std::uint64_t &rng_state, Vec3 &out_point, std::uint32_t *out_polygon = nullptr,
+                        const QueryFilter *filter = nullptr) const {
+        return Result::from_c(navstar_mesh_random_point(raw_, filter ? &filter->raw() : nullptr, &rng_state,
+                                                        reinterpret_cast<float *>(&out_point), out_polygon));
+    }
     // Per-vertex data (values.size() == vertex_count() * out.size()) at a point.
     Result interpolate(const Vec3 &point, Span<const float> values, Span<float> out,
                        std::uint32_t *polygon = nullptr, const QueryFilter *filter = nullptr) const {
@@ -883,6 +906,27 @@ class Query {
             return navstar_query_reachable_polygons(raw_, from, max_cost, options ? &options->raw() : nullptr, data,
                                                     capacity, &count);
         });
+    }
+
+    // ---- Queries for agents that move
+
+    // The nearest wall within radius of point (navstar_query_distance_to_wall):
+    // out_wall.found is 0 when there is none (still Status::ok).
+    Result distance_to_wall(const Vec3 &point, float radius, NavstarWallDistance &out_wall,
+                            const QueryFilter *filter = nullptr) {
+        const float p[3] = {point.x, point.y, point.z};
+        return Result::from_c(
+            navstar_query_distance_to_wall(raw_, p, radius, filter ? &filter->raw() : nullptr, &out_wall));
+    }
+    // A random point of the polygons whose portals come within radius of center
+    // (navstar_query_random_point_around, Detour's findRandomPointAroundCircle: the
+    // point may lie outside the circle); rng_state as for Mesh::random_point.
+    Result random_point_around(const Vec3 &center, float radius, std::uint64_t &rng_state, Vec3 &out_point,
+                               std::uint32_t *out_polygon = nullptr, const QueryFilter *filter = nullptr) {
+        const float c[3] = {center.x, center.y, center.z};
+        return Result::from_c(navstar_query_random_point_around(raw_, c, radius, filter ? &filter->raw() : nullptr,
+                                                                &rng_state, reinterpret_cast<float *>(&out_point),
+                                                                out_polygon));
     }
 
     // The bytes of search memory the query holds now (navstar_query_scratch_bytes): it

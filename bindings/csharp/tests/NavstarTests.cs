@@ -60,6 +60,7 @@ internal static unsafe partial class NavstarTests
         Run("save and load, query options", TestSaveLoadAndQueryOptions);
         Run("worlds of tiles", TestWorld);
         Run("loading files, reading meshes back", TestLoadAndReadBack);
+        Run("agents: move along the surface, walls, random points", TestAgents);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif

@@ -135,6 +135,24 @@ namespace Navstar
             NavstarMesh mesh, float* start, float* end, QueryFilter* filter, out MeshRaycastHit hit);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_move_along_surface(
+            NavstarMesh mesh, uint startPolygon, float* start, float* target, QueryFilter* filter,
+            out SurfaceMove move, uint* visited, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_distance_to_wall(
+            NavstarQuery query, float* point, float radius, QueryFilter* filter, out WallDistance wall);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_random_point(
+            NavstarMesh mesh, QueryFilter* filter, ulong* rngState, float* point, uint* polygon);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_random_point_around(
+            NavstarQuery query, float* center, float radius, QueryFilter* filter, ulong* rngState, float* point,
+            uint* polygon);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_interpolate(
             NavstarMesh mesh, float* point, float* values, uint valueCount, uint channels,
             QueryFilter* filter, float* outValues, out uint polygon);
