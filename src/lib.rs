@@ -51,8 +51,9 @@ pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::{Aabb, UpAxis};
 pub use glam;
 pub use mesh::{
-    BinaryError, CutTile, FORMAT_VERSION, MAX_CUT_TILES, MeshInput, MeshOptions, NavMesh,
-    NearestPoint, OffMeshLink, Raycast, TileCut, TileGrid, WallHit,
+    ARC_LENGTH_EXCESS, ARC_SEGMENTS, BinaryError, CutTile, FORMAT_VERSION, MAX_CUT_TILES,
+    MeshInput, MeshOptions, NavMesh, NearestPoint, OffMeshLink, Raycast, TileCut, TileGrid,
+    WallHit,
 };
 pub use query::{NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query};
 pub use search::{ReachedPolygon, SearchStrategy};

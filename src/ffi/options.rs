@@ -180,6 +180,7 @@ impl NavstarMeshOptions {
             weld_vertices: self.weld_vertices != 0,
             weld_distance: self.weld_distance,
             allow_degenerate_connectors: self.allow_degenerate_connectors != 0,
+            ..MeshOptions::default()
         })
     }
 }
@@ -255,6 +256,7 @@ impl NavstarPathOptions {
             allow_partial: self.allow_partial != 0,
             filter: read_filter(self.filter, "options->filter")?,
             split_at_area_changes: self.split_at_area_changes != 0,
+            ..PathOptions::default()
         })
     }
 }

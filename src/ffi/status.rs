@@ -144,7 +144,8 @@ impl From<&QueryError> for NavstarStatus {
             QueryError::NonFinitePoint(_)
             | QueryError::InvalidOption(_)
             | QueryError::InvalidAreaCost { .. }
-            | QueryError::IndexOutOfRange { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            | QueryError::IndexOutOfRange { .. }
+            | QueryError::ClearanceUnavailable(_) => NavstarStatus::NavstarErrorInvalidArgument,
             QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorStaleReference,
             QueryError::NotOnMesh { .. } => NavstarStatus::NavstarErrorNotOnMesh,
             QueryError::NoPath => NavstarStatus::NavstarErrorNoPath,

@@ -5,6 +5,7 @@
 //! between the searches, and writing the corners with the corridor layer. [`options`] holds what a query is asked with and [`path`] what it
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
+mod clearance;
 mod direct;
 mod nearest_target;
 mod options;
@@ -348,6 +349,10 @@ impl Query {
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
         options.validate()?;
+        let erosion = self.mesh.data().erosion_for(options.agent_radius);
+        if erosion > 0.0 {
+            return self.path_with_radius(start, goal, options, erosion);
+        }
         let (filter, snap_distance) = (&options.filter, options.max_snap_distance);
         let start = self.snap(start, Endpoint::Start, filter, snap_distance)?;
         let asked = goal;

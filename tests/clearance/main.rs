@@ -13,6 +13,7 @@ mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
 mod fields;
+mod radius;
 mod scenes;
 
 use std::f64::consts::{FRAC_PI_2, TAU};
