@@ -63,6 +63,9 @@ pub struct Query {
     pub(super) exact_coarse: Option<Box<ExactSearch>>,
     /// Whether the last filter of an exact query admitted every polygon.
     pub(super) admits_all: Option<AdmitsAll>,
+    /// Scratch of the queries with an agent radius (`clearance`): the goals kept and
+    /// their indices, and per polygon of the eroded mesh its parent in a flood.
+    pub(super) agent: clearance::AgentScratch,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -151,6 +154,7 @@ impl Query {
             exact: None,
             exact_coarse: None,
             admits_all: None,
+            agent: clearance::AgentScratch::default(),
         })
     }
 

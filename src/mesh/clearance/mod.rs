@@ -20,6 +20,7 @@
 //! mesh.
 
 mod pieces;
+mod queries;
 mod region;
 
 use std::sync::Arc;
