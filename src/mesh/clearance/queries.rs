@@ -127,3 +127,39 @@ impl NavMesh {
         })
     }
 }
+
+impl NavMesh {
+    /// The region where the centre of a disc of radius `agent_radius` (world units) may
+    /// be, as a mesh of its own: what queries with that radius search (see
+    /// [`PathOptions::agent_radius`](crate::PathOptions::agent_radius)), built on first
+    /// use and shared with them. Its walls keep at least the radius from this mesh's
+    /// walls (and from polygons `filter` refuses); its polygons have their original
+    /// polygons' areas and default flags. `None` at or below the mesh's baked radius
+    /// (this mesh itself serves). For drawing and debugging.
+    ///
+    /// # Errors
+    /// As [`NavMesh::nearest_point_for_agent`].
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    ///
+    /// let v = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 4.0), Vec3::new(0.0, 0.0, 4.0)];
+    /// let mesh = NavMesh::from_polygons(&v, &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// let region = mesh.agent_region(0.5, None)?.unwrap();
+    /// // The 4 x 4 room less a band of 0.5: a 3 x 3 square.
+    /// assert_eq!(region.bounds().min, Vec3::new(0.5, 0.0, 0.5));
+    /// assert_eq!(region.bounds().max, Vec3::new(3.5, 0.0, 3.5));
+    /// assert!(mesh.agent_region(0.0, None)?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn agent_region(
+        &self,
+        agent_radius: f32,
+        filter: Option<&QueryFilter>,
+    ) -> Result<Option<NavMesh>, QueryError> {
+        Ok(self
+            .eroded_for(agent_radius, filter)?
+            .map(|eroded| eroded.mesh.clone()))
+    }
+}
