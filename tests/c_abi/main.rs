@@ -21,6 +21,7 @@ mod common;
 mod contract;
 mod node_limit;
 mod queries;
+mod radius;
 mod regressions;
 mod saved;
 mod stress;
