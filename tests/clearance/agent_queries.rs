@@ -177,3 +177,51 @@ fn reachable_polygons_are_those_the_disc_gets_into() {
             .is_err()
     );
 }
+
+#[test]
+fn threads_share_the_cache_and_it_stays_bounded() {
+    // Four threads ask for paths with 12 radii on one mesh at once: every answer is the
+    // one a lone query gives, and at most 8 eroded copies are kept.
+    let mesh = scenes::pillar_by_long_portal();
+    let (s, t) = (at(&mesh, d(2.0, 5.0)), at(&mesh, d(18.0, 5.0)));
+    let radii: Vec<f32> = (1..=12).map(|k| 0.05 * k as f32).collect();
+    let alone: Vec<Vec<Vec3>> = radii
+        .iter()
+        .map(|&r| {
+            let fresh = scenes::pillar_by_long_portal();
+            let options = PathOptions::default().with_agent_radius(r);
+            Query::new(&fresh)
+                .find_path_vec(s, t, &options)
+                .unwrap()
+                .corners
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        for k in 0..4 {
+            let (mesh, radii, alone) = (&mesh, &radii, &alone);
+            scope.spawn(move || {
+                let mut query = Query::new(mesh);
+                for round in 0..3 {
+                    for i in 0..radii.len() {
+                        let i = (i + 3 * k + round) % radii.len();
+                        let options = PathOptions::default().with_agent_radius(radii[i]);
+                        let path = query.find_path(s, t, &options).unwrap();
+                        assert_eq!(path.corners, alone[i].as_slice(), "r = {}", radii[i]);
+                    }
+                }
+            });
+        }
+    });
+    let one = {
+        let fresh = scenes::pillar_by_long_portal();
+        let options = PathOptions::default().with_agent_radius(0.05);
+        Query::new(&fresh).find_path(s, t, &options).unwrap();
+        fresh.eroded_bytes()
+    };
+    assert!(mesh.eroded_bytes() > 0);
+    assert!(
+        mesh.eroded_bytes() <= 8 * 2 * one,
+        "{} > 8 x {one}",
+        mesh.eroded_bytes()
+    );
+}

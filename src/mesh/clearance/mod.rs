@@ -145,7 +145,7 @@ impl MeshData {
             built: built.map(Arc::new),
             last_use: AtomicU64::new(now),
         });
-        let kept = clearance.cache.rcu(|list| {
+        clearance.cache.rcu(|list| {
             if list.iter().any(|e| e.key == key) {
                 return Arc::clone(list);
             }
@@ -159,8 +159,8 @@ impl MeshData {
             list.push(Arc::clone(&entry));
             Arc::new(list)
         });
-        // Another thread may have built the same key first: answer with the kept one.
-        let _ = kept;
+        // Another thread may have built the same key first: answer with the kept one
+        // (or with this one, should a burst of other keys have evicted both).
         let entry = clearance
             .cache
             .load()
