@@ -95,3 +95,21 @@ fn svg_draws_the_eroded_boundary() {
     assert!(!svg.contains("class=\"eroded\""));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn info_reports_the_eroded_copy() {
+    let text = success(&["info", ARENA_MESH, "--radius", "0.5"]);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("radius 0.5: eroded copy of "))
+        .unwrap_or_else(|| panic!("no eroded copy line in:\n{text}"));
+    let bytes: usize = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" bytes"))
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| panic!("no byte count in {line}"));
+    assert!(bytes > 0, "{line}");
+    let output = navstar(&["info", ARENA_MESH, "--radius", "0"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--radius"));
+}
