@@ -180,6 +180,11 @@ typedef struct NavstarMeshOptions {
   // `NAVSTAR_ERROR_INVALID_MESH`. Added after the first version: a struct of the older
   // size gets the default.
   uint32_t allow_degenerate_connectors;
+  // The radius of the agent the mesh was baked for, in world units (default 0).
+  // Finite and >= 0. A path query's `agent_radius` is the agent's whole radius: the
+  // mesh is eroded by what it exceeds this one by. Added in the third version: a
+  // struct of an older size gets the default.
+  float agent_radius;
 } NavstarMeshOptions;
 
 // A query filter. Get defaults from `navstar_query_filter_default()` (every area costs
@@ -228,6 +233,17 @@ typedef struct NavstarPathOptions {
   // Non-zero: add a corner (flagged `NAVSTAR_CORNER_AREA_CHANGE`) wherever the path
   // passes into a polygon of another area. Default 0.
   uint32_t split_at_area_changes;
+  // The radius of the agent, a disc in the ground plane, in world units (default 0:
+  // a point). Finite and >= 0. Above the mesh's baked radius the path keeps at least
+  // this distance from every wall (and from polygons the filter refuses), start and
+  // goal move to the nearest point where the disc fits, and the goal counts as
+  // reachable exactly when the disc can get there; the first query for a radius and
+  // filter builds the mesh's eroded copy for them (kept for later queries). Off-mesh
+  // links are not taken. Added in the fourth version (with `reserved`): a struct of
+  // an older size gets the default.
+  float agent_radius;
+  // Must be 0 (room for a later option).
+  uint32_t reserved;
 } NavstarPathOptions;
 
 // Options for `navstar_query_create_ex`. Get defaults from
@@ -743,7 +759,9 @@ NavstarStatus navstar_find_nearest_target(struct NavstarQuery *query,
 // Dijkstra flood, like Detour's findPolysAroundCircle with a cost), cheapest first.
 //
 // * `max_cost` (in): >= 0; INFINITY lists the whole reachable part of the mesh.
-// * `options` (in, optional): its filter and snap distance apply.
+// * `options` (in, optional): its filter, snap distance and `agent_radius` apply (with
+//   a radius, the flood covers where the disc's centre may go, and lists each polygon
+//   once).
 // * `out_polygons` (out): room for `capacity` entries; NULL only with `capacity` 0.
 // * `out_count` (out): how many polygons are reachable.
 //

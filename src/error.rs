@@ -311,6 +311,11 @@ pub enum QueryError {
     /// The query's scratch memory could not be allocated.
     #[error("out of memory for the query's search scratch")]
     OutOfMemory,
+    /// A query with an agent radius cannot be answered on this mesh; the text says why
+    /// and names `agent_radius` (a mesh of several levels, or one where no point keeps
+    /// that distance from the walls).
+    #[error("{0}")]
+    ClearanceUnavailable(&'static str),
     /// A filter's area cost is not finite and positive.
     #[error("the filter's cost of area {area} is {cost}; costs must be finite and > 0")]
     InvalidAreaCost {

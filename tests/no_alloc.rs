@@ -256,3 +256,47 @@ fn steady_state_corridor_following_does_not_allocate() {
     assert_eq!(again, warm);
     assert_eq!(n, 0, "{n} allocations in steady state");
 }
+
+#[test]
+fn steady_state_queries_with_an_agent_radius_do_not_allocate() {
+    // The first queries build the eroded mesh; after that both modes, nearest targets
+    // and floods for the disc allocate nothing.
+    let mesh = seeded_grid(14, 20, 20).build();
+    let mut work = workload(&mesh, 200);
+    for (k, (_, _, o)) in work.iter_mut().enumerate() {
+        o.agent_radius = 0.3;
+        if k % 2 == 1 {
+            o.mode = navstar::PathMode::Optimal;
+        }
+    }
+    let mut query = Query::new(&mesh);
+    let filter = navstar::QueryFilter::default();
+    let others = |query: &mut Query| {
+        for (s, g, o) in work.iter().take(40) {
+            let _ = std::hint::black_box(query.find_nearest_target(*s, &[*g, *s], o));
+            let _ = std::hint::black_box(query.reachable_polygons_for_agent(
+                *s,
+                3.0,
+                &filter,
+                f32::INFINITY,
+                0.3,
+            ));
+        }
+    };
+    // Two rounds: the exact search's tables settle after the second (they follow the
+    // nodes touched, and this workload alternates the modes on two meshes).
+    let warm = run(&mut query, &work);
+    others(&mut query);
+    assert_eq!(run(&mut query, &work), warm);
+    others(&mut query);
+    assert!(warm > 2 * work.len(), "the workload should have real paths");
+    let mut again = 0;
+    let n = allocations_in(|| again = run(&mut query, &work));
+    assert_eq!(again, warm);
+    assert_eq!(
+        n, 0,
+        "{n} allocations in steady state (agent radius, paths)"
+    );
+    let n = allocations_in(|| others(&mut query));
+    assert_eq!(n, 0, "{n} allocations in steady state (agent radius)");
+}

@@ -235,6 +235,27 @@ void test_paths() {
         r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 0.5f}, path, &options);
         expect_error(r, Status::error_invalid_argument, "heuristic_weight", "heuristic weight -1");
 
+        // A disc of radius 0.25 goes round the U's inner corners (1, 1) and (2, 1),
+        // keeping at least 0.25 from them; a negative radius is an error naming it.
+        options = navstar::PathOptions().set_agent_radius(0.25f);
+        check(options.agent_radius() == 0.25f, "PathOptions::set_agent_radius");
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path, &options);
+        check(r.ok() && !r.partial() && path.size() > 4, "a disc's U-turn has arc corners");
+        auto distance = [](float px, float pz, const Vec3 &a, const Vec3 &b) {
+            const double ex = b.x - a.x, ez = b.z - a.z, qx = px - a.x, qz = pz - a.z;
+            const double len2 = ex * ex + ez * ez;
+            const double t = len2 > 0 ? std::fmax(0.0, std::fmin(1.0, (qx * ex + qz * ez) / len2)) : 0.0;
+            return std::hypot(qx - t * ex, qz - t * ez);
+        };
+        double least = 1e9;
+        for (std::size_t i = 0; i + 1 < path.size(); i++) {
+            least = std::fmin(least, std::fmin(distance(1, 1, path[i], path[i + 1]), distance(2, 1, path[i], path[i + 1])));
+        }
+        check(least >= 0.25 - 1e-4, "the disc keeps 0.25 from the inner corners");
+        options = navstar::PathOptions().set_agent_radius(-1.0f);
+        r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path, &options);
+        expect_error(r, Status::error_invalid_argument, "agent_radius", "a negative radius");
+
         options = navstar::PathOptions();
         options.raw().struct_size = 3;
         r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 0.5f}, path, &options);

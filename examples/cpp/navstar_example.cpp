@@ -35,11 +35,12 @@
 #include <vector>
 
 static_assert(sizeof(NavstarStatus) == 4, "NavstarStatus must be 32 bits on both sides of the ABI");
-static_assert(sizeof(NavstarMeshOptions) == 20,
-              "NavstarMeshOptions layout (v1 was 16 bytes; allow_degenerate_connectors came later)");
-static_assert(sizeof(NavstarPathOptions) == 24 + 2 * sizeof(void *),
+static_assert(sizeof(NavstarMeshOptions) == 24,
+              "NavstarMeshOptions layout (v1 was 16 bytes; allow_degenerate_connectors, then "
+              "agent_radius came later)");
+static_assert(sizeof(NavstarPathOptions) == 32 + 2 * sizeof(void *),
               "NavstarPathOptions layout (v1 was 20 bytes; mode, the filter pointer and "
-              "split_at_area_changes appended)");
+              "split_at_area_changes, then agent_radius and reserved appended)");
 
 namespace navstar {
 

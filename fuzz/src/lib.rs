@@ -28,6 +28,7 @@ pub mod grid;
 pub mod input;
 pub mod loaders;
 pub mod mesh_readback;
+pub mod radius;
 pub mod readback;
 pub mod saved;
 pub mod searches;
@@ -135,13 +136,15 @@ impl SmallU32 {
 /// `struct_size` of the first published `NavstarMeshOptions` (API.md). Newer fields
 /// are appended after it.
 pub const MESH_OPTIONS_V1_SIZE: usize = 16;
-/// The sizes of published `NavstarMeshOptions` versions older than the current one.
-const MESH_OPTIONS_OLDER_SIZES: &[usize] = &[MESH_OPTIONS_V1_SIZE];
+/// The sizes of published `NavstarMeshOptions` versions older than the current one
+/// (v1, then with `allow_degenerate_connectors`).
+const MESH_OPTIONS_OLDER_SIZES: &[usize] = &[MESH_OPTIONS_V1_SIZE, 20];
 /// `struct_size` of the first published `NavstarPathOptions`.
 pub const PATH_OPTIONS_V1_SIZE: usize = 20;
 /// The sizes of published `NavstarPathOptions` versions older than the current one
-/// (v1, then with `mode`).
-const PATH_OPTIONS_OLDER_SIZES: &[usize] = &[PATH_OPTIONS_V1_SIZE, 24];
+/// (v1, then with `mode`, then with the filter and `split_at_area_changes`, whose last 4
+/// bytes were padding where `agent_radius` lies now).
+const PATH_OPTIONS_OLDER_SIZES: &[usize] = &[PATH_OPTIONS_V1_SIZE, 24, 40];
 
 /// The bytes of a `#[repr(C)]` options struct made only of `u32` and `f32` fields.
 fn bytes_of<T: Copy>(value: &T) -> Vec<u8> {
@@ -289,6 +292,10 @@ impl MeshOpts {
                 // A struct of the first version's size has no such field.
                 options.allow_degenerate_connectors =
                     size > MESH_OPTIONS_V1_SIZE && c.allow_degenerate_connectors != 0;
+                // Nor one of the second's: a baked radius (checked by the builder).
+                if size == size_of::<NavstarMeshOptions>() {
+                    options.agent_radius = c.agent_radius;
+                }
                 Some(options)
             },
         )
@@ -316,6 +323,8 @@ pub enum PathOpts {
         mode: SmallU32,
         /// `split_at_area_changes`.
         split_at_area_changes: bool,
+        /// `agent_radius`: finite and >= 0 is valid.
+        agent_radius: Coord,
     },
     /// Valid options with a finite snap distance, partial paths off or on, either mode.
     Snap {
@@ -327,6 +336,8 @@ pub enum PathOpts {
         optimal: bool,
         /// `split_at_area_changes`.
         split_at_area_changes: bool,
+        /// `agent_radius`: `radius % 8` tenths of a unit (0 half the time).
+        radius: u8,
     },
     /// Any bytes after a fuzzed `struct_size`.
     Raw {
@@ -351,6 +362,7 @@ impl PathOpts {
                 allow_partial,
                 mode,
                 split_at_area_changes,
+                agent_radius,
             } => {
                 c.strategy = strategy.value();
                 c.heuristic_weight = heuristic_weight.value();
@@ -358,13 +370,18 @@ impl PathOpts {
                 c.allow_partial = u32::from(*allow_partial);
                 c.mode = mode.value();
                 c.split_at_area_changes = u32::from(*split_at_area_changes);
+                c.agent_radius = agent_radius.value();
             }
             PathOpts::Snap {
                 max_snap_distance,
                 allow_partial,
                 optimal,
                 split_at_area_changes,
+                radius,
             } => {
+                if radius % 16 >= 8 {
+                    c.agent_radius = f32::from(radius % 8) * 0.1;
+                }
                 c.max_snap_distance = max_snap_distance.value().abs();
                 c.allow_partial = u32::from(*allow_partial);
                 c.mode = if *optimal {
@@ -419,8 +436,15 @@ impl PathOpts {
                         _ => return None,
                     };
                 }
-                if size == size_of::<NavstarPathOptions>() {
+                if size >= PATH_OPTIONS_OLDER_SIZES[2] {
                     options.split_at_area_changes = c.split_at_area_changes != 0;
+                }
+                if size == size_of::<NavstarPathOptions>() {
+                    if c.reserved != 0 {
+                        return None;
+                    }
+                    // Out-of-range radii are left to the Rust validation.
+                    options.agent_radius = c.agent_radius;
                 }
                 Some(options)
             },
@@ -905,7 +929,11 @@ pub fn compare_query(
         .map(|p| (p.corners.clone(), p.status))
         .map_err(Clone::clone);
     let details = rust.as_ref().map_or(&[][..], |p| &p.details[..]);
-    check_path(rquery.mesh(), s, g, &rust_options, &plain, details);
+    if radius::applies(rquery.mesh(), &rust_options) {
+        radius::check_clearance(rquery.mesh(), &rust_options, &plain);
+    } else {
+        check_path(rquery.mesh(), s, g, &rust_options, &plain, details);
+    }
     rust.ok()
 }
 

@@ -73,15 +73,19 @@ pub fn compare_reachable(cquery: &CQuery, mesh: &NavMesh, call: &ReachIn) {
     }
     let (start, options) = (Vec3::from(start.unwrap()), options.unwrap());
     let mut query = Query::new(mesh);
-    let reached =
-        match query.reachable_polygons(start, max_cost, &options.filter, options.max_snap_distance)
-        {
-            Err(e) => {
-                assert_eq!(answer.status, query_status(&e), "Rust said {e}");
-                return;
-            }
-            Ok(reached) => reached.to_vec(),
-        };
+    let reached = match query.reachable_polygons_for_agent(
+        start,
+        max_cost,
+        &options.filter,
+        options.max_snap_distance,
+        options.agent_radius,
+    ) {
+        Err(e) => {
+            assert_eq!(answer.status, query_status(&e), "Rust said {e}");
+            return;
+        }
+        Ok(reached) => reached.to_vec(),
+    };
     assert_eq!(answer.count as usize, reached.len());
     let c_form = |r: &ReachedPolygon| NavstarReachedPolygon {
         polygon: r.polygon,
@@ -109,8 +113,12 @@ fn check_reached(
 ) {
     let filter = &options.filter;
     let admitted = |p: u32| filter.admits(mesh.polygon_flags(p));
+    // With an agent radius the flood starts where the disc fits, and covers only the
+    // polygons the disc reaches.
+    let disc = crate::radius::applies(mesh, options);
     let from = mesh
-        .nearest_point(start, f32::INFINITY, Some(filter))
+        .nearest_point_for_agent(start, f32::INFINITY, Some(filter), options.agent_radius)
+        .expect("the flood succeeded, so the start's snap does")
         .expect("a flood without an admitted polygon");
     let first = reached
         .first()
@@ -145,7 +153,7 @@ fn check_reached(
             }
         }
     }
-    if max_cost == f32::INFINITY && mesh.link_count() == 0 {
+    if max_cost == f32::INFINITY && mesh.link_count() == 0 && !disc {
         let mut connected = HashSet::from([from.polygon]);
         let mut queue = VecDeque::from([from.polygon]);
         while let Some(p) = queue.pop_front() {
@@ -290,7 +298,11 @@ pub fn compare_nearest_target(cquery: &CQuery, mesh: &NavMesh, call: &TargetIn) 
     assert!(goal < goals.len());
     assert_eq!(path.status, PathStatus::Complete);
     let plain = Ok((path.corners.clone(), PathStatus::Complete));
-    check_path(mesh, start, goals[goal], &options, &plain, &path.details);
+    if crate::radius::applies(mesh, &options) {
+        crate::radius::check_clearance(mesh, &options, &plain);
+    } else {
+        check_path(mesh, start, goals[goal], &options, &plain, &path.details);
+    }
     let details: Vec<_> = path.details.iter().map(c_detail).collect();
     check_details(mesh, &details);
     check_corridor(mesh, &path.corridor, &options);

@@ -54,6 +54,11 @@ pub struct NavstarMeshOptions {
     /// `NAVSTAR_ERROR_INVALID_MESH`. Added after the first version: a struct of the older
     /// size gets the default.
     pub allow_degenerate_connectors: u32,
+    /// The radius of the agent the mesh was baked for, in world units (default 0).
+    /// Finite and >= 0. A path query's `agent_radius` is the agent's whole radius: the
+    /// mesh is eroded by what it exceeds this one by. Added in the third version: a
+    /// struct of an older size gets the default.
+    pub agent_radius: f32,
 }
 
 /// Options for `navstar_query_create_ex`. Get defaults from
@@ -135,6 +140,17 @@ pub struct NavstarPathOptions {
     /// Non-zero: add a corner (flagged `NAVSTAR_CORNER_AREA_CHANGE`) wherever the path
     /// passes into a polygon of another area. Default 0.
     pub split_at_area_changes: u32,
+    /// The radius of the agent, a disc in the ground plane, in world units (default 0:
+    /// a point). Finite and >= 0. Above the mesh's baked radius the path keeps at least
+    /// this distance from every wall (and from polygons the filter refuses), start and
+    /// goal move to the nearest point where the disc fits, and the goal counts as
+    /// reachable exactly when the disc can get there; the first query for a radius and
+    /// filter builds the mesh's eroded copy for them (kept for later queries). Off-mesh
+    /// links are not taken. Added in the fourth version (with `reserved`): a struct of
+    /// an older size gets the default.
+    pub agent_radius: f32,
+    /// Must be 0 (room for a later option).
+    pub reserved: u32,
 }
 
 /// The defaults, matching [`MeshOptions::default`].
@@ -147,14 +163,16 @@ impl Default for NavstarMeshOptions {
             weld_vertices: u32::from(d.weld_vertices),
             weld_distance: d.weld_distance,
             allow_degenerate_connectors: u32::from(d.allow_degenerate_connectors),
+            agent_radius: d.agent_radius,
         }
     }
 }
 
 // SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32/f32 only.
 unsafe impl Versioned for NavstarMeshOptions {
-    /// The first version, before `allow_degenerate_connectors`.
-    const OLDER_SIZES: &'static [usize] = &[16];
+    /// The first version, before `allow_degenerate_connectors`; the second, before
+    /// `agent_radius`.
+    const OLDER_SIZES: &'static [usize] = &[16, 20];
     const DEFAULT_FUNCTION: &'static str = "navstar_mesh_options_default";
 }
 
@@ -180,6 +198,7 @@ impl NavstarMeshOptions {
             weld_vertices: self.weld_vertices != 0,
             weld_distance: self.weld_distance,
             allow_degenerate_connectors: self.allow_degenerate_connectors != 0,
+            agent_radius: self.agent_radius,
         })
     }
 }
@@ -204,16 +223,23 @@ impl Default for NavstarPathOptions {
             mode: NAVSTAR_PATH_FUNNEL,
             filter: std::ptr::null(),
             split_at_area_changes: 0,
+            agent_radius: d.agent_radius,
+            reserved: 0,
         }
     }
 }
 
+/// The size of the third version of [`NavstarPathOptions`] (up to
+/// `split_at_area_changes`, padded to the pointer's alignment) on 64-bit targets.
+const PADDED_THIRD_VERSION: usize = 40;
+
 // SAFETY: #[repr(C)], starts with `struct_size: u32`, and made of u32/f32 and a raw
 // pointer, for which any bits are a valid value.
 unsafe impl Versioned for NavstarPathOptions {
-    /// Up to `allow_partial` (the first version), then with `mode`; the filter and
-    /// `split_at_area_changes` came after.
-    const OLDER_SIZES: &'static [usize] = &[20, 24];
+    /// Up to `allow_partial` (the first version), then with `mode`, then with the
+    /// filter and `split_at_area_changes` (40 bytes with the padding after them, which
+    /// is why `agent_radius` came with `reserved`).
+    const OLDER_SIZES: &'static [usize] = &[20, 24, PADDED_THIRD_VERSION];
     const DEFAULT_FUNCTION: &'static str = "navstar_path_options_default";
 }
 
@@ -221,7 +247,15 @@ impl NavstarPathOptions {
     /// Reads an optional options argument (NULL = defaults) into Rust options; its
     /// `filter` is read too (NULL = the default filter).
     pub(crate) fn read(ptr: *const NavstarPathOptions) -> Result<PathOptions, FfiError> {
-        read_versioned(ptr, "options")?.to_rust()
+        let mut options = read_versioned(ptr, "options")?;
+        if options.struct_size as usize <= PADDED_THIRD_VERSION {
+            // The third version's last 4 bytes were padding, where `agent_radius` now
+            // lies: whatever the caller's compiler left there is not a radius.
+            let defaults = NavstarPathOptions::default();
+            options.agent_radius = defaults.agent_radius;
+            options.reserved = defaults.reserved;
+        }
+        options.to_rust()
     }
 
     /// Converts to the Rust options, rejecting out-of-range values by name.
@@ -238,6 +272,18 @@ impl NavstarPathOptions {
                 )));
             }
         };
+        if self.reserved != 0 {
+            return Err(FfiError::invalid(format!(
+                "options->reserved is {}; it must be 0",
+                self.reserved
+            )));
+        }
+        if !(self.agent_radius.is_finite() && self.agent_radius >= 0.0) {
+            return Err(FfiError::invalid(format!(
+                "options->agent_radius is {}; it must be finite and >= 0",
+                self.agent_radius
+            )));
+        }
         let mode = match self.mode {
             NAVSTAR_PATH_FUNNEL => PathMode::Funnel,
             NAVSTAR_PATH_OPTIMAL => PathMode::Optimal,
@@ -255,6 +301,7 @@ impl NavstarPathOptions {
             allow_partial: self.allow_partial != 0,
             filter: read_filter(self.filter, "options->filter")?,
             split_at_area_changes: self.split_at_area_changes != 0,
+            agent_radius: self.agent_radius,
         })
     }
 }

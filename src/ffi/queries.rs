@@ -219,7 +219,9 @@ pub unsafe extern "C" fn navstar_find_nearest_target(
 /// Dijkstra flood, like Detour's findPolysAroundCircle with a cost), cheapest first.
 ///
 /// * `max_cost` (in): >= 0; INFINITY lists the whole reachable part of the mesh.
-/// * `options` (in, optional): its filter and snap distance apply.
+/// * `options` (in, optional): its filter, snap distance and `agent_radius` apply (with
+///   a radius, the flood covers where the disc's centre may go, and lists each polygon
+///   once).
 /// * `out_polygons` (out): room for `capacity` entries; NULL only with `capacity` 0.
 /// * `out_count` (out): how many polygons are reachable.
 ///
@@ -255,7 +257,13 @@ pub unsafe extern "C" fn navstar_query_reachable_polygons(
         options.validate()?;
         let reached = state
             .query
-            .reachable_polygons(start, max_cost, &options.filter, options.max_snap_distance)
+            .reachable_polygons_for_agent(
+                start,
+                max_cost,
+                &options.filter,
+                options.max_snap_distance,
+                options.agent_radius,
+            )
             .map_err(|e: QueryError| FfiError::from(e))?;
         let written = out.write(reached.iter().map(|r| NavstarReachedPolygon {
             polygon: r.polygon,

@@ -145,7 +145,8 @@ impl From<&QueryError> for NavstarStatus {
             | QueryError::InvalidOption(_)
             | QueryError::InvalidAreaCost { .. }
             | QueryError::IndexOutOfRange { .. }
-            | QueryError::RefusedPolygon { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            | QueryError::RefusedPolygon { .. }
+            | QueryError::ClearanceUnavailable(_) => NavstarStatus::NavstarErrorInvalidArgument,
             QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorStaleReference,
             QueryError::NotOnMesh { .. } | QueryError::NoAdmittedArea => {
                 NavstarStatus::NavstarErrorNotOnMesh

@@ -12,6 +12,7 @@
 #[cfg(test)]
 mod assembled_tests;
 mod build;
+mod clearance;
 mod coarse;
 mod cut;
 mod fan;
@@ -34,6 +35,8 @@ use glam::{Vec2, Vec3};
 pub(crate) use build::portal_of_slot;
 pub use build::{BinaryError, FORMAT_VERSION, MeshOptions};
 pub(crate) use build::{HEADER_LEN, Reader, open, record, seal};
+pub use clearance::{ARC_LENGTH_EXCESS, ARC_SEGMENTS};
+pub(crate) use clearance::{Clearance, ErodedMesh};
 pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;
@@ -129,6 +132,9 @@ pub(crate) struct MeshData {
     pub links: Links,
     /// The merged copy for the exact mode, made on first use (see [`coarse`]).
     pub coarse: OnceLock<Option<Box<CoarseMesh>>>,
+    /// The radius the mesh was baked for and its eroded copies for larger agents (see
+    /// [`clearance`]).
+    pub clearance: Clearance,
 }
 
 /// Everything a mesh is built from. `MeshInput::new(vertices, indices)` describes a
@@ -401,6 +407,35 @@ impl NavMesh {
     #[must_use]
     pub fn up_axis(&self) -> UpAxis {
         self.data.up
+    }
+
+    /// The agent radius the mesh was baked for ([`MeshOptions::agent_radius`], world
+    /// units; 0 for a world's snapshot).
+    #[must_use]
+    pub fn agent_radius(&self) -> f32 {
+        self.data.clearance.baked_radius
+    }
+
+    /// The bytes held by the eroded copies of this mesh that queries with an
+    /// [`agent_radius`](crate::PathOptions::agent_radius) have built so far (at most
+    /// a few radii and filters are kept; see the README's "Several agent sizes on one
+    /// mesh"). Counted from the copies' element counts.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, PathOptions, Query};
+    ///
+    /// let v = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 4.0), Vec3::new(0.0, 0.0, 4.0)];
+    /// let mesh = NavMesh::from_polygons(&v, &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// assert_eq!(mesh.eroded_bytes(), 0);
+    /// let options = PathOptions::default().with_agent_radius(0.5);
+    /// Query::new(&mesh).find_path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(3.0, 0.0, 3.0), &options)?;
+    /// assert!(mesh.eroded_bytes() > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn eroded_bytes(&self) -> usize {
+        self.data.clearance.cached_bytes()
     }
 
     /// The bounding box of all polygons, in world coordinates.

@@ -371,6 +371,7 @@ impl MeshData {
             flags_generation,
             links,
             coarse: OnceLock::new(),
+            clearance: super::Clearance::new(0.0),
         }
     }
 

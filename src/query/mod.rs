@@ -5,6 +5,7 @@
 //! between the searches, and writing the corners with the corridor layer. [`options`] holds what a query is asked with and [`path`] what it
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
+mod clearance;
 mod direct;
 mod follow;
 mod nearby;
@@ -70,6 +71,9 @@ pub struct Query {
     pub(super) admits_all: Option<AdmitsAll>,
     /// Scratch of the walks near a point (distance to wall, random points around).
     pub(super) nearby: nearby::Nearby,
+    /// Scratch of the queries with an agent radius (`clearance`): the goals kept and
+    /// their indices, and per polygon of the eroded mesh its parent in a flood.
+    pub(super) agent: clearance::AgentScratch,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -159,6 +163,7 @@ impl Query {
             exact_coarse: None,
             admits_all: None,
             nearby: nearby::Nearby::default(),
+            agent: clearance::AgentScratch::default(),
         })
     }
 
@@ -357,6 +362,10 @@ impl Query {
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
         options.validate()?;
+        let erosion = self.mesh.data().erosion_for(options.agent_radius);
+        if erosion > 0.0 {
+            return self.path_with_radius(start, goal, options, erosion);
+        }
         let (filter, snap_distance) = (&options.filter, options.max_snap_distance);
         let start = self.snap(start, Endpoint::Start, filter, snap_distance)?;
         let asked = goal;

@@ -73,7 +73,7 @@ impl Query {
 
     /// [`Query::find_nearest_target`] into `self.path` and `self.corridor`; returns the
     /// index of the chosen goal.
-    fn nearest_target(
+    pub(super) fn nearest_target(
         &mut self,
         start: Vec3,
         goals: &[Vec3],
@@ -82,6 +82,10 @@ impl Query {
         options.validate()?;
         if goals.iter().any(|g| !g.is_finite()) {
             return Err(QueryError::NonFinitePoint(Endpoint::Goal));
+        }
+        let erosion = self.mesh.data().erosion_for(options.agent_radius);
+        if erosion > 0.0 {
+            return self.nearest_target_with_radius(start, goals, options, erosion);
         }
         let start = self.snap(
             start,

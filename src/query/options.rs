@@ -74,6 +74,19 @@ pub struct PathOptions {
     /// [`CornerFlags::AREA_CHANGE`](crate::CornerFlags::AREA_CHANGE) (default `false`), so
     /// an agent can change its gait there. The path's shape does not change.
     pub split_at_area_changes: bool,
+    /// The radius of the agent, a disc in the ground plane, in world units: finite and
+    /// at least 0, default 0 (a point). Above the mesh's baked radius
+    /// ([`MeshOptions::agent_radius`](crate::MeshOptions::agent_radius)) the query runs
+    /// on the mesh eroded by the difference (built on first use for each radius and
+    /// filter, then kept): every point of the path keeps at least that distance from
+    /// every wall (edges without a neighbour, and edges into polygons the filter
+    /// refuses), start and goal move to the nearest point where the disc fits, and a
+    /// path is found exactly when the disc can travel from one to the other. Round
+    /// convex wall corners the path turns on a few corners drawn outside the circle
+    /// ([`crate::ARC_SEGMENTS`]). Off-mesh links are not taken. At or below the baked
+    /// radius the query is the same as with 0. See the README's "Several agent sizes on
+    /// one mesh".
+    pub agent_radius: f32,
 }
 
 impl Default for PathOptions {
@@ -86,6 +99,7 @@ impl Default for PathOptions {
             mode: PathMode::Funnel,
             filter: QueryFilter::default(),
             split_at_area_changes: false,
+            agent_radius: 0.0,
         }
     }
 }
@@ -148,7 +162,36 @@ impl PathOptions {
         }
     }
 
+    /// These options with another agent radius ([`PathOptions::agent_radius`]).
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, PathOptions, Query};
+    ///
+    /// // A 4 x 4 room: a disc of radius 0.5 keeps 0.5 from its walls.
+    /// let v = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 4.0), Vec3::new(0.0, 0.0, 4.0)];
+    /// let mesh = NavMesh::from_polygons(&v, &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// let options = PathOptions::default().with_agent_radius(0.5);
+    /// let path = Query::new(&mesh).find_path_vec(Vec3::new(0.1, 0.0, 2.0), Vec3::new(3.0, 0.0, 2.0), &options)?;
+    /// // The start, 0.1 from the wall, moves to 0.5 from it.
+    /// assert_eq!(path.corners, [Vec3::new(0.5, 0.0, 2.0), Vec3::new(3.0, 0.0, 2.0)]);
+    /// assert!(PathOptions::default().with_agent_radius(f32::NAN).agent_radius.is_nan());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_agent_radius(self, agent_radius: f32) -> Self {
+        PathOptions {
+            agent_radius,
+            ..self
+        }
+    }
+
     pub(crate) fn validate(&self) -> Result<(), QueryError> {
+        if !(self.agent_radius.is_finite() && self.agent_radius >= 0.0) {
+            return Err(QueryError::InvalidOption(
+                "agent_radius must be finite and >= 0",
+            ));
+        }
         if !(self.heuristic_weight.is_finite() && self.heuristic_weight >= 0.0) {
             return Err(QueryError::InvalidOption(
                 "heuristic_weight must be finite and >= 0",

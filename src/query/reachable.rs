@@ -60,6 +60,18 @@ impl Query {
         }
         validate_snap_distance(max_snap_distance)?;
         filter.validate()?;
+        self.flood_from(start, max_cost, filter, max_snap_distance)?;
+        Ok(&self.reached)
+    }
+
+    /// [`Query::reachable_polygons`] into `self.reached`, its arguments checked.
+    pub(super) fn flood_from(
+        &mut self,
+        start: Vec3,
+        max_cost: f32,
+        filter: &QueryFilter,
+        max_snap_distance: f32,
+    ) -> Result<(), QueryError> {
         let start = self.snap(start, Endpoint::Start, filter, max_snap_distance)?;
         let mesh = self.mesh.clone();
         self.search.flood(
@@ -70,6 +82,6 @@ impl Query {
             max_cost,
             &mut self.reached,
         );
-        Ok(&self.reached)
+        Ok(())
     }
 }

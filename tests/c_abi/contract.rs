@@ -428,8 +428,12 @@ fn option_defaults() {
     assert_ne!(path.allow_partial, 0);
     assert_eq!(path.mode, NAVSTAR_PATH_FUNNEL);
     // The C layout: u32 fields and floats, then (path options) the filter pointer.
-    assert_eq!(size_of::<NavstarMeshOptions>(), 20);
-    assert_eq!(size_of::<NavstarPathOptions>(), 40);
+    assert_eq!(size_of::<NavstarMeshOptions>(), 24);
+    assert_eq!(size_of::<NavstarPathOptions>(), 48);
+    assert_eq!(
+        (mesh.agent_radius, path.agent_radius, path.reserved),
+        (0.0, 0.0, 0)
+    );
     assert!(path.filter.is_null());
 }
 

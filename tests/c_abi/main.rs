@@ -29,6 +29,7 @@ mod contract;
 mod load;
 mod node_limit;
 mod queries;
+mod radius;
 mod readback;
 mod readback_world;
 mod regressions;

@@ -8,11 +8,13 @@
 //! tests; `NAVSTAR_ORACLE_MAP` names another map of `../shared/data/grid` for it and
 //! `NAVSTAR_ORACLE_RADIUS` another radius (0.5 by default).
 
+mod agent_queries;
 #[path = "../common/clearance_oracle/mod.rs"]
 mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
 mod fields;
+mod radius;
 mod scenes;
 
 use std::f64::consts::{FRAC_PI_2, TAU};

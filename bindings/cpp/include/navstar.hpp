@@ -238,6 +238,13 @@ class MeshOptions {
         raw_.allow_degenerate_connectors = allow ? 1u : 0u;
         return *this;
     }
+    // The radius of the agent the mesh was baked for (world units, default 0); path
+    // queries erode the mesh by what their agent_radius exceeds it by.
+    float agent_radius() const noexcept { return raw_.agent_radius; }
+    MeshOptions &set_agent_radius(float radius) noexcept {
+        raw_.agent_radius = radius;
+        return *this;
+    }
 
     const NavstarMeshOptions &raw() const noexcept { return raw_; }
     NavstarMeshOptions &raw() noexcept { return raw_; }
@@ -292,6 +299,15 @@ class PathOptions {
     // Add a corner (flag NAVSTAR_CORNER_AREA_CHANGE) where the path enters another area.
     PathOptions &set_split_at_area_changes(bool split) noexcept {
         raw_.split_at_area_changes = split ? 1u : 0u;
+        return *this;
+    }
+    // The agent's radius (world units, default 0: a point). Above the mesh's baked
+    // radius, paths keep this distance from every wall, start and goal move to where
+    // the disc fits, and a path exists exactly when the disc can pass (the mesh's eroded
+    // copy for the radius is built on the first such query and kept).
+    float agent_radius() const noexcept { return raw_.agent_radius; }
+    PathOptions &set_agent_radius(float radius) noexcept {
+        raw_.agent_radius = radius;
         return *this;
     }
 

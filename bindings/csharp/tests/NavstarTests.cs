@@ -240,17 +240,18 @@ internal static unsafe partial class NavstarTests
               "version " + NavstarLibrary.VersionString);
         Check(NavstarLibrary.StatusName(Status.ErrorInvalidMesh) == "NAVSTAR_ERROR_INVALID_MESH" &&
               NavstarLibrary.StatusName((Status)12345) == "unknown status", "status names");
-        Check(sizeof(Vector3) == 12 && Marshal.SizeOf(typeof(MeshOptions)) == 20 &&
-              Marshal.SizeOf(typeof(PathOptions)) == 24 + 2 * IntPtr.Size, "struct sizes match navstar.h (12, 20, 24 + 2 pointers)");
+        Check(sizeof(Vector3) == 12 && Marshal.SizeOf(typeof(MeshOptions)) == 24 &&
+              Marshal.SizeOf(typeof(PathOptions)) == 32 + 2 * IntPtr.Size, "struct sizes match navstar.h (12, 24, 32 + 2 pointers)");
 
         MeshOptions mesh = MeshOptions.Default;
-        Check(mesh.StructSize == 20 && mesh.UpAxis == UpAxis.Y && mesh.WeldVertices && mesh.WeldDistance == 0 &&
-              !mesh.AllowDegenerateConnectors,
-              "MeshOptions.Default: struct size 20, Y up, welding at distance 0, no degenerate connectors");
+        Check(mesh.StructSize == 24 && mesh.UpAxis == UpAxis.Y && mesh.WeldVertices && mesh.WeldDistance == 0 &&
+              !mesh.AllowDegenerateConnectors && mesh.AgentRadius == 0,
+              "MeshOptions.Default: struct size 24, Y up, welding at distance 0, no degenerate connectors, radius 0");
         PathOptions path = PathOptions.Default;
-        Check(path.StructSize == 24 + 2 * IntPtr.Size && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
-              float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial && path.Mode == PathMode.Funnel,
-              "PathOptions.Default: struct size 24 + 2 pointers, A*, weight 1, unlimited snapping, partial allowed, funnel mode");
+        Check(path.StructSize == 32 + 2 * IntPtr.Size && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
+              float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial && path.Mode == PathMode.Funnel &&
+              path.AgentRadius == 0,
+              "PathOptions.Default: struct size 32 + 2 pointers, A*, weight 1, unlimited snapping, partial allowed, funnel mode, radius 0");
     }
 
     private static void TestPaths()
@@ -280,9 +281,41 @@ internal static unsafe partial class NavstarTests
             query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), PathOptions.Default, out partial);
             Check(!partial, "a reachable goal: not partial");
 
+            // A disc of radius 0.25 goes round the U's inner corners (1, 1) and (2, 1) at
+            // 0.25 at least, in both modes; a negative radius is an error naming it.
+            foreach (PathMode mode in new[] { PathMode.Funnel, PathMode.Optimal })
+            {
+                PathOptions disc = PathOptions.Default;
+                disc.AgentRadius = 0.25f;
+                disc.Mode = mode;
+                Vector3[] wide = query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), disc, out partial);
+                Check(!partial && wide.Length > UTurn.Length, "a disc's U-turn is complete, with arc corners");
+                double least = double.MaxValue;
+                for (int i = 0; i + 1 < wide.Length; i++)
+                {
+                    least = Math.Min(least, Math.Min(SegmentDistance(V(1, 0, 1), wide[i], wide[i + 1]),
+                                                     SegmentDistance(V(2, 0, 1), wide[i], wide[i + 1])));
+                }
+                Check(least >= 0.25 - 1e-4, "the disc's path keeps 0.25 from the inner corners: " + least);
+            }
+            PathOptions negative = PathOptions.Default;
+            negative.AgentRadius = -1;
+            ExpectThrows(() => query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), negative), Status.ErrorInvalidArgument,
+                         "agent_radius", "FindPath with a negative radius");
+
             // A path longer than the per-thread scratch array (64 points) still comes back whole.
             LongPath();
         }
+    }
+
+    // The ground-plane distance from p to the segment a..b.
+    private static double SegmentDistance(Vector3 p, Vector3 a, Vector3 b)
+    {
+        double ex = b.X - a.X, ez = b.Z - a.Z, px = p.X - a.X, pz = p.Z - a.Z;
+        double len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? Math.Max(0, Math.Min(1, (px * ex + pz * ez) / len2)) : 0;
+        double dx = px - t * ex, dz = pz - t * ez;
+        return Math.Sqrt(dx * dx + dz * dz);
     }
 
     // A grid mesh whose shortest path has more corners than the 64-point scratch array.

@@ -28,6 +28,10 @@ pub struct InfoCommand {
     /// The mesh file
     #[arg(value_name = "MESH")]
     mesh: String,
+    /// Also build the mesh's eroded copy for an agent of radius R (world units, > 0)
+    /// and report its size, memory and build time
+    #[arg(long, value_name = "R")]
+    radius: Option<f32>,
     #[command(flatten)]
     load: MeshArgs,
 }
@@ -41,6 +45,29 @@ impl InfoCommand {
     pub fn run(&self) -> Result<(), CliError> {
         let loaded = common::load_mesh(&self.mesh, self.load.up_axis())?;
         print!("{}", report(&self.mesh, &loaded));
+        if let Some(radius) = self.radius {
+            if !(radius.is_finite() && radius > 0.0) {
+                return Err(CliError::usage(format!(
+                    "--radius is {radius}; it must be finite and > 0"
+                )));
+            }
+            let mesh = &loaded.mesh;
+            let clock = std::time::Instant::now();
+            let region = mesh
+                .agent_region(radius, None)
+                .map_err(|e| CliError::failure(format!("{}: {e}", self.mesh)))?;
+            let built = clock.elapsed();
+            if let Some(region) = region {
+                println!(
+                    "radius {radius}: eroded copy of {} polygons, {} vertices, {} islands, {} bytes, built in {:.2} ms",
+                    region.polygon_count(),
+                    region.vertex_count(),
+                    region.island_count(),
+                    mesh.eroded_bytes(),
+                    built.as_secs_f64() * 1e3
+                );
+            }
+        }
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! The options several commands share, each declared once: the mesh's up axis
 //! ([`MeshArgs`]), the path options of every path-finding command ([`PathArgs`]: `--mode`,
-//! `--weight`, `--snap`, `--no-partial`, `--tile-size`), how scenario coordinates become points
+//! `--weight`, `--snap`, `--no-partial`, `--radius`, `--tile-size`), how scenario coordinates become points
 //! ([`ScenarioArgs`]) and the `X,Y[,Z]` form of a point ([`PointArg`]).
 
 use std::str::FromStr;
@@ -87,6 +87,16 @@ pub struct PathArgs {
     /// reachable point closest to the goal)
     #[arg(long)]
     pub no_partial: bool,
+    /// The agent's radius R (world units, >= 0): paths keep R from every wall, on the
+    /// mesh eroded by R (built once per run)
+    #[arg(
+        long,
+        value_name = "R",
+        default_value_t = 0.0,
+        value_parser = parse_radius,
+        allow_negative_numbers = true
+    )]
+    pub radius: f32,
     /// Cut the mesh into square tiles of side S (world units), merge the polygons of each
     /// tile on their own, and answer on a world of those tiles
     #[arg(long, value_name = "S", value_parser = parse_tile_size, allow_negative_numbers = true)]
@@ -105,6 +115,7 @@ impl PathArgs {
             options.max_snap_distance = snap;
         }
         options.allow_partial = !self.no_partial;
+        options.agent_radius = self.radius;
         options
     }
 }
@@ -126,6 +137,16 @@ fn parse_snap(raw: &str) -> Result<f32, String> {
         Ok(snap)
     } else {
         Err("the distance must be >= 0 (or inf)".into())
+    }
+}
+
+/// `--radius`: a finite number >= 0.
+fn parse_radius(raw: &str) -> Result<f32, String> {
+    let radius: f32 = raw.parse().map_err(|e| format!("{e}"))?;
+    if radius.is_finite() && radius >= 0.0 {
+        Ok(radius)
+    } else {
+        Err("the radius must be finite and >= 0".into())
     }
 }
 

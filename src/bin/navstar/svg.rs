@@ -14,6 +14,8 @@
 //!   these and the shared edges are left out by default when the polygons are too
 //!   small to see at the picture's width;
 //! * with `--tile-size`, the squares of the tiles, dashed (`<path class="tiles">`);
+//! * with `--radius`, the boundary of the region the agent's centre may occupy
+//!   (`<path class="eroded">`);
 //! * the path as a thick `<polyline class="path">`, with start and goal circles.
 //!
 //! Orientation: the first ground axis points right. The second (y for Z-up meshes, z
@@ -146,7 +148,12 @@ impl SvgCommand {
             });
         }
         let squares = loaded.tiling.as_ref().map_or(&[][..], |t| &t.squares);
-        let picture = Picture::new(mesh, self.width, y_up, edges).with_tiles(squares);
+        let eroded = mesh
+            .agent_region(options.agent_radius, None)
+            .map_err(|e| CliError::failure(format!("{mesh_path}: {e}")))?;
+        let picture = Picture::new(mesh, self.width, y_up, edges)
+            .with_tiles(squares)
+            .with_eroded(eroded.as_ref());
         let svg = picture.render(mesh_path, route.as_ref());
         std::fs::write(out_path, &svg)
             .map_err(|e| CliError::failure(format!("cannot write '{out_path}': {e}")))?;

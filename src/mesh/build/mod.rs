@@ -58,6 +58,12 @@ pub struct MeshOptions {
     /// adventure games join walk areas. Paths cross it or run along it. See the README's
     /// "Degenerate connectors" for the cases and the limits.
     pub allow_degenerate_connectors: bool,
+    /// The radius of the agent the mesh was baked for, in world units (default 0: the
+    /// polygons cover all the ground a point may walk). Must be finite and >= 0. A path
+    /// query's [`PathOptions::agent_radius`](crate::PathOptions::agent_radius) is the
+    /// agent's whole radius: the mesh is eroded by what it exceeds this one by, and
+    /// agents no larger than this one walk the mesh as it is.
+    pub agent_radius: f32,
 }
 
 impl Default for MeshOptions {
@@ -67,6 +73,7 @@ impl Default for MeshOptions {
             weld_vertices: true,
             weld_distance: 0.0,
             allow_degenerate_connectors: false,
+            agent_radius: 0.0,
         }
     }
 }
@@ -92,6 +99,26 @@ impl MeshOptions {
     pub fn with_weld_distance(self, weld_distance: f32) -> Self {
         MeshOptions {
             weld_distance,
+            ..self
+        }
+    }
+
+    /// These options with another baked agent radius ([`MeshOptions::agent_radius`]).
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    ///
+    /// let v = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+    /// let baked = MeshOptions::default().with_agent_radius(0.25);
+    /// let mesh = NavMesh::from_polygons(&v, &[0, 1, 2, 3], &[4], &baked)?;
+    /// assert_eq!(mesh.agent_radius(), 0.25);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_agent_radius(self, agent_radius: f32) -> Self {
+        MeshOptions {
+            agent_radius,
             ..self
         }
     }
@@ -135,6 +162,11 @@ pub(super) fn build(
     if !(options.weld_distance.is_finite() && options.weld_distance >= 0.0) {
         return Err(MeshError::InvalidOption(
             "weld_distance must be finite and >= 0",
+        ));
+    }
+    if !(options.agent_radius.is_finite() && options.agent_radius >= 0.0) {
+        return Err(MeshError::InvalidOption(
+            "agent_radius must be finite and >= 0",
         ));
     }
     if u32::try_from(vertices.len()).is_err() || vertices.len() == u32::MAX as usize {
@@ -235,6 +267,7 @@ pub(super) fn build(
         flags: flags.into(),
     };
     let mut mesh = MeshData::one_tile(up, tables, index, bounds, island_count)?;
+    mesh.clearance.baked_radius = options.agent_radius;
     if !extras.links.is_empty() {
         mesh.links = links::attach(&mesh, extras.links)?;
         join_islands_by_links(&mut mesh)?;

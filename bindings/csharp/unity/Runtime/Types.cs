@@ -139,6 +139,7 @@ namespace Navstar
         private uint weldVertices;
         private float weldDistance;
         private uint allowDegenerateConnectors;
+        private float agentRadius;
 
         /// <summary>The library's defaults: Y up, welding of exactly coincident vertices.</summary>
         public static MeshOptions Default
@@ -181,6 +182,16 @@ namespace Navstar
         {
             get { return allowDegenerateConnectors != 0; }
             set { allowDegenerateConnectors = value ? 1u : 0u; }
+        }
+
+        /// <summary>
+        /// The radius of the agent the mesh was baked for (world units, default 0); path
+        /// queries erode the mesh by what their AgentRadius exceeds it by.
+        /// </summary>
+        public float AgentRadius
+        {
+            get { return agentRadius; }
+            set { agentRadius = value; }
         }
     }
 
@@ -235,6 +246,10 @@ namespace Navstar
         // const NavstarQueryFilter *: NULL (the default filter) unless a caller pins one.
         private IntPtr filter;
         private uint splitAtAreaChanges;
+        private float agentRadius;
+#pragma warning disable 0169 // Must stay 0: room for a later option of navstar.h.
+        private uint reserved;
+#pragma warning restore 0169
 
         /// <summary>The library's defaults: A*, weight 1, unlimited snapping, partial paths allowed.</summary>
         public static PathOptions Default
@@ -287,6 +302,17 @@ namespace Navstar
         {
             get { return splitAtAreaChanges != 0; }
             set { splitAtAreaChanges = value ? 1u : 0u; }
+        }
+
+        /// <summary>
+        /// The agent's radius (world units, default 0: a point). Above the mesh's baked
+        /// radius, paths keep this distance from every wall, start and goal move to where
+        /// the disc fits, and a path exists exactly when the disc can pass.
+        /// </summary>
+        public float AgentRadius
+        {
+            get { return agentRadius; }
+            set { agentRadius = value; }
         }
 
         // Set for one call by the FindPath overloads that take a filter (pinned meanwhile).

@@ -18,6 +18,8 @@ const BACKGROUND: &str = "#3d434c";
 const CORRIDOR_FILL: &str = "#ffd98a";
 const EDGE_STROKE: &str = "#aab4bf";
 const WALL_STROKE: &str = "#1f2329";
+/// The boundary of the region an agent's centre may occupy (`--radius`).
+const ERODED_STROKE: &str = "#0b7285";
 const PORTAL_STROKE: &str = "#e8710a";
 const PATH_STROKE: &str = "#d62828";
 const START_FILL: &str = "#2a9d3f";
@@ -59,6 +61,8 @@ pub struct Picture<'a> {
     draw_portals: bool,
     /// Tile squares to outline: low and high corners in the ground plane.
     tiles: &'a [(Vec2, Vec2)],
+    /// The mesh eroded by the agent's radius, whose boundary is drawn (`--radius`).
+    eroded: Option<&'a NavMesh>,
 }
 
 impl<'a> Picture<'a> {
@@ -94,7 +98,14 @@ impl<'a> Picture<'a> {
             draw_edges,
             draw_portals,
             tiles: &[],
+            eroded: None,
         }
+    }
+
+    /// This picture with the boundary of `eroded` (the region an agent's centre may
+    /// occupy) drawn over the mesh.
+    pub fn with_eroded(self, eroded: Option<&'a NavMesh>) -> Picture<'a> {
+        Picture { eroded, ..self }
     }
 
     /// This picture with the borders of tile squares drawn over the mesh.
@@ -232,6 +243,20 @@ impl<'a> Picture<'a> {
             .flat_map(|p| self.polygon_edges(p, |n| n.is_none()));
         let attributes = format!("fill=\"none\" {}", self.stroke(WALL_STROKE, 1.0));
         Self::path_element(&mut svg, "walls", &attributes, self.edges_path(walls));
+        if let Some(eroded) = self.eroded {
+            let mut d = PathData::new(self.quantum);
+            for p in eroded.polygon_ids() {
+                let corners = eroded.polygon_vertices(p);
+                for (i, n) in eroded.polygon_neighbours(p).enumerate() {
+                    if n.is_none() {
+                        let (a, b) = (corners[i], corners[(i + 1) % corners.len()]);
+                        d.segment(self.point(eroded.vertex(a)), self.point(eroded.vertex(b)));
+                    }
+                }
+            }
+            let attributes = format!("fill=\"none\" {}", self.stroke(ERODED_STROKE, 1.0));
+            Self::path_element(&mut svg, "eroded", &attributes, d);
+        }
         if !self.tiles.is_empty() {
             let up = mesh.up_axis();
             let mut d = PathData::new(self.quantum);

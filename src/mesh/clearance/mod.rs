@@ -1,0 +1,199 @@
+//! Several agent sizes on one mesh: the region a disc's centre may occupy, as a mesh of
+//! its own (the *eroded mesh*), built on first use for each radius and filter and kept in
+//! a small cache on the mesh. Both path modes, nearest points and the other queries run
+//! on it unchanged, and map its polygons back to the original ones.
+//!
+//! * [`region`]: the walkable region less a band of width `r` along its walls, with the
+//!   round corners drawn outside the circle, so the region keeps at least `r` from every
+//!   wall;
+//! * [`pieces`]: its constrained triangulation together with the original polygons'
+//!   edges, each piece tagged with the original polygon holding it, merged while convex
+//!   within that polygon, and built into a [`NavMesh`] by the normal builder;
+//! * here: the cache, keyed by the radius, and by the filter's flag masks and the mesh's
+//!   flag generation when the filter refuses some polygon (refused polygons are walls),
+//!   lock-free for readers: an `arc-swap` of an immutable list, copied on insert, bounded
+//!   to [`CACHE_SIZE`] entries (the least recently used goes first).
+//!
+//! Works in the ground plane: a mesh whose polygons overlap there (several levels) gets
+//! [`QueryError::ClearanceUnavailable`]. A world's snapshot is a [`NavMesh`], so erosion
+//! across tile borders is that of one mesh. Off-mesh links are not part of the eroded
+//! mesh.
+
+mod pieces;
+mod queries;
+mod region;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use arc_swap::ArcSwap;
+
+use super::{MeshData, NavMesh};
+use crate::error::QueryError;
+use crate::filter::QueryFilter;
+
+/// The sides of the regular polygon drawn round the disc at a convex wall corner: a
+/// turn of angle `a` round a corner is made of about `a * ARC_SEGMENTS / 2 pi` path
+/// corners (8 for a right angle), each at `r / cos(pi / ARC_SEGMENTS)` (1.0048 `r`) from
+/// the corner, so the path's chords keep at least `r` from it. The exact mode's path
+/// round such a corner is longer than the true arc by at most
+/// `a r (tan(pi / ARC_SEGMENTS) / (pi / ARC_SEGMENTS) - 1)` = 0.0033 `a r`
+/// ([`ARC_LENGTH_EXCESS`]).
+pub const ARC_SEGMENTS: usize = 32;
+
+/// How much longer than the true arc (per unit of radius and per radian turned) a path
+/// round a convex wall corner may be: `tan(pi / ARC_SEGMENTS) / (pi / ARC_SEGMENTS) - 1`,
+/// rounded up.
+pub const ARC_LENGTH_EXCESS: f64 = 0.0033;
+
+/// Eroded meshes kept per mesh.
+pub(crate) const CACHE_SIZE: usize = 8;
+
+/// The region a disc of some radius may occupy on a mesh, under some filter.
+pub(crate) struct ErodedMesh {
+    /// The eroded mesh: the original areas, default flags, no off-mesh links.
+    pub mesh: NavMesh,
+    /// Per polygon of `mesh`: the original polygon holding it.
+    pub of_original: Vec<u32>,
+}
+
+/// What an eroded mesh depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key {
+    /// The erosion's radius (`f32` bits).
+    radius: u32,
+    /// `(include, exclude, flag generation)` when the filter refuses some polygon;
+    /// `None` when it admits every one.
+    refusing: Option<(u32, u32, u64)>,
+}
+
+struct Entry {
+    key: Key,
+    built: Result<Arc<ErodedMesh>, QueryError>,
+    last_use: AtomicU64,
+}
+
+/// The baked radius of a mesh and its cache of eroded meshes.
+pub(crate) struct Clearance {
+    /// The radius the mesh was baked for (world units, >= 0).
+    pub baked_radius: f32,
+    cache: ArcSwap<Vec<Arc<Entry>>>,
+    clock: AtomicU64,
+}
+
+impl Clearance {
+    /// No eroded meshes yet, for a mesh baked for `baked_radius`.
+    pub fn new(baked_radius: f32) -> Clearance {
+        Clearance {
+            baked_radius,
+            cache: ArcSwap::from_pointee(Vec::new()),
+            clock: AtomicU64::new(0),
+        }
+    }
+
+    /// The bytes of the eroded meshes kept (their polygon, corner and vertex tables).
+    pub fn cached_bytes(&self) -> usize {
+        self.cache
+            .load()
+            .iter()
+            .filter_map(|e| e.built.as_ref().ok())
+            .map(|e| approximate_bytes(e.mesh.data()) + e.of_original.len() * 4)
+            .sum()
+    }
+}
+
+impl MeshData {
+    /// How far a query's `agent_radius` erodes this mesh: what it exceeds the baked
+    /// radius by, 0 when it does not.
+    pub fn erosion_for(&self, agent_radius: f32) -> f32 {
+        (agent_radius - self.clearance.baked_radius).max(0.0)
+    }
+
+    /// The mesh eroded by `radius > 0` (finite) for `filter`; `admits_all` tells whether
+    /// the filter admits every polygon now. Built on the first call for its key and
+    /// kept; later calls load it without a lock.
+    pub fn eroded(
+        &self,
+        radius: f32,
+        filter: &QueryFilter,
+        admits_all: bool,
+    ) -> Result<Arc<ErodedMesh>, QueryError> {
+        debug_assert!(radius > 0.0 && radius.is_finite());
+        let key = Key {
+            radius: radius.to_bits(),
+            refusing: (!admits_all).then(|| {
+                (
+                    filter.include_flags,
+                    filter.exclude_flags,
+                    self.flags_generation(),
+                )
+            }),
+        };
+        let clearance = &self.clearance;
+        let now = clearance.clock.fetch_add(1, Ordering::Relaxed);
+        if let Some(entry) = clearance.cache.load().iter().find(|e| e.key == key) {
+            entry.last_use.store(now, Ordering::Relaxed);
+            return entry.built.clone();
+        }
+        let built = if admits_all {
+            self.erode(radius, |_| true)
+        } else {
+            self.erode(radius, |p| filter.admits(self.flags_of(p)))
+        };
+        let entry = Arc::new(Entry {
+            key,
+            built: built.map(Arc::new),
+            last_use: AtomicU64::new(now),
+        });
+        clearance.cache.rcu(|list| {
+            if list.iter().any(|e| e.key == key) {
+                return Arc::clone(list);
+            }
+            let mut list: Vec<Arc<Entry>> = list.iter().cloned().collect();
+            if list.len() >= CACHE_SIZE {
+                let oldest = (0..list.len())
+                    .min_by_key(|&i| list[i].last_use.load(Ordering::Relaxed))
+                    .unwrap_or(0);
+                list.remove(oldest);
+            }
+            list.push(Arc::clone(&entry));
+            Arc::new(list)
+        });
+        // Another thread may have built the same key first: answer with the kept one
+        // (or with this one, should a burst of other keys have evicted both).
+        let entry = clearance
+            .cache
+            .load()
+            .iter()
+            .find(|e| e.key == key)
+            .cloned()
+            .unwrap_or(entry);
+        entry.built.clone()
+    }
+
+    /// Builds the eroded mesh of the polygons `admitted` accepts.
+    fn erode(&self, radius: f32, admitted: impl Fn(u32) -> bool) -> Result<ErodedMesh, QueryError> {
+        let region = region::erode(self, f64::from(radius), admitted);
+        let pieces = pieces::triangulate(&region)?;
+        if pieces.triangles.is_empty() {
+            return Err(QueryError::ClearanceUnavailable(
+                "agent_radius: no point of the mesh keeps that distance from its walls",
+            ));
+        }
+        let (mesh, of_original) = pieces::build_mesh(self, &pieces)?;
+        Ok(ErodedMesh { mesh, of_original })
+    }
+}
+
+/// The bytes of a one-tile mesh's main tables (vertices, corner slots, polygons and the
+/// spatial index), counted from their element counts.
+fn approximate_bytes(mesh: &MeshData) -> usize {
+    let (vertices, slots, polygons) = (
+        mesh.vertex_count() as usize,
+        mesh.corners.total_len(),
+        mesh.polygon_count() as usize,
+    );
+    // Per vertex: position, ground point, wall flag; per slot: corner, neighbour,
+    // portal, twin; per polygon: start, island, dead end, area, flags, index entry.
+    vertices * 21 + slots * 20 + polygons * 46
+}
