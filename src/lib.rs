@@ -54,6 +54,8 @@ pub use mesh::{
     BinaryError, CutTile, FORMAT_VERSION, MAX_CUT_TILES, MeshInput, MeshOptions, NavMesh,
     NearestPoint, OffMeshLink, Raycast, TileCut, TileGrid, WallHit,
 };
-pub use query::{NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query};
+pub use query::{
+    NearestTarget, OwnedPath, Path, PathMode, PathOptions, PathStatus, Query, SearchStats,
+};
 pub use search::{ReachedPolygon, SearchStrategy};
 pub use world::{PolyRef, TileRef, WeakNavMesh, World, WorldOptions};
