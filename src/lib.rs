@@ -58,7 +58,7 @@ pub use mesh::{
 };
 pub use query::{
     NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query,
-    WallDistance,
+    SearchStats, WallDistance,
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};

@@ -115,13 +115,20 @@ fn steady_state_queries_do_not_allocate() {
         let mut work = workload(&mesh, 400);
         // Errors must not allocate either.
         work.push((Vec3::NAN, p(0.5, 0.5), PathOptions::default()));
-        let mut query = Query::new(&mesh);
-        let warm = run(&mut query, &work);
-        assert!(warm > 2 * work.len(), "the workload should have real paths");
-        let mut again = 0;
-        let n = allocations_in(|| again = run(&mut query, &work));
-        assert_eq!(again, warm);
-        assert_eq!(n, 0, "{n} allocations in steady state");
+        // With and without the search over the merged copy.
+        for merged in [true, false] {
+            let mut query = Query::new(&mesh);
+            query.set_merged_search(merged);
+            let warm = run(&mut query, &work);
+            assert!(warm > 2 * work.len(), "the workload should have real paths");
+            let mut again = 0;
+            let n = allocations_in(|| again = run(&mut query, &work));
+            assert_eq!(again, warm);
+            assert_eq!(
+                n, 0,
+                "{n} allocations in steady state (merged search {merged})"
+            );
+        }
         // The nearest-point query allocates nothing either.
         let n = allocations_in(|| {
             for (s, _, _) in &work {

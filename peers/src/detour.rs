@@ -1122,6 +1122,28 @@ impl<'m> DetourQuery<'m> {
         (status & sys::DT_SUCCESS != 0 && poly != 0).then_some((poly, nearest))
     }
 
+    /// The nodes in Detour's node pool: after [`DetourQuery::find_path`], every polygon
+    /// its `findPath` visited (Detour's count of search nodes; it has no separate count
+    /// of expansions). 0 before the first query.
+    pub fn last_node_count(&self) -> usize {
+        // `dtNodePool` is opaque in the bindings. Its fields (DetourNode.h, no virtual
+        // functions) are `dtNode* m_nodes; dtNodeIndex* m_first; dtNodeIndex* m_next;
+        // const int m_maxNodes; const int m_hashSize; int m_nodeCount;`: the count is the
+        // int after three pointers and two ints.
+        const COUNT_OFFSET: usize = 3 * std::mem::size_of::<*const u8>() + 2 * 4;
+        // SAFETY: `query` is initialised (by `new`), so `m_nodePool` points at the live
+        // node pool that `dtNavMeshQuery::init` allocated, which this query owns.
+        let pool = unsafe { (*self.query.as_ptr()).m_nodePool };
+        if pool.is_null() {
+            return 0;
+        }
+        // SAFETY: `pool` is a live `dtNodePool` (above); `m_nodeCount` lies at
+        // COUNT_OFFSET inside it (layout above), is an aligned `int`, and nothing writes
+        // it while `&self` is borrowed (queries take `&mut self`).
+        let count = unsafe { pool.cast::<u8>().add(COUNT_OFFSET).cast::<i32>().read() };
+        usize::try_from(count).unwrap_or(0)
+    }
+
     /// The path from `start` to `goal` (navstar world coordinates), as Detour finds it:
     /// both points snapped with `findNearestPoly`, the polygon corridor from `findPath`
     /// (A* through edge midpoints), corners from `findStraightPath`. The first corner is

@@ -11,6 +11,8 @@
 //!   code.
 //! * [`polyanya`]: build a Polyanya mesh from a navstar [`NavMesh`] and find exact
 //!   any-angle shortest paths with it.
+//! * [`merge`]: Recast-style merged polygons (neighbours joined while convex, at most 6
+//!   corners) of a navstar mesh, for Detour's "merged polygons" comparison.
 //! * [`formats`]: RecastDemo test cases and OBJ triangle soups for Recast (meshes, grid
 //!   maps and scenarios are read with `navstar::io`).
 //!
@@ -27,6 +29,7 @@
 #[allow(unsafe_code)]
 pub mod detour;
 pub mod formats;
+pub mod merge;
 pub mod polyanya;
 
 use navstar::glam::{Vec2, Vec3};

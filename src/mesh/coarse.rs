@@ -4,9 +4,15 @@
 //! mode expands one node per polygon it crosses, so fewer, larger polygons mean fewer
 //! nodes; the exact shortest path does not depend on how the walkable region is cut.
 //!
-//! The copy has its own (default) flags and areas: it is used only for queries whose
-//! filter admits every polygon of the mesh, where neither matters. Built once per mesh,
-//! on the first such query, and shared by all threads.
+//! The default mode searches it too (`query/merged.rs`): A* over the merged polygons
+//! finds a corridor, and a second A* over the mesh's own polygons, kept inside it, gives
+//! the path in the mesh's ids.
+//!
+//! The copy has its own (default) flags and areas and no off-mesh links: it is used only
+//! for queries whose filter admits every polygon of the mesh (and, in the default mode,
+//! prices every area the same, on a mesh without links), where none of that matters.
+//! Built once per mesh, on the first such query, and shared by all threads. Memory: the
+//! merged mesh's tables plus one `u32` per original polygon (`of_original`).
 
 use std::ops::Index;
 use std::sync::Arc;

@@ -9,12 +9,14 @@ mod clearance;
 mod direct;
 mod follow;
 mod nearby;
+mod merged;
 mod nearest_target;
 mod options;
 mod path;
 mod reachable;
 mod wall;
 mod wander;
+mod stats;
 
 use glam::Vec3;
 
@@ -28,12 +30,14 @@ use crate::filter::QueryFilter;
 use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint};
 use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
 use crate::search::exact::ExactSearch;
+use crate::search::map::NodeMap;
 use direct::{direct_cost, in_direct_sight};
 pub use follow::PathCorridor;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};
 pub use wall::WallDistance;
+pub use stats::SearchStats;
 
 /// Per-thread query state over one mesh.
 ///
@@ -74,6 +78,13 @@ pub struct Query {
     /// Scratch of the queries with an agent radius (`clearance`): the goals kept and
     /// their indices, and per polygon of the eroded mesh its parent in a flood.
     pub(super) agent: clearance::AgentScratch,
+    /// What the searches of the last query did.
+    pub(super) stats: SearchStats,
+    /// Whether the default mode searches the merged copy first ([`Query::set_merged_search`]).
+    pub(super) merged_search: bool,
+    /// The corridor over the merged copy, and its polygons as a set.
+    pub(super) merged_corridor: Vec<CorridorStep>,
+    pub(super) merged_region: NodeMap,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -161,6 +172,10 @@ impl Query {
             reached: Vec::new(),
             exact: None,
             exact_coarse: None,
+            stats: SearchStats::default(),
+            merged_search: true,
+            merged_corridor: Vec::new(),
+            merged_region: NodeMap::default(),
             admits_all: None,
             nearby: nearby::Nearby::default(),
             agent: clearance::AgentScratch::default(),
@@ -232,7 +247,10 @@ impl Query {
         self.search.bytes()
             + exact(&self.exact)
             + exact(&self.exact_coarse)
-            + (self.corridor.capacity() + self.best_corridor.capacity())
+            + self.merged_region.bytes()
+            + (self.corridor.capacity()
+                + self.best_corridor.capacity()
+                + self.merged_corridor.capacity())
                 * std::mem::size_of::<CorridorStep>()
     }
 
@@ -361,6 +379,7 @@ impl Query {
         goal: Vec3,
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
+        self.stats = SearchStats::default();
         options.validate()?;
         let erosion = self.mesh.data().erosion_for(options.agent_radius);
         if erosion > 0.0 {
@@ -489,7 +508,7 @@ impl Query {
             point: target.point,
         }];
         let request = search_request(&start, &targets, options);
-        let outcome = self.search.search(mesh, &request, &mut self.corridor);
+        let outcome = self.search_corridor(mesh, &request);
         if let SearchOutcome::Closest(end) = outcome {
             // Unreachable although on the same island (the filter refuses the way):
             // end at the explored polygon closest to the goal.
@@ -528,26 +547,31 @@ impl Query {
                 polygon: coarse.of_original[p.polygon as usize],
                 ..*p
             };
-            return self
+            let search = self
                 .exact_coarse
-                .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)))
-                .find(
-                    &coarse.mesh,
-                    &on_coarse(start),
-                    &on_coarse(target),
-                    None,
-                    &mut self.path.corners,
-                );
-        }
-        self.exact
-            .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)))
-            .find(
-                mesh,
-                start,
-                target,
-                (!all).then_some(filter),
+                .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)));
+            let found = search.find(
+                &coarse.mesh,
+                &on_coarse(start),
+                &on_coarse(target),
+                None,
                 &mut self.path.corners,
-            )
+            );
+            self.stats.add(search.expanded());
+            return found;
+        }
+        let search = self
+            .exact
+            .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)));
+        let found = search.find(
+            mesh,
+            start,
+            target,
+            (!all).then_some(filter),
+            &mut self.path.corners,
+        );
+        self.stats.add(search.expanded());
+        found
     }
 
     /// Pulls `self.corridor` tight into `self.path` and sets `self.cost`.
@@ -706,5 +730,6 @@ pub(super) fn search_request<'a>(
         strategy: options.strategy,
         heuristic_weight: options.heuristic_weight,
         filter: &options.filter,
+        within: None,
     }
 }

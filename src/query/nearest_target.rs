@@ -79,6 +79,7 @@ impl Query {
         goals: &[Vec3],
         options: &PathOptions,
     ) -> Result<usize, QueryError> {
+        self.stats = super::SearchStats::default();
         options.validate()?;
         if goals.iter().any(|g| !g.is_finite()) {
             return Err(QueryError::NonFinitePoint(Endpoint::Goal));
@@ -164,9 +165,9 @@ impl Query {
             }
             let from = NearestPoint { polygon, ..*start };
             let request = search_request(&from, &self.targets, options);
-            let SearchOutcome::Reached { target, cost } =
-                self.search.search(mesh, &request, &mut self.corridor)
-            else {
+            let outcome = self.search.search(mesh, &request, &mut self.corridor);
+            self.stats.add(self.search.expanded());
+            let SearchOutcome::Reached { target, cost } = outcome else {
                 continue;
             };
             let goal = self.target_goals[target];

@@ -53,6 +53,7 @@ impl Query {
         filter: &QueryFilter,
         max_snap_distance: f32,
     ) -> Result<&[ReachedPolygon], QueryError> {
+        self.stats = super::SearchStats::default();
         if max_cost.is_nan() || max_cost < 0.0 {
             return Err(QueryError::InvalidOption(
                 "max_cost must be >= 0 (infinity allowed)",
@@ -82,6 +83,7 @@ impl Query {
             max_cost,
             &mut self.reached,
         );
+        self.stats.add(self.search.expanded());
         Ok(())
     }
 }

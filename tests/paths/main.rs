@@ -6,6 +6,7 @@
 //! * `exact`: the exact mode (`PathMode::Optimal`) against the visibility-graph oracle of
 //!   `tests/common` and the reference lengths of the shared scenario files;
 //! * `properties`: random meshes, every path checked by the independent checker;
+//! * `merged`: the default mode's search over the merged copy against the whole mesh;
 //! * `connectors`: degenerate connector triangles that stitch T-junctions;
 //! * `queries`: area costs, run-time flags, off-mesh links, search strategies, path
 //!   details, the nearest of several goals and the bounded flood;
@@ -25,6 +26,7 @@ mod connectors;
 mod exact;
 mod follow;
 mod known;
+mod merged;
 mod node_limit;
 mod properties;
 mod queries;

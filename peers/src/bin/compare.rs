@@ -21,6 +21,15 @@
 //! around the single call (point location included for all three). Lengths are measured
 //! in the ground plane. A failure is no path, or a partial one. `--worst K` lists each
 //! library's K queries furthest above the reference.
+//!
+//! navstar runs three times: the default mode (`navstar`), the exact mode
+//! (`navstar-optimal`), and the default mode with its search over the merged copy
+//! turned off (`navstar-whole`, `Query::set_merged_search(false)`). Detour runs twice: on the same polygons (cut to at most 6 corners where bigger), and
+//! on Recast-style merged polygons (`navstar_peers::merge`: neighbours joined while
+//! convex, at most 6 corners, as `rcBuildPolyMesh` does), the row `Detour-merged`. The
+//! column "expanded" gives the search nodes each query expanded (median / mean, from
+//! the warm-up pass): navstar's `Query::last_search_stats().expanded`, Detour's node
+//! pool count after `findPath` (every polygon it visited); Polyanya's crate reports none.
 
 #![forbid(unsafe_code)]
 
@@ -31,6 +40,7 @@ use std::time::{Duration, Instant};
 use navstar::glam::Vec3;
 use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
 use navstar_peers::detour::{DetourMesh, DetourQuery};
+use navstar_peers::merge;
 use navstar_peers::polyanya::PolyanyaMesh;
 use navstar_peers::{SplitMix64, length_2d, path_length_2d, random_point_in_polygon};
 
@@ -222,16 +232,24 @@ fn workload(input: &str, max_queries: usize, seed: u64) -> Result<Workload, Stri
     })
 }
 
-/// One library's answers: per query, the fastest time and the 2D length (None = failed).
+/// One library's answers: per query, the fastest time, the 2D length (None = failed)
+/// and the search nodes it expanded.
 struct Run {
     times: Vec<Duration>,
     lengths: Vec<Option<f64>>,
+    expanded: Vec<u64>,
 }
 
-fn run(queries: usize, reps: usize, mut call: impl FnMut(usize) -> Option<f64>) -> Run {
+/// What one call answers: the 2D length (None = failed), and the search nodes expanded.
+type Answer = (Option<f64>, u64);
+
+fn run(queries: usize, reps: usize, mut call: impl FnMut(usize) -> Answer) -> Run {
     let mut lengths = Vec::with_capacity(queries);
+    let mut expanded = Vec::with_capacity(queries);
     for i in 0..queries {
-        lengths.push(call(i));
+        let (length, nodes) = call(i);
+        lengths.push(length);
+        expanded.push(nodes);
     }
     let mut times = vec![Duration::MAX; queries];
     for _ in 0..reps {
@@ -243,7 +261,11 @@ fn run(queries: usize, reps: usize, mut call: impl FnMut(usize) -> Option<f64>) 
             *best = (*best).min(elapsed);
         }
     }
-    Run { times, lengths }
+    Run {
+        times,
+        lengths,
+        expanded,
+    }
 }
 
 fn percentile<T: Copy + PartialOrd>(sorted: &[T], q: f64) -> Option<T> {
@@ -292,6 +314,91 @@ fn mode_comparison(name: &str, funnel: &Run, optimal: &Run) -> String {
         ratios.len(),
         median(optimal) / median(funnel)
     )
+}
+
+/// A navstar query's answer: its 2D length (None unless complete) and the nodes its
+/// searches expanded.
+fn navstar_answer(query: &mut Query, w: &Workload, i: usize, options: &PathOptions) -> Answer {
+    let q = w.queries[i];
+    let length = query
+        .find_path(q.start, q.goal, options)
+        .ok()
+        .and_then(|path| {
+            (path.status == PathStatus::Complete).then(|| {
+                let corners: Vec<[f32; 3]> = path.corners.iter().map(|c| c.to_array()).collect();
+                f64::from(path_length_2d(&w.mesh, &corners))
+            })
+        });
+    (length, query.last_search_stats().expanded)
+}
+
+/// A Detour query's answer: its 2D length (None = failed or partial) and the nodes of
+/// its node pool after `findPath` (the polygons it visited).
+fn detour_answer(dq: &mut DetourQuery<'_>, w: &Workload, i: usize) -> Answer {
+    let q = w.queries[i];
+    let length = dq
+        .find_path(q.start.to_array(), q.goal.to_array())
+        .map(|path| f64::from(path_length_2d(&w.mesh, &path)));
+    (length, dq.last_node_count() as u64)
+}
+
+/// Median and mean of per-query expansions; "-" for a library that does not count them.
+fn expansions(library: &str, expanded: &[u64]) -> String {
+    if library == "Polyanya" || expanded.is_empty() {
+        return "-".into();
+    }
+    let mut sorted = expanded.to_vec();
+    sorted.sort_unstable();
+    let mean = sorted.iter().sum::<u64>() as f64 / sorted.len() as f64;
+    format!(
+        "{} / {mean:.0}",
+        percentile(&sorted, 0.5).expect("not empty")
+    )
+}
+
+/// Detour on the mesh's polygons merged as Recast merges them (at most 6 corners, while
+/// convex), with the same queries.
+fn merged_detour_row(w: &Workload, n: usize, reps: usize, notes: &mut Vec<String>) -> Row {
+    let library = "Detour-merged";
+    let t = Instant::now();
+    let merged = match merge::merged_mesh(&w.mesh, merge::MAX_MERGED_CORNERS) {
+        Ok(m) => m,
+        Err(e) => {
+            return Row {
+                library,
+                note: format!("merge failed: {e}"),
+                run: None,
+            };
+        }
+    };
+    let merge_time = t.elapsed();
+    let detour = match DetourMesh::from_navmesh(&merged, &Default::default()) {
+        Ok(d) => d,
+        Err(e) => {
+            return Row {
+                library,
+                note: format!("not built: {e}"),
+                run: None,
+            };
+        }
+    };
+    let mut dq = DetourQuery::new(&detour).expect("Detour query");
+    dq.half_extents = [0.5, 2.0, 0.5];
+    let run = run(n, reps, |i| detour_answer(&mut dq, w, i));
+    notes.push(format!(
+        "{}: Detour-merged: {} polygons merged into {} in {:.1} ms ({} Detour polygons, {} tile(s))",
+        w.name,
+        w.mesh.polygon_count(),
+        merged.polygon_count(),
+        merge_time.as_secs_f64() * 1e3,
+        detour.polygon_count(),
+        detour.tile_count()
+    ));
+    Row {
+        library,
+        note: String::new(),
+        run: Some(run),
+    }
 }
 
 struct Row {
@@ -347,15 +454,15 @@ fn main() -> ExitCode {
     );
     println!();
     println!(
-        "| mesh | polygons | queries | ref | library | median µs | p95 µs | mean len/ref | p95 len/ref | max len/ref | failures |"
+        "| mesh | polygons | queries | ref | library | median µs | p95 µs | expanded median / mean | mean len/ref | p95 len/ref | max len/ref | failures |"
     );
-    println!("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut notes = Vec::new();
     for input in &inputs {
         let w = match workload(input, max_queries, seed) {
             Ok(w) => w,
             Err(e) => {
-                println!("| {input} | - | - | - | all | load failed: {e} | | | | | |");
+                println!("| {input} | - | - | - | all | load failed: {e} | | | | | | |");
                 continue;
             }
         };
@@ -366,25 +473,17 @@ fn main() -> ExitCode {
         let mut query = Query::new(&w.mesh);
         let options = PathOptions::default();
         let navstar_build = t.elapsed();
-        let navstar = run(n, reps, |i| {
-            let q = w.queries[i];
-            let path = query.find_path(q.start, q.goal, &options).ok()?;
-            (path.status == PathStatus::Complete).then(|| {
-                let corners: Vec<[f32; 3]> = path.corners.iter().map(|c| c.to_array()).collect();
-                f64::from(path_length_2d(&w.mesh, &corners))
-            })
-        });
+        let navstar = run(n, reps, |i| navstar_answer(&mut query, &w, i, &options));
         // navstar, exact mode
         let mut optimal_options = PathOptions::default();
         optimal_options.mode = PathMode::Optimal;
         let navstar_optimal = run(n, reps, |i| {
-            let q = w.queries[i];
-            let path = query.find_path(q.start, q.goal, &optimal_options).ok()?;
-            (path.status == PathStatus::Complete).then(|| {
-                let corners: Vec<[f32; 3]> = path.corners.iter().map(|c| c.to_array()).collect();
-                f64::from(path_length_2d(&w.mesh, &corners))
-            })
+            navstar_answer(&mut query, &w, i, &optimal_options)
         });
+        // navstar's default mode without the merged copy (the whole mesh searched).
+        query.set_merged_search(false);
+        let navstar_whole = run(n, reps, |i| navstar_answer(&mut query, &w, i, &options));
+        query.set_merged_search(true);
         notes.push(mode_comparison(&w.name, &navstar, &navstar_optimal));
         let mut rows = vec![
             Row {
@@ -397,6 +496,11 @@ fn main() -> ExitCode {
                 note: String::new(),
                 run: Some(navstar_optimal),
             },
+            Row {
+                library: "navstar-whole",
+                note: String::new(),
+                run: Some(navstar_whole),
+            },
         ];
 
         // Detour
@@ -407,11 +511,7 @@ fn main() -> ExitCode {
                 let mut dq = DetourQuery::new(&detour).expect("Detour query");
                 // The query points are on the mesh: a small search box is enough.
                 dq.half_extents = [0.5, 2.0, 0.5];
-                let run = run(n, reps, |i| {
-                    let q = w.queries[i];
-                    let path = dq.find_path(q.start.to_array(), q.goal.to_array())?;
-                    Some(f64::from(path_length_2d(&w.mesh, &path)))
-                });
+                let run = run(n, reps, |i| detour_answer(&mut dq, &w, i));
                 notes.push(format!(
                     "{}: navstar query setup {:.1} ms; Detour build {:.1} ms ({} polygons after splitting, {} tile(s), cs {}, largest vertex move {:.2e})",
                     w.name,
@@ -435,6 +535,9 @@ fn main() -> ExitCode {
             }),
         }
 
+        // Detour on Recast-style merged polygons
+        rows.push(merged_detour_row(&w, n, reps, &mut notes));
+
         // Polyanya
         let t = Instant::now();
         match PolyanyaMesh::from_navmesh(&w.mesh) {
@@ -452,9 +555,16 @@ fn main() -> ExitCode {
                 ));
                 let run = run(n, reps, |i| {
                     let q = w.queries[i];
-                    let (corners, length) = pm.path(q.start.to_array(), q.goal.to_array())?;
-                    debug_assert!((length_2d(&corners) - length).abs() < 1e-2 * length.max(1.0));
-                    Some(f64::from(length))
+                    let length =
+                        pm.path(q.start.to_array(), q.goal.to_array())
+                            .map(|(corners, length)| {
+                                debug_assert!(
+                                    (length_2d(&corners) - length).abs() < 1e-2 * length.max(1.0)
+                                );
+                                f64::from(length)
+                            });
+                    // The crate does not report its node count.
+                    (length, 0)
                 });
                 rows.push(Row {
                     library: "Polyanya",
@@ -484,7 +594,7 @@ fn main() -> ExitCode {
         for row in &rows {
             let Some(run) = &row.run else {
                 println!(
-                    "| {} | {} | {} | {ref_name} | {} | {} | | | | | |",
+                    "| {} | {} | {} | {ref_name} | {} | {} | | | | | | |",
                     w.name,
                     w.mesh.polygon_count(),
                     w.source,
@@ -510,13 +620,14 @@ fn main() -> ExitCode {
                 (!ratios.is_empty()).then(|| ratios.iter().sum::<f64>() / ratios.len() as f64);
             let fmt_ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.4}"));
             println!(
-                "| {} | {} | {} | {ref_name} | {} | {} | {} | {} | {} | {} | {failures} |",
+                "| {} | {} | {} | {ref_name} | {} | {} | {} | {} | {} | {} | {} | {failures} |",
                 w.name,
                 w.mesh.polygon_count(),
                 w.source,
                 row.library,
                 percentile(&times, 0.5).map_or("-".into(), micros),
                 percentile(&times, 0.95).map_or("-".into(), micros),
+                expansions(row.library, &run.expanded),
                 fmt_ratio(mean),
                 fmt_ratio(percentile(&ratios, 0.95)),
                 fmt_ratio(ratios.last().copied()),

@@ -46,6 +46,7 @@ impl AStar {
             sampled: false,
             max_cost,
             needs_cost: true,
+            within: None,
         };
         self.listed.clear();
         self.begin(mesh, &ctx, start_polygon, start);
@@ -68,6 +69,7 @@ impl AStar {
                     parent,
                 });
             }
+            self.expanded = self.expanded.saturating_add(1);
             self.expand(mesh, &ctx, index, &mut reopen_budget);
             if self.cut {
                 // The node limit: the list holds the polygons found so far.

@@ -59,7 +59,7 @@ use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
 use crate::corridor::{StepKey, hop_key, key_hop};
 use crate::filter::QueryFilter;
 use crate::geometry::gap_between_segments_2d;
-use crate::mesh::{MeshData, NO_NEIGHBOUR};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, Tiled};
 use crate::search::map::{NodeMap, Slot};
 pub use flood::ReachedPolygon;
 use nodes::{NONE, Node, NodePool, ROOT_KEY, UNVISITED};
@@ -91,6 +91,33 @@ pub(crate) struct SearchRequest<'a> {
     pub heuristic_weight: f32,
     /// Which polygons and links may be used, and the area costs.
     pub filter: &'a QueryFilter,
+    /// When set, only the polygons inside this region may be entered (on top of the
+    /// filter): the second pass of the search over the merged copy.
+    pub within: Option<Within<'a>>,
+}
+
+/// A region of the mesh a search keeps to: the polygons whose merged polygon (in the
+/// mesh's merged copy) is listed in `merged`.
+#[derive(Clone, Copy)]
+pub(crate) struct Within<'a> {
+    /// Per polygon of the mesh: its merged polygon.
+    pub of_original: &'a Tiled<u32>,
+    /// The merged polygons of the region (any value).
+    pub merged: &'a NodeMap,
+}
+
+impl Within<'_> {
+    /// Whether polygon `p` of the mesh lies in the region.
+    #[inline(always)]
+    fn holds(&self, p: u32) -> bool {
+        self.merged.get(self.of_original[p as usize]).is_some()
+    }
+}
+
+impl std::fmt::Debug for Within<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Within").finish_non_exhaustive()
+    }
 }
 
 /// The outcome of a search.
@@ -121,9 +148,18 @@ struct Context<'a> {
     /// Whether the cost so far of nodes is needed: by every order but plain A*'s, and
     /// by the flood's bound (plain A* orders by the estimate alone).
     needs_cost: bool,
+    /// The region the search keeps to, if any.
+    within: Option<Within<'a>>,
 }
 
 impl Context<'_> {
+    /// Whether the search may enter polygon `p`: the filter admits it, and it lies in
+    /// the region the search keeps to.
+    #[inline(always)]
+    fn enters(&self, mesh: &MeshData, p: u32) -> bool {
+        self.filter.admits(mesh.flags_of(p)) && self.within.is_none_or(|w| w.holds(p))
+    }
+
     /// Whether a node, once reached, is never improved (the unordered strategies).
     fn first_come(&self) -> bool {
         matches!(
@@ -161,6 +197,8 @@ pub(crate) struct AStar {
     open: OpenList,
     /// Whether the current search was cut short by the node limit.
     cut: bool,
+    /// Nodes expanded (successors offered) by the current search.
+    expanded: u32,
     /// Scratch for measuring a candidate corridor exactly.
     corridor: Vec<CorridorStep>,
     pull: PullScratch,
@@ -184,6 +222,7 @@ impl AStar {
             nodes: NodePool::new(max_nodes),
             open: OpenList::default(),
             cut: false,
+            expanded: 0,
             corridor: Vec::new(),
             pull: PullScratch::default(),
             measured: PathBuffer::default(),
@@ -197,6 +236,12 @@ impl AStar {
     /// Whether the last search (or flood) stopped because it reached the node limit.
     pub fn was_cut(&self) -> bool {
         self.cut
+    }
+
+    /// The nodes the last search (or flood) expanded: popped from the open list and
+    /// offered their successors.
+    pub fn expanded(&self) -> u32 {
+        self.expanded
     }
 
     /// The bytes of memory the search holds (nodes, tables, open list, corridors).
@@ -216,6 +261,7 @@ impl AStar {
         self.nodes.clear();
         self.open.clear();
         self.cut = false;
+        self.expanded = 0;
         let root = match self.nodes.add(ROOT_KEY, self.nodes.find(ROOT_KEY)) {
             Some(root) => root,
             None => {
@@ -266,6 +312,7 @@ impl AStar {
             max_cost: f32::INFINITY,
             needs_cost: !(request.strategy == SearchStrategy::AStar
                 && request.heuristic_weight == 1.0),
+            within: request.within,
         };
         self.begin(mesh, &ctx, request.start_polygon, request.start);
         // Each reopening strictly lowers an estimate (or, sampled, one of three arrival
@@ -304,6 +351,7 @@ impl AStar {
                 }
             }
             self.nodes[index as usize].closed = true;
+            self.expanded = self.expanded.saturating_add(1);
             self.expand(mesh, &ctx, index, &mut reopen_budget);
             if self.cut {
                 // The node limit: answer with what was found (see `Query::with_max_nodes`).
@@ -396,10 +444,7 @@ impl AStar {
         let sampled = ctx.sampled.then(|| self.sampled_parent(mesh, ctx, index));
         let range = mesh.corner_range(node.polygon);
         for (slot, &neighbour) in range.clone().zip(&mesh.neighbours[range]) {
-            if neighbour == NO_NEIGHBOUR
-                || neighbour == came_from
-                || !ctx.filter.admits(mesh.flags_of(neighbour))
-            {
+            if neighbour == NO_NEIGHBOUR || neighbour == came_from || !ctx.enters(mesh, neighbour) {
                 continue;
             }
             // Estimates never fall below the parent's, so a node already reached with
@@ -454,9 +499,7 @@ impl AStar {
         }
         let first_hop = mesh.links.hop_start[node.polygon as usize];
         for (i, hop) in hops.iter().enumerate() {
-            if !ctx.filter.admits(mesh.links.flags(hop.link))
-                || !ctx.filter.admits(mesh.flags_of(hop.to_polygon))
-            {
+            if !ctx.filter.admits(mesh.links.flags(hop.link)) || !ctx.enters(mesh, hop.to_polygon) {
                 continue;
             }
             let key = hop_key(first_hop + i as u32);

@@ -104,6 +104,8 @@ pub(crate) struct ExactSearch {
     fan: Vec<(DVec2, f64)>,
     /// At most this many nodes per search.
     max_nodes: usize,
+    /// Nodes expanded by the current search.
+    expanded: u32,
     nodes: Vec<SearchNode>,
     open: BinaryHeap<Open>,
     /// Nodes made by the current expansion, not yet in `open`.
@@ -136,6 +138,7 @@ impl ExactSearch {
             fan_index: NodeMap::default(),
             fan: Vec::new(),
             max_nodes,
+            expanded: 0,
             nodes: Vec::new(),
             open: BinaryHeap::new(),
             fresh: Vec::new(),
@@ -145,6 +148,12 @@ impl ExactSearch {
             start: DVec2::ZERO,
             target: DVec2::ZERO,
         }
+    }
+
+    /// The nodes the last search expanded (each interval node whose successors were
+    /// made, including those followed at once along a chain of polygons).
+    pub fn expanded(&self) -> u32 {
+        self.expanded
     }
 
     /// The bytes of memory held.
@@ -184,6 +193,7 @@ impl ExactSearch {
         self.start = up.ground(start.point).as_dvec2();
         self.target = up.ground(target.point).as_dvec2();
         self.best_final = f64::INFINITY;
+        self.expanded = 0;
         self.refused_round.clear();
         self.root_index.clear();
         self.root_g.clear();
@@ -238,6 +248,7 @@ impl ExactSearch {
                     debug_assert!(false, "exact search gave up: {} nodes", self.nodes.len());
                     return false;
                 }
+                self.expanded = self.expanded.saturating_add(1);
                 self.expand(mesh, index);
                 let &[only] = self.fresh.as_slice() else {
                     break;
