@@ -15,9 +15,12 @@
 //! last published snapshot, which stays whole (and keeps removed tiles alive) for as long
 //! as someone holds it.
 
+mod chunks;
 mod compose;
+mod islands;
 mod links;
 mod refs;
+mod restitch;
 pub(crate) mod stitch;
 
 use std::sync::{Arc, PoisonError};
