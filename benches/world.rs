@@ -14,7 +14,8 @@
 //!    polygons) and on the world of table 2.
 //!
 //! Run: `cargo bench -p navstar --bench world` (`-- --quick` for fewer queries and
-//! changes; `-- queries`, `-- changes` or `-- creation` for one table).
+//! changes; `-- queries`, `-- changes` or `-- creation` for one table; `NAVSTAR_DATA=dir`
+//! reads the maps from `dir` instead).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -51,9 +52,14 @@ const MAPS: &[Map] = &[
     },
 ];
 
+/// `path` in the benchmark data: `$NAVSTAR_DATA` when set, else `../shared/data` beside
+/// the crate.
 fn data(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+    std::env::var_os("NAVSTAR_DATA")
+        .map_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+            PathBuf::from,
+        )
         .join(path)
 }
 

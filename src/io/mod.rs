@@ -62,6 +62,7 @@ pub use movingai::{GridMap, parse_movingai_map, parse_movingai_map_bytes};
 pub use obj::{parse_obj, parse_obj_bytes};
 pub use polyanya::{parse_polyanya_mesh, parse_polyanya_mesh_bytes};
 pub use scenario::{ScenarioProblem, parse_scenario, parse_scenario_bytes};
+pub use world::WORLD_FORMAT_VERSION;
 
 /// The raw result of parsing a mesh file, before any geometric validation.
 ///

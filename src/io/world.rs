@@ -1,14 +1,14 @@
 //! The world file: a [`World`] saved as its options and the binary images of its tiles
 //! ([`World::to_bytes`], [`World::from_bytes`]).
 //!
-//! # Layout (version 1)
+//! # Layout (version 3)
 //!
 //! The container of the mesh format (see [`NavMesh::to_bytes`]), with its own magic:
 //!
-//! * A 32-byte header: the magic `NAVWORLD`, the format version (`u32`, the mesh
-//!   format's), the number of records that follow (`u32`: two plus the number of
-//!   tiles), the payload length in bytes (`u64`), the CRC-32 (IEEE) of the payload
-//!   (`u32`) and a reserved `u32` (0).
+//! * A 32-byte header: the magic `NAVWORLD`, the world format version (`u32`: 3), the
+//!   number of records that follow (`u32`: two plus the number of tiles), the payload
+//!   length in bytes (`u64`), the CRC-32 (IEEE) of the payload (`u32`) and a reserved
+//!   `u32` (0).
 //! * A `WRLD` record of 16 bytes: the up axis (`u32`: 0 for Y, 1 for Z), `max_tiles`
 //!   (`u32`), `seam_tolerance` and `climb` (`f32`).
 //! * A `GENS` record: for each slot ever used (at most `max_tiles`), the generation of
@@ -17,7 +17,17 @@
 //! * One `TIMG` record per tile, by increasing slot: the slot and the generation
 //!   (`u32` each), the tile as a whole mesh file (its own header and checksum: the mesh
 //!   as it was added), then the current flags of its polygons (`u32` each), which may
-//!   have changed since through the world's snapshots.
+//!   have changed since through the world's snapshots; then the links given with the
+//!   tile that end on other tiles ([`World::add_tile_with_links`]): their number
+//!   (`u32`) and each as given in 40 bytes (start and end: 3 `f32` each; radius and
+//!   cost: `f32`; flags: `u32`; area: `u8`; two-way: `u8`, 0 or 1; two bytes 0); then
+//!   the current flags of the tile's links (`u32` each: its own mesh's links, then
+//!   those given with it), which may also have changed through the snapshots.
+//!
+//! Version 2 is the same without the links and their flags (the tiles' own links load
+//! with the flags their meshes were built with); it still loads, as a world whose tiles
+//! were given no links. Other versions are refused, naming the versions this library
+//! reads. (Mesh files keep their own version, [`crate::FORMAT_VERSION`].)
 //!
 //! Each record is a 4-byte tag, a `u64` body length and the body, as in a mesh file.
 //! Loading trusts nothing: the header and checksum are checked as for a mesh file, each
@@ -26,8 +36,17 @@
 //! slot with its generation, joined to its neighbours as [`World::add_tile`] joins
 //! them, so that polygon references made before saving resolve in the loaded world.
 
+use glam::Vec3;
+
 use crate::mesh::{BinaryError, HEADER_LEN, Reader, open, record, seal};
-use crate::{NavMesh, PolyRef, TileRef, UpAxis, World, WorldOptions};
+use crate::{NavMesh, OffMeshLink, PolyRef, TileRef, UpAxis, World, WorldOptions};
+
+/// The world format version this library writes.
+pub const WORLD_FORMAT_VERSION: u32 = 3;
+/// The oldest world format version this library reads (without links between tiles).
+const OLDEST_WORLD_VERSION: u32 = 2;
+/// The bytes of a link given with a tile.
+const LINK_LEN: usize = 40;
 
 /// The first 8 bytes of a world file.
 const WORLD_MAGIC: [u8; 8] = *b"NAVWORLD";
@@ -43,15 +62,11 @@ const OPTIONS_LEN: usize = 16;
 const TILE_PREFIX: usize = 8;
 
 impl World {
-    /// The world in the navstar world format (see [`World::from_bytes`]): its options
-    /// and, slot by slot, each tile's slot, generation, binary image
-    /// ([`NavMesh::to_bytes`] of the mesh it was added as) and the current flags of its
-    /// polygons.
-    ///
-    /// Not saved yet (version 1): the links given with a tile that end on other tiles
-    /// ([`World::add_tile_with_links`]; [`World::tile_links`] lists them, to add them
-    /// again after loading) and link flags changed through snapshots (a tile's own
-    /// links load with the flags its mesh was built with).
+    /// The world in the navstar world format, version [`WORLD_FORMAT_VERSION`] (see
+    /// [`World::from_bytes`]): its options and, slot by slot, each tile's slot,
+    /// generation, binary image ([`NavMesh::to_bytes`] of the mesh it was added as), the
+    /// current flags of its polygons, the links given with it that end on other tiles
+    /// ([`World::add_tile_with_links`]) and the current flags of its links.
     ///
     /// ```
     /// use navstar::{MeshOptions, NavMesh, TileGrid, World, WorldOptions};
@@ -90,10 +105,11 @@ impl World {
                 out.extend_from_slice(&generation.to_le_bytes());
             }
         });
-        let tiles = self.tiles();
+        let tiles = self.saved_tiles();
         // Taken after the list: a tile replaced in between keeps its own flags.
         let snapshot = self.snapshot();
-        for (tile, mesh) in &tiles {
+        for saved in &tiles {
+            let (tile, mesh) = (&saved.tile, &saved.mesh);
             record(&mut payload, TILE_IMAGE, |out| {
                 out.extend_from_slice(&tile.slot().to_le_bytes());
                 out.extend_from_slice(&tile.generation().to_le_bytes());
@@ -108,9 +124,15 @@ impl World {
                         );
                     out.extend_from_slice(&flags.to_le_bytes());
                 }
+                write_links(out, &saved.links, &saved.link_flags);
             });
         }
-        seal(WORLD_MAGIC, 2 + tiles.len() as u32, &payload)
+        seal(
+            WORLD_MAGIC,
+            WORLD_FORMAT_VERSION,
+            2 + tiles.len() as u32,
+            &payload,
+        )
     }
 
     /// Writes [`World::to_bytes`] to `writer`.
@@ -122,8 +144,10 @@ impl World {
     }
 
     /// Loads a world saved by [`World::to_bytes`]: the same options, and each tile in
-    /// its slot with its generation, so that [`TileRef`]s and polygon references made
-    /// before saving name the same tiles in the loaded world.
+    /// its slot with its generation and the links given with it, so that [`TileRef`]s,
+    /// polygon references and link ids made before saving name the same tiles, polygons
+    /// and links in the loaded world; polygon and link flags are as they were when it
+    /// was saved. Files of world format version 2 (before links were saved) load too.
     ///
     /// The bytes are not trusted: the header and the checksum are checked as for a mesh
     /// file, every tile image as strictly as [`NavMesh::from_navstar_bytes`] checks a
@@ -133,12 +157,28 @@ impl World {
     /// A [`BinaryError`] naming the section, the record and the byte offset (from the
     /// start of the world file) at fault; a tile the world refuses (another up axis, a
     /// slot beyond those the generations record lists or with another generation, slots
-    /// out of order) is [`BinaryError::Invalid`] naming the tile's record.
+    /// out of order, a link it would refuse) is [`BinaryError::Invalid`] naming the
+    /// tile's record; a world format version other than 2 or 3 is
+    /// [`BinaryError::Layout`] of the header, naming the versions read.
     pub fn from_bytes(bytes: &[u8]) -> Result<World, BinaryError> {
-        let (count, mut records) = open(bytes, WORLD_MAGIC, |records| {
+        let versions = OLDEST_WORLD_VERSION..=WORLD_FORMAT_VERSION;
+        let opened = open(bytes, WORLD_MAGIC, versions, |records| {
             (records < 2)
                 .then(|| format!("a world file holds at least 2 records, this one says {records}"))
-        })?;
+        });
+        let (version, count, mut records) = match opened {
+            Err(BinaryError::UnsupportedVersion { version, .. }) => {
+                return Err(BinaryError::Layout {
+                    section: "header",
+                    offset: 8,
+                    reason: format!(
+                        "world format version {version}: this library reads versions \
+                         {OLDEST_WORLD_VERSION} to {WORLD_FORMAT_VERSION}"
+                    ),
+                });
+            }
+            other => other?,
+        };
         let world = read_options(&mut records)?;
         let generations = read_generations(&mut records, &world)?;
         let mut previous_slot = None;
@@ -184,19 +224,37 @@ impl World {
                     .saturating_add(HEADER_LEN as u64)
                     .min(rest.len() as u64) as usize
             });
-            let (image, flags) = rest.split_at(image_len);
+            let (image, after) = rest.split_at(image_len);
             let mesh = NavMesh::from_navstar_bytes(image)
                 .map_err(|e| e.shifted(body.offset + TILE_PREFIX as u64))?;
-            if flags.len() as u64 != 4 * u64::from(mesh.polygon_count()) {
+            let needed = 4 * mesh.polygon_count() as usize;
+            let fits = if version == OLDEST_WORLD_VERSION {
+                after.len() == needed
+            } else {
+                after.len() >= needed
+            };
+            if !fits {
                 return Err(invalid(format!(
-                    "{} bytes of flags follow the tile's image; its {} polygons need {}",
-                    flags.len(),
+                    "{} bytes follow the tile's image; its {} polygons need {needed} bytes of \
+                     flags{}",
+                    after.len(),
                     mesh.polygon_count(),
-                    4 * u64::from(mesh.polygon_count())
+                    if version == OLDEST_WORLD_VERSION {
+                        " and nothing more (version 2)"
+                    } else {
+                        ", then its links"
+                    }
                 )));
             }
+            let (flags, links) = after.split_at(needed);
+            let (links, link_flags) = if version == OLDEST_WORLD_VERSION {
+                (Vec::new(), None)
+            } else {
+                let (links, link_flags) = read_links(links, mesh.link_count()).map_err(&invalid)?;
+                (links, Some(link_flags))
+            };
             world
-                .restore_tile(tile, &mesh)
+                .restore_tile(tile, &mesh, &links)
                 .map_err(|e| invalid(e.to_string()))?;
             let snapshot = world.snapshot();
             for (local, flags) in (0..).zip(flags.chunks_exact(4)) {
@@ -204,6 +262,12 @@ impl World {
                 snapshot
                     .resolve(polygon_ref(world.options().max_tiles, tile, local))
                     .and_then(|id| snapshot.set_polygon_flags(id, flags))
+                    .map_err(|e| invalid(e.to_string()))?;
+            }
+            for (local, &flags) in (0..).zip(link_flags.iter().flatten()) {
+                let link = element_id(world.options().max_tiles, slot, local);
+                snapshot
+                    .set_link_flags(link, flags)
                     .map_err(|e| invalid(e.to_string()))?;
             }
         }
@@ -215,9 +279,97 @@ impl World {
 /// The reference to polygon `local` of `tile` in a world of `max_tiles` slots: element
 /// ids of a snapshot are `slot << local_bits | local`, `local_bits = 32 - log2(max_tiles)`.
 fn polygon_ref(max_tiles: u32, tile: TileRef, local: u32) -> PolyRef {
-    let local_bits = 32 - max_tiles.trailing_zeros();
-    let id = (u64::from(tile.slot()) << local_bits) as u32 | local;
+    let id = element_id(max_tiles, tile.slot(), local);
     PolyRef(u64::from(tile.generation()) << 32 | u64::from(id))
+}
+
+/// The id of element `local` (polygon, link, ...) of `slot` in the snapshots of a world
+/// of `max_tiles` slots: `slot << local_bits | local`, `local_bits = 32 -
+/// log2(max_tiles)`.
+fn element_id(max_tiles: u32, slot: u32, local: u32) -> u32 {
+    let local_bits = 32 - max_tiles.trailing_zeros();
+    (u64::from(slot) << local_bits) as u32 | local
+}
+
+/// Appends the links given with a tile and the current flags of all its links (see the
+/// module's layout).
+fn write_links(out: &mut Vec<u8>, links: &[OffMeshLink], flags: &[u32]) {
+    out.extend_from_slice(&(links.len() as u32).to_le_bytes());
+    for link in links {
+        let floats = [
+            link.start.x,
+            link.start.y,
+            link.start.z,
+            link.end.x,
+            link.end.y,
+            link.end.z,
+            link.radius,
+            link.cost,
+        ];
+        for f in floats {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        out.extend_from_slice(&link.flags.to_le_bytes());
+        out.extend_from_slice(&[link.area, u8::from(link.bidirectional), 0, 0]);
+    }
+    for f in flags {
+        out.extend_from_slice(&f.to_le_bytes());
+    }
+}
+
+/// Reads what [`write_links`] wrote for a tile whose own mesh has `own` links: the
+/// links given with it and the current flags of all its links. The links themselves
+/// are checked when the tile goes back into the world.
+fn read_links(bytes: &[u8], own: u32) -> Result<(Vec<OffMeshLink>, Vec<u32>), String> {
+    let Some((count, rest)) = bytes.split_first_chunk::<4>() else {
+        return Err(format!(
+            "{} bytes after the polygon flags are too few for the number of links",
+            bytes.len()
+        ));
+    };
+    let count = u32::from_le_bytes(*count);
+    let all = u64::from(own) + u64::from(count);
+    let needed = u64::from(count) * LINK_LEN as u64 + 4 * all;
+    if rest.len() as u64 != needed {
+        return Err(format!(
+            "{} bytes follow the number of links; {count} links given with the tile and \
+             the flags of its {all} links need {needed}",
+            rest.len()
+        ));
+    }
+    let (given, flags) = rest.split_at(count as usize * LINK_LEN);
+    let mut links = Vec::with_capacity(count as usize);
+    for (index, raw) in given.chunks_exact(LINK_LEN).enumerate() {
+        let word = |at: usize| u32::from_le_bytes([raw[at], raw[at + 1], raw[at + 2], raw[at + 3]]);
+        let float = |at: usize| f32::from_bits(word(at));
+        let point = |at: usize| Vec3::new(float(at), float(at + 4), float(at + 8));
+        let bidirectional = match raw[37] {
+            0 => false,
+            1 => true,
+            other => {
+                return Err(format!(
+                    "link {index} given with the tile: its direction byte is {other}, not 0 or 1"
+                ));
+            }
+        };
+        if raw[38..] != [0, 0] {
+            return Err(format!(
+                "link {index} given with the tile: its reserved bytes are not 0"
+            ));
+        }
+        let mut link = OffMeshLink::new(point(0), point(12));
+        link.radius = float(24);
+        link.cost = float(28);
+        link.flags = word(32);
+        link.area = raw[36];
+        link.bidirectional = bidirectional;
+        links.push(link);
+    }
+    let flags = flags
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok((links, flags))
 }
 
 /// Reads the `GENS` record and gives `world` its slot generations.

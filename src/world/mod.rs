@@ -15,9 +15,12 @@
 //! last published snapshot, which stays whole (and keeps removed tiles alive) for as long
 //! as someone holds it.
 
+mod chunks;
 mod compose;
+mod islands;
 mod links;
 mod refs;
+mod restitch;
 pub(crate) mod stitch;
 
 use std::sync::{Arc, PoisonError};
@@ -540,20 +543,48 @@ impl World {
         self.lock().set_generations(generations)
     }
 
-    /// Puts `mesh` into the slot of `tile` with its generation, where a saved world had
-    /// it ([`World::from_bytes`]), joins it to its neighbours and publishes the new
-    /// snapshot.
+    /// Every tile present, by slot, with what saving it takes ([`World::to_bytes`]), read
+    /// under one lock.
+    pub(crate) fn saved_tiles(&self) -> Vec<SavedTile> {
+        let state = self.lock();
+        state
+            .present_tiles()
+            .map(|(slot, tile)| SavedTile {
+                tile: TileRef {
+                    slot,
+                    generation: tile.generation,
+                },
+                mesh: tile.mesh.clone(),
+                links: tile.links.given.clone(),
+                link_flags: tile
+                    .links
+                    .flags
+                    .iter()
+                    .map(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Puts `mesh` and the `links` given with it into the slot of `tile` with its
+    /// generation, where a saved world had it ([`World::from_bytes`]), joins it to its
+    /// neighbours and publishes the new snapshot.
     ///
     /// # Errors
     /// [`MeshError::InvalidOption`] when the slot is beyond `max_tiles` or holds a tile,
-    /// or the generation is 0; otherwise as [`World::add_tile`].
-    pub(crate) fn restore_tile(&self, tile: TileRef, mesh: &NavMesh) -> Result<(), MeshError> {
+    /// or the generation is 0; otherwise as [`World::add_tile_with_links`].
+    pub(crate) fn restore_tile(
+        &self,
+        tile: TileRef,
+        mesh: &NavMesh,
+        links: &[OffMeshLink],
+    ) -> Result<(), MeshError> {
         if tile.generation == 0 {
             return Err(MeshError::InvalidOption("a tile's generation is 0"));
         }
         let mut state = self.lock();
         state.claim(tile.slot)?;
-        let new = Tile::new(mesh, &[], tile.slot, tile.generation, &state)?;
+        let new = Tile::new(mesh, links, tile.slot, tile.generation, &state)?;
         state.put(tile.slot, new)?;
         self.publish(&state);
         Ok(())
@@ -570,6 +601,18 @@ impl World {
     fn publish(&self, state: &State) {
         self.current.store(Arc::new(state.snapshot()));
     }
+}
+
+/// A tile as a world file saves it ([`World::saved_tiles`]).
+pub(crate) struct SavedTile {
+    /// The tile.
+    pub tile: TileRef,
+    /// The mesh it was added as.
+    pub mesh: NavMesh,
+    /// The links given with it ([`World::add_tile_with_links`]), as given.
+    pub links: Vec<OffMeshLink>,
+    /// The current flags of its links: its own mesh's, then those given with it.
+    pub link_flags: Vec<u32>,
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use glam::Vec3;
 use navstar::{
-    BinaryError, MeshOptions, NavMesh, PathOptions, PathStatus, Query, TileGrid, TileRef, UpAxis,
-    World, WorldOptions,
+    BinaryError, MeshOptions, NavMesh, OffMeshLink, PathOptions, PathStatus, Query, TileGrid,
+    TileRef, UpAxis, World, WorldOptions,
 };
 
 /// A grid tile of unit cells at (x0, 0, z0), `walkable[z * width + x]`.
@@ -217,7 +217,7 @@ fn damaged_and_forged_files_are_refused_by_name_and_offset() {
         let payload = (b.len() - 32) as u64;
         b[16..24].copy_from_slice(&payload.to_le_bytes());
     });
-    assert!(e.to_string().contains("bytes of flags"), "{e}");
+    assert!(e.to_string().contains("links"), "{e}");
     // A damaged tile image: its own checksum catches it; a forged one (resealed inside)
     // is refused by the mesh checks, at an offset inside the world file.
     let image = first + 20;
@@ -250,4 +250,181 @@ fn a_tile_of_another_up_axis_is_refused_naming_its_record() {
     });
     assert!(invalid_in(&e, "tile image", 0), "{e}");
     assert!(e.to_string().contains("up axis"), "{e}");
+}
+
+/// Two 2 x 2 tiles 2 apart along x, a third far away, and links given with the first: a
+/// one-way jump to the second (cost 1.5, area 3, flags 5), a two-way teleporter to the
+/// third, and one whose end lies where no tile is yet.
+fn linked_world() -> (World, Vec<OffMeshLink>) {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let full = [true; 4];
+    let links = vec![
+        OffMeshLink::new(Vec3::new(1.9, 0.0, 1.0), Vec3::new(4.1, 0.0, 1.0))
+            .with_bidirectional(false)
+            .with_cost(1.5)
+            .with_area(3)
+            .with_flags(5),
+        OffMeshLink::new(Vec3::new(0.5, 0.0, 0.5), Vec3::new(20.5, 0.0, 0.5)).with_radius(0.5),
+        OffMeshLink::new(Vec3::new(0.5, 0.0, 1.5), Vec3::new(-10.0, 0.0, 0.5)),
+    ];
+    world
+        .add_tile_with_links(&tile(2, 2, &full, 0.0, 0.0), &links)
+        .unwrap();
+    world.add_tile(&tile(2, 2, &full, 4.0, 0.0)).unwrap();
+    world.add_tile(&tile(2, 2, &full, 20.0, 0.0)).unwrap();
+    (world, links)
+}
+
+/// The corners and the links taken by the path from `from` to `to` on a snapshot.
+fn route(world: &World, from: Vec3, to: Vec3) -> (PathStatus, Vec<Vec3>, Vec<Option<u32>>) {
+    let snapshot = world.snapshot();
+    let mut query = Query::new(&snapshot);
+    let path = query.find_path(from, to, &PathOptions::default()).unwrap();
+    let links = path.details.iter().map(|c| c.link).collect();
+    (path.status, path.corners.to_vec(), links)
+}
+
+#[test]
+fn links_between_tiles_and_link_flags_are_saved_with_the_world() {
+    let (world, links) = linked_world();
+    let (a, near, far) = (
+        Vec3::new(0.5, 0.0, 1.0),
+        Vec3::new(5.5, 0.0, 1.0),
+        Vec3::new(21.5, 0.0, 1.5),
+    );
+    // The jump (link 0 of slot 0) and the teleporter (link 1) are taken.
+    let (status, _, taken) = route(&world, a, near);
+    assert_eq!(status, PathStatus::Complete);
+    assert!(taken.contains(&Some(0)), "{taken:?}");
+    let (status, _, taken) = route(&world, far, a);
+    assert_eq!(status, PathStatus::Complete);
+    assert!(taken.contains(&Some(1)), "{taken:?}");
+    let bytes = world.to_bytes();
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+    let loaded = World::from_bytes(&bytes).unwrap_or_else(|e| panic!("refused: {e}"));
+    let first = loaded.tiles()[0].0;
+    assert_eq!(loaded.tile_links(first).unwrap(), links);
+    assert_eq!(loaded.to_bytes(), bytes);
+    for (from, to) in [(a, near), (far, a), (near, a), (a, far)] {
+        assert_eq!(route(&loaded, from, to), route(&world, from, to));
+    }
+    assert_eq!(loaded.snapshot().island_count(), 1);
+    assert_eq!(loaded.snapshot().link_count(), 3);
+    assert_eq!(loaded.snapshot().link_flags(0), 5);
+    // A link closed through a snapshot stays closed after saving and loading: the
+    // teleporter is no longer taken, and the far tile is out of reach.
+    world.snapshot().set_link_flags(1, 0).unwrap();
+    let closed = World::from_bytes(&world.to_bytes()).unwrap();
+    assert_eq!(closed.snapshot().link_flags(1), 0);
+    let (status, _, taken) = route(&closed, far, a);
+    assert_eq!(status, PathStatus::Partial);
+    assert!(!taken.contains(&Some(1)), "{taken:?}");
+    assert_eq!(route(&closed, far, a), route(&world, far, a));
+    // The link that waited for a tile attaches when one comes, in the loaded world too.
+    for w in [&world, &closed] {
+        w.add_tile(&tile(2, 2, &[true; 4], -11.0, 0.0)).unwrap();
+    }
+    let west = Vec3::new(-10.5, 0.0, 0.5);
+    let (status, _, taken) = route(&closed, a, west);
+    assert_eq!(status, PathStatus::Complete);
+    assert!(taken.contains(&Some(2)), "{taken:?}");
+    assert_eq!(route(&closed, a, west), route(&world, a, west));
+}
+
+/// `bytes` (a version 3 world file whose tiles have no links of any kind) in the
+/// version 2 layout: each tile record without the link section (a zero count), the
+/// header's version, record lengths, payload length and checksum rewritten.
+fn as_version_2(bytes: &[u8]) -> Vec<u8> {
+    let starts = records(bytes);
+    let mut out = bytes[..32].to_vec();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(bytes.len());
+        let mut record = bytes[start..end].to_vec();
+        if &record[..4] == b"TIMG" {
+            assert_eq!(record[record.len() - 4..], [0, 0, 0, 0]);
+            record.truncate(record.len() - 4);
+            let length = (record.len() - 12) as u64;
+            record[4..12].copy_from_slice(&length.to_le_bytes());
+        }
+        out.extend_from_slice(&record);
+    }
+    out[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let payload = (out.len() - 32) as u64;
+    out[16..24].copy_from_slice(&payload.to_le_bytes());
+    reseal(&mut out);
+    out
+}
+
+#[test]
+fn version_2_world_files_load_and_other_versions_are_refused_by_name() {
+    let (world, refs) = world();
+    let current = world.to_bytes();
+    let old = as_version_2(&current);
+    let loaded = World::from_bytes(&old).unwrap_or_else(|e| panic!("refused: {e}"));
+    let listed = |w: &World| w.tiles().into_iter().map(|(t, _)| t).collect::<Vec<_>>();
+    assert_eq!(listed(&loaded), refs);
+    assert!((walk(&loaded) - walk(&world)).abs() <= 1e-5);
+    // It saves in the current version.
+    assert_eq!(loaded.to_bytes(), current);
+    // A version 2 file with a link section (or anything) after the flags is refused.
+    let e = refusal(&current, true, |b| b[8] = 2);
+    assert!(
+        invalid_in(&e, "tile image", 0) && e.to_string().contains("version 2"),
+        "{e}"
+    );
+    for version in [1u32, 4, 0x0300_0000] {
+        let e = refusal(&current, false, |b| {
+            b[8..12].copy_from_slice(&version.to_le_bytes())
+        });
+        assert!(layout_in(&e, "header"), "{e}");
+        let message = e.to_string();
+        assert!(
+            message.contains(&format!("version {version}")) && message.contains("2 to 3"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn forged_links_are_refused_naming_the_tile_record() {
+    let (world, _) = linked_world();
+    let saved = world.to_bytes();
+    let starts = records(&saved);
+    // The first tile's record ends with: the link count, 3 links of 40 bytes, the
+    // flags of its 3 links.
+    let end = starts[3];
+    let count = end - 3 * 4 - 3 * 40 - 4;
+    assert_eq!(saved[count..count + 4], 3u32.to_le_bytes());
+    let link = |k: usize| count + 4 + 40 * k;
+    // A direction byte that is neither 0 nor 1; reserved bytes not 0.
+    let e = refusal(&saved, true, |b| b[link(1) + 37] = 2);
+    assert!(
+        invalid_in(&e, "tile image", 0) && e.to_string().contains("link 1"),
+        "{e}"
+    );
+    let e = refusal(&saved, true, |b| b[link(0) + 39] = 1);
+    assert!(invalid_in(&e, "tile image", 0), "{e}");
+    // A NaN radius: the world refuses the link as `add_tile_with_links` does.
+    let e = refusal(&saved, true, |b| {
+        b[link(2) + 24..link(2) + 28].copy_from_slice(&f32::NAN.to_le_bytes())
+    });
+    assert!(invalid_in(&e, "tile image", 0), "{e}");
+    // A start off the tile.
+    let e = refusal(&saved, true, |b| {
+        b[link(0)..link(0) + 4].copy_from_slice(&50.0f32.to_le_bytes())
+    });
+    assert!(
+        invalid_in(&e, "tile image", 0) && e.to_string().contains("link 0"),
+        "{e}"
+    );
+    // A huge link count, and one link more than there are bytes for.
+    for forged in [u32::MAX, 4] {
+        let e = refusal(&saved, true, |b| {
+            b[count..count + 4].copy_from_slice(&forged.to_le_bytes())
+        });
+        assert!(
+            invalid_in(&e, "tile image", 0) && e.to_string().contains("links"),
+            "{e}"
+        );
+    }
 }

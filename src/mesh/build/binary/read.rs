@@ -14,7 +14,7 @@ use crate::mesh::MeshData;
 
 /// Checks the header and checksum, reads the one tile record, and validates it.
 pub(super) fn decode(bytes: &[u8]) -> Result<MeshData, BinaryError> {
-    let (_, mut records) = open(bytes, MAGIC, |records| {
+    let (_, _, mut records) = open(bytes, MAGIC, FORMAT_VERSION..=FORMAT_VERSION, |records| {
         (records != 1).then(|| format!("a mesh file holds 1 record, this one says {records}"))
     })?;
     let tile_body = records.record(TILE, "tile")?;
@@ -29,32 +29,38 @@ pub(super) fn decode(bytes: &[u8]) -> Result<MeshData, BinaryError> {
     check::assemble(tile)
 }
 
-/// Checks the header (whose first 8 bytes must be `magic`) and the checksum of a file in
-/// the navstar container layout; `bad_count` says what is wrong with a record count, if
-/// anything. Returns the record count and a reader of the records.
+/// Checks the header (whose first 8 bytes must be `magic`, its version one of
+/// `versions`) and the checksum of a file in the navstar container layout; `bad_count`
+/// says what is wrong with a record count, if anything. Returns the version, the record
+/// count and a reader of the records.
 pub(crate) fn open(
     bytes: &[u8],
     magic: [u8; 8],
+    versions: std::ops::RangeInclusive<u32>,
     bad_count: impl FnOnce(u32) -> Option<String>,
-) -> Result<(u32, Reader<'_>), BinaryError> {
-    let records = bytes
-        .get(12..16)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    let payload = payload(bytes, magic, || records.and_then(bad_count))?;
+) -> Result<(u32, u32, Reader<'_>), BinaryError> {
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let records = word(12);
+    let payload = payload(bytes, magic, &versions, || records.and_then(bad_count))?;
     let reader = Reader {
         bytes: payload,
         base: HEADER_LEN as u64,
         pos: 0,
     };
-    Ok((records.unwrap_or(0), reader))
+    Ok((word(8).unwrap_or(0), records.unwrap_or(0), reader))
 }
 
 /// The payload after checking the header and the checksum.
-fn payload(
-    bytes: &[u8],
+fn payload<'a>(
+    bytes: &'a [u8],
     magic: [u8; 8],
+    versions: &std::ops::RangeInclusive<u32>,
     bad_count: impl FnOnce() -> Option<String>,
-) -> Result<&[u8], BinaryError> {
+) -> Result<&'a [u8], BinaryError> {
     if bytes.len() < HEADER_LEN {
         if !magic.starts_with(&bytes[..bytes.len().min(magic.len())]) {
             return Err(BinaryError::BadMagic);
@@ -72,10 +78,10 @@ fn payload(
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(8);
-    if version != FORMAT_VERSION {
+    if !versions.contains(&version) {
         return Err(BinaryError::UnsupportedVersion {
             version,
-            supported: FORMAT_VERSION,
+            supported: *versions.end(),
         });
     }
     let layout = |offset: u64, reason: String| BinaryError::Layout {

@@ -16,15 +16,15 @@ use crate::mesh::build::connectors::is_collinear_triangle;
 pub(super) fn encode(mesh: &MeshData) -> Vec<u8> {
     let mut payload = Vec::new();
     record(&mut payload, TILE, |out| tile(out, mesh));
-    seal(MAGIC, 1, &payload)
+    seal(MAGIC, FORMAT_VERSION, 1, &payload)
 }
 
-/// A file in the navstar container layout: the header (`magic`, the format version,
+/// A file in the navstar container layout: the header (`magic`, the format `version`,
 /// the record count, the payload's length and CRC-32), then the payload.
-pub(crate) fn seal(magic: [u8; 8], records: u32, payload: &[u8]) -> Vec<u8> {
+pub(crate) fn seal(magic: [u8; 8], version: u32, records: u32, payload: &[u8]) -> Vec<u8> {
     let mut file = Vec::with_capacity(super::HEADER_LEN + payload.len());
     file.extend_from_slice(&magic);
-    file.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    file.extend_from_slice(&version.to_le_bytes());
     file.extend_from_slice(&records.to_le_bytes());
     file.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     file.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
