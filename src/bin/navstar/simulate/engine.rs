@@ -71,6 +71,14 @@ struct Agent {
     frames_left: u32,
 }
 
+/// The move of one agent's frame: from `from` in polygon `polygon` towards `towards`.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    polygon: u32,
+    from: Vec3,
+    towards: Vec3,
+}
+
 /// The simulation state shared by all agents.
 struct World<'m> {
     mesh: &'m NavMesh,
@@ -142,18 +150,18 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
         report.door_changes += u64::from(doors.update(mesh, frame, occupied)?);
         let mut frame_micros = started.elapsed().as_secs_f64() * 1e6;
         for (index, agent) in agents.iter_mut().enumerate() {
-            let before = agent.corridor.position();
-            let first = agent.corridor.polygons()[0];
             let started = Instant::now();
-            let goal = world.step_agent(agent, &mut report);
+            let step = world.step_agent(agent, &mut report);
             let micros = started.elapsed().as_secs_f64() * 1e6;
-            let goal = goal.map_err(|e| format!("frame {frame}: agent {index}: {e}"))?;
+            let step = step.map_err(|e| format!("frame {frame}: agent {index}: {e}"))?;
             report.agent_micros.push(micros);
             frame_micros += micros;
             world
-                .check(agent, first, before, goal, doors)
+                .check(agent, step, doors)
                 .map_err(|e| format!("frame {frame}: agent {index}: {e}"))?;
-            report.walked += f64::from(before.distance(agent.corridor.position()));
+            if let Some(step) = step {
+                report.walked += f64::from(step.from.distance(agent.corridor.position()));
+            }
             if settings.keep_trails {
                 report.trails[index].push(agent.corridor.position());
             }
@@ -165,12 +173,12 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
 
 impl World<'_> {
     /// One frame of `agent`: a target when it has none, a new path when a door closed
-    /// ahead, then a step towards its next corner. Returns the point it stepped towards.
+    /// ahead, then a step towards its next corner. Returns the move, if it made one.
     fn step_agent(
         &mut self,
         agent: &mut Agent,
         report: &mut Report,
-    ) -> Result<Option<Vec3>, String> {
+    ) -> Result<Option<Step>, String> {
         if !agent.walking {
             let random = &mut self.random;
             let target = self
@@ -206,11 +214,16 @@ impl World<'_> {
         } else {
             here + to * (self.step / to.length())
         };
+        let polygon = agent.corridor.polygons()[0];
         agent
             .corridor
             .move_position(goal, &self.filter)
             .map_err(|e| format!("move from {here} towards {goal} failed: {e}"))?;
-        Ok(Some(goal))
+        Ok(Some(Step {
+            polygon,
+            from: here,
+            towards: goal,
+        }))
     }
 
     /// Plans a path from the agent to `target` and sets its corridor; a target cut off
@@ -255,20 +268,18 @@ impl World<'_> {
         Ok(())
     }
 
-    /// The checks of one agent's frame: the move from `before` (in polygon `first`)
-    /// towards `goal` walked through open polygons only and ended where the corridor
-    /// says; the agent stands on an open polygon of the mesh.
-    fn check(
-        &self,
-        agent: &Agent,
-        first: u32,
-        before: Vec3,
-        goal: Option<Vec3>,
-        doors: &Doors,
-    ) -> Result<(), String> {
+    /// The checks of one agent's frame: its move (if any) walked through open polygons
+    /// only and ended where the corridor says; the agent stands on an open polygon of the
+    /// mesh.
+    fn check(&self, agent: &Agent, step: Option<Step>, doors: &Doors) -> Result<(), String> {
         let position = agent.corridor.position();
         let tolerance = 1e-3 * position.abs().max_element().max(1.0);
-        if let Some(goal) = goal {
+        if let Some(Step {
+            polygon: first,
+            from: before,
+            towards: goal,
+        }) = step
+        {
             let mesh = self.mesh;
             let mut closed = None;
             let moved = mesh
@@ -400,14 +411,17 @@ mod tests {
             frames_left: 0,
         };
         let here = agent.corridor.position();
-        assert!(world.check(&agent, 1, here, None, &doors).is_ok());
+        assert!(world.check(&agent, None, &doors).is_ok());
         // A step the corridor did not take: the positions disagree.
-        let error = world
-            .check(&agent, 1, here, Some(Vec3::new(2.5, 0.0, 0.5)), &doors)
-            .unwrap_err();
+        let step = Step {
+            polygon: 1,
+            from: here,
+            towards: Vec3::new(2.5, 0.0, 0.5),
+        };
+        let error = world.check(&agent, Some(step), &doors).unwrap_err();
         assert!(error.contains("the move along the surface at"), "{error}");
         mesh.set_polygon_flags(1, 0).unwrap();
-        let error = world.check(&agent, 1, here, None, &doors).unwrap_err();
+        let error = world.check(&agent, None, &doors).unwrap_err();
         assert!(error.contains("closed polygon 1"), "{error}");
     }
 
