@@ -17,6 +17,7 @@ mod options;
 mod path;
 mod save;
 mod scen;
+mod simulate;
 mod stats;
 mod svg;
 mod tiles;
@@ -46,6 +47,7 @@ enum Command {
     Bench(bench::BenchCommand),
     Svg(svg::SvgCommand),
     Save(save::SaveCommand),
+    Simulate(simulate::SimulateCommand),
 }
 
 impl Command {
@@ -58,6 +60,7 @@ impl Command {
             Command::Bench(_) => "bench",
             Command::Svg(_) => "svg",
             Command::Save(_) => "save",
+            Command::Simulate(_) => "simulate",
         }
     }
 
@@ -69,6 +72,7 @@ impl Command {
             Command::Bench(command) => command.run(),
             Command::Svg(command) => command.run(),
             Command::Save(command) => command.run(),
+            Command::Simulate(command) => command.run(),
         }
     }
 }

@@ -23,7 +23,7 @@
 //! Y-up meshes, the view from above of right-handed coordinates; `--ground-y` overrides.
 
 mod path_data;
-mod picture;
+pub mod picture;
 
 use navstar::glam::Vec3;
 use navstar::{PathStatus, Query, UpAxis};

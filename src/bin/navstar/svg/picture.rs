@@ -25,6 +25,11 @@ const PATH_STROKE: &str = "#d62828";
 const START_FILL: &str = "#2a9d3f";
 const GOAL_FILL: &str = "#1d5fd1";
 const TILE_STROKE: &str = "#2b8cbe";
+const DOOR_FILL: &str = "#c0392b";
+/// Stroke colours of agents' trails (trail `i` gets colour `i % len`).
+const TRAIL_STROKES: &[&str] = &[
+    "#d62828", "#1d5fd1", "#2a9d3f", "#8e44ad", "#e8710a", "#0e7c86",
+];
 
 /// In `auto` mode, shared edges and portals are left out when the median polygon is
 /// narrower than this many pixels: they would only cover the picture.
@@ -63,6 +68,10 @@ pub struct Picture<'a> {
     tiles: &'a [(Vec2, Vec2)],
     /// The mesh eroded by the agent's radius, whose boundary is drawn (`--radius`).
     eroded: Option<&'a NavMesh>,
+    /// Polygons to fill as doors.
+    doors: &'a [u32],
+    /// Agents' trails to draw, each a polyline of world points.
+    trails: &'a [Vec<Vec3>],
 }
 
 impl<'a> Picture<'a> {
@@ -99,6 +108,8 @@ impl<'a> Picture<'a> {
             draw_portals,
             tiles: &[],
             eroded: None,
+            doors: &[],
+            trails: &[],
         }
     }
 
@@ -111,6 +122,17 @@ impl<'a> Picture<'a> {
     /// This picture with the borders of tile squares drawn over the mesh.
     pub fn with_tiles(self, tiles: &'a [(Vec2, Vec2)]) -> Picture<'a> {
         Picture { tiles, ..self }
+    }
+
+    /// This picture with `doors` filled in red over the mesh.
+    pub fn with_doors(self, doors: &'a [u32]) -> Picture<'a> {
+        Picture { doors, ..self }
+    }
+
+    /// This picture with the agents' `trails` drawn as thin polylines on top (colours
+    /// cycle through a few).
+    pub fn with_trails(self, trails: &'a [Vec<Vec3>]) -> Picture<'a> {
+        Picture { trails, ..self }
     }
 
     /// Whether shared edges and portals are drawn.
@@ -275,11 +297,37 @@ impl<'a> Picture<'a> {
             );
             Self::path_element(&mut svg, "tiles", &attributes, d);
         }
+        if !self.doors.is_empty() {
+            let attributes = format!("fill=\"{DOOR_FILL}\" {}", self.stroke(DOOR_FILL, 0.6));
+            let d = self.polygons_path(self.doors.iter().copied());
+            Self::path_element(&mut svg, "doors", &attributes, d);
+        }
         if let Some(route) = route {
             self.render_route(&mut svg, route);
         }
+        self.render_trails(&mut svg);
         svg.push_str("</svg>\n");
         svg
+    }
+
+    /// The agents' trails, one `<polyline class="trail">` each (none for a trail of
+    /// fewer than two points).
+    fn render_trails(&self, svg: &mut String) {
+        for (i, trail) in self.trails.iter().enumerate() {
+            if trail.len() < 2 {
+                continue;
+            }
+            let points: Vec<String> = trail
+                .iter()
+                .map(|&p| self.format_point(self.point(p)))
+                .collect();
+            let _ = writeln!(
+                svg,
+                "<polyline class=\"trail\" fill=\"none\" stroke-linejoin=\"round\" {} points=\"{}\"/>",
+                self.stroke(TRAIL_STROKES[i % TRAIL_STROKES.len()], 1.0),
+                points.join(" ")
+            );
+        }
     }
 
     /// The portals, the path polyline and the end markers.
