@@ -96,10 +96,10 @@
 // option, so the options argument is ignored (but still checked).
 #define NAVSTAR_FORMAT_NAVSTAR 4
 
+// The world format version this library writes.
+#define WORLD_FORMAT_VERSION 3
 
 
-// The increment of the state per output (the odd integer nearest 2^64 / phi).
-#define SplitMix64_GAMMA 11400714819323198485ull
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message

@@ -31,6 +31,8 @@ pub struct SplitMix64 {
 
 impl SplitMix64 {
     /// The increment of the state per output (the odd integer nearest 2^64 / phi).
+    ///
+    /// cbindgen:ignore
     pub const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
     /// A generator starting at `seed`.
