@@ -96,9 +96,6 @@
 // option, so the options argument is ignored (but still checked).
 #define NAVSTAR_FORMAT_NAVSTAR 4
 
-// The world format version this library writes.
-#define WORLD_FORMAT_VERSION 3
-
 
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
