@@ -33,11 +33,25 @@
 //! polygon references is recognised by its size.
 //!
 //! ```
-//! use navstar::io::{DetourData, load_detour_bytes};
+//! use navstar::io::load_detour_bytes;
 //! use navstar::MeshOptions;
 //!
-//! let error = load_detour_bytes(b"not a navmesh", &MeshOptions::default()).unwrap_err();
+//! let Err(error) = load_detour_bytes(b"not a navmesh", &MeshOptions::default()) else {
+//!     panic!("loaded");
+//! };
 //! assert!(error.to_string().contains("byte 0"), "{error}");
+//!
+//! // A tile set file with no tiles: the field and its offset are named.
+//! let mut set = b"TESM".to_vec(); // 'MSET' as a little-endian int
+//! set.extend_from_slice(&1i32.to_le_bytes()); // version
+//! set.extend_from_slice(&[0; 32]); // no tiles, zero parameters
+//! let Err(error) = load_detour_bytes(&set, &MeshOptions::default()) else {
+//!     panic!("loaded");
+//! };
+//! assert_eq!(
+//!     error.to_string(),
+//!     "invalid Detour data: byte 8: NavMeshSetHeader::numTiles is 0: the set has no tiles"
+//! );
 //! ```
 
 mod bytes;
@@ -72,7 +86,7 @@ pub struct DetourAgent {
 }
 
 /// A single Detour tile, loaded: the mesh and the agent it was baked for.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct DetourMesh {
     /// The tile's polygons, areas, flags and off-mesh links, built Y-up.
     pub mesh: NavMesh,
@@ -109,6 +123,7 @@ pub struct DetourTile {
 }
 
 /// A Detour set file, loaded: a world with one tile per Detour tile.
+#[derive(Debug)]
 pub struct DetourWorld {
     /// The tiles, stitched where their edges meet.
     pub world: World,
@@ -129,6 +144,7 @@ impl DetourWorld {
 }
 
 /// Either kind of Detour data, as [`load_detour_bytes`] found it.
+#[derive(Debug)]
 pub enum DetourData {
     /// One tile's data.
     Tile(DetourMesh),
