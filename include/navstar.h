@@ -78,7 +78,7 @@
 #define NAVSTAR_FORMAT_VERSION 2
 
 // `navstar_mesh_load`: the format is told by the file name's extension (any case):
-// `.obj`, `.mesh`, `.map` or `.navstar`. Not accepted by `navstar_mesh_load_bytes`.
+// `.obj`, `.mesh`, `.map`, `.navstar` or `.bin` (Detour). Not accepted by `navstar_mesh_load_bytes`.
 #define NAVSTAR_FORMAT_AUTO 0
 
 // Wavefront OBJ: 3D polygons (`v` and `f` lines), built with the options' up axis.
@@ -95,6 +95,12 @@
 // navstar's binary format (`.navstar`, `navstar_mesh_save`): the file fixes every
 // option, so the options argument is ignored (but still checked).
 #define NAVSTAR_FORMAT_NAVSTAR 4
+
+// Recast/Detour navmesh (`.bin`): one tile's data as `dtCreateNavMeshData` makes it, or
+// RecastDemo's multi-tile set file (its tiles stitched into one mesh, a world's
+// snapshot); built Y up whatever the options' up axis. Areas, 16-bit flags and off-mesh
+// connections are kept. Errors name the field and byte offset.
+#define NAVSTAR_FORMAT_DETOUR 5
 
 
 

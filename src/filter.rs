@@ -36,10 +36,12 @@ pub const DEFAULT_FLAGS: u32 = 1;
 /// assert_eq!((filter.cost(0), filter.cost(1)), (1.0, 5.0));
 /// assert!(filter.admits(0b01) && !filter.admits(0b11));
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct QueryFilter {
     /// Cost multiplier of each area id: finite and > 0. Default 1.
+    #[cfg_attr(feature = "serde", serde(with = "area_costs_serde"))]
     pub area_costs: [f32; MAX_AREAS],
     /// An item is admitted only if its flags share a bit with this mask. Default all bits.
     pub include_flags: u32,
@@ -177,5 +179,28 @@ mod tests {
         assert_eq!(f.min_cost(), 0.5);
         assert!(!f.is_uniform());
         assert!(QueryFilter::default().is_uniform());
+    }
+}
+
+/// `QueryFilter::area_costs` as a sequence of [`MAX_AREAS`] numbers (serde derives
+/// arrays up to 32 long only).
+#[cfg(feature = "serde")]
+mod area_costs_serde {
+    use super::MAX_AREAS;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(costs: &[f32; MAX_AREAS], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(costs.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[f32; MAX_AREAS], D::Error> {
+        let costs = Vec::<f32>::deserialize(d)?;
+        let count = costs.len();
+        costs.try_into().map_err(|_| {
+            D::Error::custom(format!(
+                "area_costs has {count} entries; expected {MAX_AREAS}"
+            ))
+        })
     }
 }

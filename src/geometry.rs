@@ -6,6 +6,7 @@
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
 /// Which world axis points up. Path geometry is computed in the plane perpendicular to it.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UpAxis {
     /// Y is up (Detour, Unity, Godot): the ground plane is (x, z).

@@ -54,6 +54,7 @@
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod saved;
 mod tiled;
 pub use tiled::{PolygonSet, RecastTile, TiledBake, TiledSettings};
 
@@ -188,6 +189,9 @@ pub struct DetourMesh {
     polygon_count: usize,
     quantisation_error: f32,
     tile_count: usize,
+    /// Each tile's data as `dtCreateNavMeshData` made it, with its tile reference, and
+    /// the grid parameters: what [`DetourMesh::set_file`] writes.
+    saved: saved::SavedTiles,
 }
 
 impl fmt::Debug for DetourMesh {
@@ -911,13 +915,14 @@ impl DetourMesh {
         let nav = unsafe { sys::dtAllocNavMesh() };
         let nav = NonNull::new(nav).ok_or(DetourError::OutOfMemory("dtNavMesh"))?;
         // From here on the mesh is freed by Drop on every path.
-        let out = DetourMesh {
+        let mut out = DetourMesh {
             nav,
             up,
             cell_size: cs,
             polygon_count: tiles.iter().map(TileSpec::poly_count).sum(),
             quantisation_error,
             tile_count: tiles.len(),
+            saved: saved::SavedTiles::new(params),
         };
         // SAFETY: `nav` is a fresh dtNavMesh and `params` a valid parameter block.
         let status = unsafe { sys::dtNavMesh_init(nav.as_ptr(), &params) };
@@ -964,9 +969,13 @@ impl DetourMesh {
             if !created || data.is_null() {
                 return Err(DetourError::CreateDataFailed);
             }
+            // Kept before Detour owns it: the bytes a saved file holds.
+            // SAFETY: dtCreateNavMeshData returned `size` initialised bytes at `data`.
+            let bytes = unsafe { std::slice::from_raw_parts(data, size.max(0) as usize) }.to_vec();
+            let mut tile_ref: sys::dtTileRef = 0;
             // SAFETY: `out.nav` is initialised; `data`/`size` come from
             // dtCreateNavMeshData. With DT_TILE_FREE_DATA the mesh owns `data` once the
-            // tile is added and frees it itself; the result pointer may be null.
+            // tile is added and frees it itself; `tile_ref` is a valid out-pointer.
             let status = unsafe {
                 sys::dtNavMesh_addTile(
                     out.nav.as_ptr(),
@@ -974,7 +983,7 @@ impl DetourMesh {
                     size,
                     sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
                     0,
-                    ptr::null_mut(),
+                    &mut tile_ref,
                 )
             };
             if status & sys::DT_SUCCESS == 0 {
@@ -982,6 +991,7 @@ impl DetourMesh {
                 unsafe { sys::dtFree(data.cast()) };
                 return Err(DetourError::Status("dtNavMesh::addTile", status));
             }
+            out.saved.push(tile_ref, bytes);
         }
         Ok(out)
     }

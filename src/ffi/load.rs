@@ -1,6 +1,6 @@
 //! Loading a mesh from a file or from a byte buffer in any format the Rust loaders read
 //! (`crate::io`): Wavefront OBJ, Polyanya `.mesh` (versions 2 and 3), Moving AI grid
-//! maps and navstar's binary format. The format is named by a `NAVSTAR_FORMAT_*`
+//! maps, navstar's binary format and Recast/Detour navmeshes. The format is named by a `NAVSTAR_FORMAT_*`
 //! constant, or for files told by the extension (`NAVSTAR_FORMAT_AUTO`).
 
 use std::ffi::{CStr, c_char};
@@ -17,7 +17,7 @@ use crate::BinaryError;
 use crate::io::{LoadError, MeshFormat, load_mesh, load_mesh_file};
 
 /// `navstar_mesh_load`: the format is told by the file name's extension (any case):
-/// `.obj`, `.mesh`, `.map` or `.navstar`. Not accepted by `navstar_mesh_load_bytes`.
+/// `.obj`, `.mesh`, `.map`, `.navstar` or `.bin` (Detour). Not accepted by `navstar_mesh_load_bytes`.
 pub const NAVSTAR_FORMAT_AUTO: u32 = 0;
 /// Wavefront OBJ: 3D polygons (`v` and `f` lines), built with the options' up axis.
 pub const NAVSTAR_FORMAT_OBJ: u32 = 1;
@@ -30,6 +30,11 @@ pub const NAVSTAR_FORMAT_MOVINGAI_MAP: u32 = 3;
 /// navstar's binary format (`.navstar`, `navstar_mesh_save`): the file fixes every
 /// option, so the options argument is ignored (but still checked).
 pub const NAVSTAR_FORMAT_NAVSTAR: u32 = 4;
+/// Recast/Detour navmesh (`.bin`): one tile's data as `dtCreateNavMeshData` makes it, or
+/// RecastDemo's multi-tile set file (its tiles stitched into one mesh, a world's
+/// snapshot); built Y up whatever the options' up axis. Areas, 16-bit flags and off-mesh
+/// connections are kept. Errors name the field and byte offset.
+pub const NAVSTAR_FORMAT_DETOUR: u32 = 5;
 
 /// Loads a mesh from the file `path` in the format `format`.
 ///
@@ -112,13 +117,15 @@ fn known_format(format: u32) -> Result<MeshFormat, FfiError> {
         NAVSTAR_FORMAT_POLYANYA_MESH => Ok(MeshFormat::PolyanyaMesh),
         NAVSTAR_FORMAT_MOVINGAI_MAP => Ok(MeshFormat::MovingAiMap),
         NAVSTAR_FORMAT_NAVSTAR => Ok(MeshFormat::Navstar),
+        NAVSTAR_FORMAT_DETOUR => Ok(MeshFormat::Detour),
         NAVSTAR_FORMAT_AUTO => Err(FfiError::invalid(
             "format is NAVSTAR_FORMAT_AUTO (0), which needs a file name; \
              name the format of the bytes",
         )),
         other => Err(FfiError::invalid(format!(
             "format is {other}; expected NAVSTAR_FORMAT_OBJ (1), NAVSTAR_FORMAT_POLYANYA_MESH \
-             (2), NAVSTAR_FORMAT_MOVINGAI_MAP (3) or NAVSTAR_FORMAT_NAVSTAR (4)"
+             (2), NAVSTAR_FORMAT_MOVINGAI_MAP (3), NAVSTAR_FORMAT_NAVSTAR (4) or \
+             NAVSTAR_FORMAT_DETOUR (5)"
         ))),
     }
 }

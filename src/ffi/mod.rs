@@ -61,8 +61,9 @@ pub use defaults::{
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
 pub use handle::{NavstarMesh, NavstarQuery, NavstarWorld};
 pub use load::{
-    NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_MOVINGAI_MAP, NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ,
-    NAVSTAR_FORMAT_POLYANYA_MESH, navstar_mesh_load, navstar_mesh_load_bytes,
+    NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_DETOUR, NAVSTAR_FORMAT_MOVINGAI_MAP,
+    NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ, NAVSTAR_FORMAT_POLYANYA_MESH, navstar_mesh_load,
+    navstar_mesh_load_bytes,
 };
 pub use mesh::{
     navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,

@@ -1,6 +1,6 @@
 //! File loaders: Wavefront OBJ, Polyanya `.mesh` (versions 2 and 3), Moving AI grid maps
-//! (`.map`), navstar's own binary format (`.navstar`, see [`load_navstar_bytes`]) and
-//! Moving AI scenarios (`.scen`). Loaders build meshes with the mesh's own
+//! (`.map`), navstar's own binary format (`.navstar`, see [`load_navstar_bytes`]),
+//! Recast/Detour navmeshes (`.bin`, see [`detour`]) and Moving AI scenarios (`.scen`). Loaders build meshes with the mesh's own
 //! builder; this module may use `mesh`, `geometry` and `error`, and nothing that searches.
 //!
 //! Loading a polygon format has two steps. A parser turns text into a [`PolygonSoup`]:
@@ -41,6 +41,7 @@
 //!   [`MeshOptions`] is ignored for them; the other options apply.
 //! * The `*_bytes` parsers never panic, whatever the input; they are meant for fuzzing.
 
+pub mod detour;
 mod lexer;
 pub mod movingai;
 pub mod obj;
@@ -58,6 +59,10 @@ use crate::UpAxis;
 use crate::error::MeshError;
 use crate::mesh::{BinaryError, MeshOptions, NavMesh};
 
+pub use detour::{
+    DetourAgent, DetourData, DetourError, DetourMesh, DetourParams, DetourTile, DetourWorld,
+    load_detour_bytes, load_detour_set_bytes, load_detour_tile_bytes,
+};
 pub use movingai::{GridMap, parse_movingai_map, parse_movingai_map_bytes};
 pub use obj::{parse_obj, parse_obj_bytes};
 pub use polyanya::{parse_polyanya_mesh, parse_polyanya_mesh_bytes};
@@ -205,6 +210,10 @@ pub enum LoadError {
     /// record and the byte offset.
     #[error("invalid navstar file: {0}")]
     Binary(#[from] BinaryError),
+    /// Recast/Detour data (`.bin`) was refused; the error names the field and the byte
+    /// offset. See [`detour`].
+    #[error("invalid Detour data: {0}")]
+    Detour(#[from] DetourError),
     /// [`load_mesh_file`] could not tell the format from the file name.
     #[error(
         "cannot tell the mesh format of '{}' from its extension (known: {})",
@@ -279,6 +288,10 @@ pub enum MeshFormat {
     /// axis and every other option; the caller's [`MeshOptions`] are ignored. See
     /// [`load_navstar_bytes`].
     Navstar,
+    /// Recast/Detour data (`.bin`): one tile's data (`dtCreateNavMeshData`) or
+    /// RecastDemo's multi-tile set file, told apart by the magic; built Y-up (a set as a
+    /// world, whose snapshot is the mesh). See [`detour`].
+    Detour,
 }
 
 /// Everything that differs between formats, in one place: adding a format is one
@@ -298,6 +311,8 @@ enum Parser {
     Grid(fn(&mut dyn BufRead) -> Result<GridMap, LoadError>),
     /// A saved mesh, loaded whole with [`load_navstar_bytes`].
     Saved,
+    /// Detour data, loaded whole with [`load_detour_bytes`].
+    Detour,
 }
 
 impl MeshFormat {
@@ -307,6 +322,7 @@ impl MeshFormat {
         MeshFormat::PolyanyaMesh,
         MeshFormat::MovingAiMap,
         MeshFormat::Navstar,
+        MeshFormat::Detour,
     ];
 
     fn spec(self) -> FormatSpec {
@@ -327,6 +343,10 @@ impl MeshFormat {
                 extensions: &["navstar"],
                 parser: Parser::Saved,
             },
+            MeshFormat::Detour => FormatSpec {
+                extensions: &["bin"],
+                parser: Parser::Detour,
+            },
         }
     }
 
@@ -345,8 +365,8 @@ impl MeshFormat {
         })
     }
 
-    /// The format named by the extension of `path` (`.obj`, `.mesh`, `.map`, `.navstar`;
-    /// any case).
+    /// The format named by the extension of `path` (`.obj`, `.mesh`, `.map`, `.navstar`,
+    /// `.bin`; any case).
     pub fn from_path(path: &Path) -> Option<MeshFormat> {
         MeshFormat::from_extension(path.extension()?.to_str()?)
     }
@@ -367,6 +387,10 @@ impl MeshFormat {
             Parser::Polygons(parse) => parse(&mut reader),
             Parser::Grid(parse) => parse(&mut reader)?.to_cell_soup(),
             Parser::Saved => Ok(PolygonSoup::from_mesh(&load_navstar(&mut reader)?)),
+            Parser::Detour => Ok(PolygonSoup::from_mesh(&load_detour(
+                &mut reader,
+                &MeshOptions::default(),
+            )?)),
         }
     }
 
@@ -376,6 +400,7 @@ impl MeshFormat {
             Parser::Polygons(parse) => parse(&mut reader)?.into_mesh(options),
             Parser::Grid(parse) => parse(&mut reader)?.to_mesh(options),
             Parser::Saved => load_navstar(&mut reader),
+            Parser::Detour => load_detour(&mut reader, options),
         }
     }
 }
@@ -385,6 +410,14 @@ fn load_navstar(reader: &mut dyn BufRead) -> Result<NavMesh, LoadError> {
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes)?;
     load_navstar_bytes(&bytes)
+}
+
+/// Reads `reader` to its end and loads the bytes with [`load_detour_bytes`]: the tile's
+/// mesh, or the snapshot of the set's world.
+fn load_detour(reader: &mut dyn BufRead, options: &MeshOptions) -> Result<NavMesh, LoadError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    Ok(load_detour_bytes(&bytes, options)?.mesh())
 }
 
 /// Loads a mesh saved in navstar's binary format ([`NavMesh::to_bytes`],

@@ -22,6 +22,7 @@ use crate::sync::AtomicU32;
 /// link goes to `start`, then continues from `end`; the path's corners there carry
 /// [`crate::CornerFlags::LINK_START`] and [`crate::CornerFlags::LINK_END`] so an agent
 /// can play the right animation.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct OffMeshLink {

@@ -140,6 +140,8 @@ pub(crate) struct MeshData {
 /// Everything a mesh is built from. `MeshInput::new(vertices, indices)` describes a
 /// triangle mesh with default areas and flags and no links; set the other fields to
 /// change that.
+// Serialize only: the arrays are borrowed, so a deserializer has nowhere to put them.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Debug, Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct MeshInput<'a> {

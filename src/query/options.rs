@@ -5,6 +5,7 @@ use crate::filter::QueryFilter;
 use crate::search::SearchStrategy;
 
 /// What kind of path a query returns.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum PathMode {
@@ -49,6 +50,7 @@ pub enum PathMode {
 /// assert_eq!(options.filter.cost(1), 5.0);
 /// assert!(!options.allow_partial);
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PathOptions {
@@ -59,7 +61,9 @@ pub struct PathOptions {
     pub heuristic_weight: f32,
     /// How far (3D distance, world units) the start and goal may be from the mesh before
     /// the query fails with [`QueryError::NotOnMesh`]. Must be >= 0; infinity (the
-    /// default) snaps from any distance.
+    /// default) snaps from any distance (with the `serde` feature, infinity is written as
+    /// `null`, which formats such as JSON can hold).
+    #[cfg_attr(feature = "serde", serde(with = "unlimited_serde"))]
     pub max_snap_distance: f32,
     /// When the goal is unreachable, return a path to the reachable point closest to it
     /// ([`PathStatus::Partial`](super::PathStatus::Partial)) instead of failing with
@@ -210,4 +214,19 @@ pub(crate) fn validate_snap_distance(max_snap_distance: f32) -> Result<(), Query
         ));
     }
     Ok(())
+}
+
+/// A distance where infinity means no limit, as `Option<f32>`: `None` for infinity.
+#[cfg(feature = "serde")]
+mod unlimited_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(distance: &f32, s: S) -> Result<S::Ok, S::Error> {
+        let limit = (*distance != f32::INFINITY).then_some(*distance);
+        limit.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        Ok(Option::<f32>::deserialize(d)?.unwrap_or(f32::INFINITY))
+    }
 }

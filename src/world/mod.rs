@@ -43,6 +43,7 @@ use stitch::SeamRules;
 /// let options = WorldOptions::default().with_up_axis(UpAxis::Z).with_max_tiles(256);
 /// assert_eq!((options.max_tiles, options.seam_tolerance), (256, 0.001));
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WorldOptions {

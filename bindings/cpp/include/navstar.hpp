@@ -159,13 +159,14 @@ enum class UpAxis : std::uint32_t {
 };
 
 // The file formats Mesh::load reads (NAVSTAR_FORMAT_*). `automatic` (paths only) tells
-// the format by the extension: .obj, .mesh, .map or .navstar, any case.
+// the format by the extension: .obj, .mesh, .map, .navstar or .bin (Detour), any case.
 enum class MeshFormat : std::uint32_t {
     automatic = NAVSTAR_FORMAT_AUTO,
     obj = NAVSTAR_FORMAT_OBJ,                    // Wavefront OBJ, built with the options' up axis
     polyanya_mesh = NAVSTAR_FORMAT_POLYANYA_MESH,  // Polyanya .mesh v2/v3, 2D: built Z up, z = 0
     movingai_map = NAVSTAR_FORMAT_MOVINGAI_MAP,    // Moving AI grid map, 2D: built Z up, z = 0
     navstar = NAVSTAR_FORMAT_NAVSTAR,              // navstar's binary format; options ignored
+    detour = NAVSTAR_FORMAT_DETOUR,                // Recast/Detour tile data or tile set: built Y up
 };
 
 // NavstarPathOptions::strategy (see NAVSTAR_SEARCH_* in navstar.h for what each

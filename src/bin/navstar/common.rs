@@ -71,6 +71,7 @@ pub fn format_name(format: MeshFormat) -> String {
         MeshFormat::PolyanyaMesh => "Polyanya mesh".into(),
         MeshFormat::MovingAiMap => "Moving AI grid map".into(),
         MeshFormat::Navstar => "navstar binary".into(),
+        MeshFormat::Detour => "Recast/Detour navmesh".into(),
         other => format!("{other:?}"),
     }
 }

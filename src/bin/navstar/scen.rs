@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use navstar::glam::Vec3;
-use navstar::io::ScenarioProblem;
+use navstar::io::{MeshFormat, ScenarioProblem};
 use navstar::{PathOptions, Query, QueryError};
 
 use clap::Args;
@@ -82,7 +82,11 @@ impl ScenCommand {
         let loaded = tiles::load_path_mesh(mesh_path, &self.path)?;
         let problems = common::load_scenario(scen_path)?;
         let rule = PointRule::or_default(self.scenario.points, loaded.format, &problems);
-        common::require_z_up(&loaded.mesh, "a scenario file")?;
+        // Detour navmeshes are Y-up: a scenario's (x, y) is their ground point (x, z).
+        let y_up = loaded.format == MeshFormat::Detour;
+        if !y_up {
+            common::require_z_up(&loaded.mesh, "a scenario file")?;
+        }
         warn_if_other_map(mesh_path, &problems);
         let csv_target = self.csv.as_deref();
         let mut csv = open_csv(csv_target)?;
@@ -90,7 +94,7 @@ impl ScenCommand {
         let mut progress = Progress::new(problems.len(), self.quiet);
         let mut outcomes = Vec::with_capacity(problems.len());
         for (id, problem) in problems.iter().enumerate() {
-            let outcome = solve(&mut query, problem, rule, &options);
+            let outcome = solve(&mut query, problem, rule, y_up, &options);
             if let Some(csv) = csv.as_mut() {
                 write_row(csv, id, &outcome).map_err(|e| csv_error(csv_target, &e))?;
             }
@@ -130,9 +134,17 @@ fn solve(
     query: &mut Query,
     problem: &ScenarioProblem,
     rule: PointRule,
+    y_up: bool,
     options: &PathOptions,
 ) -> Outcome {
     let (start, goal) = rule.endpoints(problem);
+    // (x, y, 0) to the Y-up ground point (x, 0, y); the path snaps to the mesh's height.
+    let (start, goal) = if y_up {
+        let swap = |p: Vec3| Vec3::new(p.x, 0.0, p.y);
+        (swap(start), swap(goal))
+    } else {
+        (start, goal)
+    };
     let started = Instant::now();
     let result = query.find_path(start, goal, options);
     let time = started.elapsed();

@@ -40,6 +40,7 @@ use weld::weld_map;
 /// assert_eq!(options.up_axis, UpAxis::Z);
 /// assert!(options.weld_vertices);
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct MeshOptions {

@@ -14,6 +14,7 @@ use std::collections::BinaryHeap;
 /// C ABI accepts them (`NAVSTAR_SEARCH_BREADTH_FIRST`, `NAVSTAR_SEARCH_DEPTH_FIRST`, part
 /// of its fixed API); they bound nothing about the corridor's cost and are hidden from
 /// these docs.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum SearchStrategy {

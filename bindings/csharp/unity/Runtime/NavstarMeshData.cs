@@ -8,7 +8,7 @@ namespace Navstar
     /// <summary>The file formats NavstarMesh.LoadFile and Load read (NAVSTAR_FORMAT_*).</summary>
     public enum MeshFormat : uint
     {
-        /// <summary>Files only: told by the extension (.obj, .mesh, .map, .navstar; any case).</summary>
+        /// <summary>Files only: told by the extension (.obj, .mesh, .map, .navstar, .bin; any case).</summary>
         Auto = 0,
         /// <summary>Wavefront OBJ: 3D polygons, built with the options' up axis.</summary>
         Obj = 1,
@@ -18,6 +18,8 @@ namespace Navstar
         MovingAiMap = 3,
         /// <summary>navstar's binary format (Save); the file fixes every option.</summary>
         Navstar = 4,
+        /// <summary>Recast/Detour navmesh (.bin): one tile's data or RecastDemo's tile set; built Y up.</summary>
+        Detour = 5,
     }
 
     /// <summary>
