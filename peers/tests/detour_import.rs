@@ -184,10 +184,6 @@ fn tile_sets_import_as_a_world_of_the_same_polygons() {
         assert_eq!(imported.polygon_count() as usize, bake.polygon_count());
         let reference = bake.one_piece().to_navmesh().expect("reference");
         same_polygons(&imported, &reference);
-        // Not the exact mode on the world: on these stitched tiles its search trips its
-        // own debug check ("interval seen clockwise from its root",
-        // search/exact/successors.rs), a fault of the exact search on world snapshots,
-        // not of the import (the polygons are checked equal above).
-        same_paths(&imported, &reference, 100 + level as u64, false);
+        same_paths(&imported, &reference, 100 + level as u64, true);
     }
 }

@@ -452,3 +452,78 @@ fn snapshots_stay_whole_while_other_threads_change_tiles() {
     });
     assert_eq!(world.snapshot().polygon_count(), full);
 }
+
+/// The mesh of the cells `[x0, x0 + w) x [z0, z0 + h)` of `map` with cells of side
+/// `cell` from `origin`, the tile's own origin rounded to `f32` as a tile builder's
+/// bounds are (so the tiles' copies of a border vertex may differ by rounding).
+fn scaled_mesh(map: &Map, cell: f32, origin: Vec3, rect: [u32; 4]) -> Option<NavMesh> {
+    let [x0, z0, w, h] = rect;
+    let (w, h) = (w.min(map.width - x0), h.min(map.height - z0));
+    let cells: Vec<bool> = (z0..z0 + h)
+        .flat_map(|z| (x0..x0 + w).map(move |x| map.at(x, z)))
+        .collect();
+    let grid = TileGrid {
+        width: w,
+        height: h,
+        walkable: &cells,
+        cell_size: cell,
+        origin: origin + Vec3::new(x0 as f32 * cell, 0.0, z0 as f32 * cell),
+    };
+    cells
+        .contains(&true)
+        .then(|| NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap())
+}
+
+#[test]
+fn tiles_whose_seam_vertices_differ_by_rounding_have_the_exact_lengths_of_the_whole() {
+    // Cells of side 0.3 away from the origin, as Recast's tiles are: where a vertex of
+    // one tile meets another tile's wall at a T-junction, the wall is split at a point
+    // within rounding of that vertex, not at it. The exact search must still find the
+    // one-piece mesh's lengths (it used to trip its check that every interval is seen
+    // counter-clockwise from its root).
+    let (cell, origin) = (0.3f32, Vec3::new(-7.3, 0.0, 11.9));
+    for seed in [0x5eed_u64, 0xd7, 0x1e4f] {
+        let map = Map::random(seed, 40, 30);
+        let whole = scaled_mesh(&map, cell, origin, [0, 0, 40, 30]).unwrap();
+        let world = World::new(&WorldOptions::default()).unwrap();
+        for (x0, w) in [(0, 5), (5, 7), (12, 1), (13, 17), (30, 10)] {
+            for (z0, h) in [(0, 7), (7, 13), (20, 10)] {
+                if let Some(mesh) = scaled_mesh(&map, cell, origin, [x0, z0, w, h]) {
+                    world.add_tile(&mesh).unwrap();
+                }
+            }
+        }
+        let snapshot = world.snapshot();
+        let (mut on_world, mut on_whole) = (Query::new(&snapshot), Query::new(&whole));
+        let mut rng = Rng(seed);
+        let mut complete = 0;
+        for i in 0..300 {
+            let scale = |p: Vec3| origin + p * cell;
+            let (s, t) = (scale(map.point(&mut rng)), scale(map.point(&mut rng)));
+            let context = format!("seed {seed:#x}, pair {i}: {s} -> {t}");
+            let a = on_world
+                .find_path(s, t, &optimal())
+                .unwrap()
+                .to_owned_path();
+            let b = on_whole
+                .find_path(s, t, &optimal())
+                .unwrap()
+                .to_owned_path();
+            assert_eq!(a.status, b.status, "{context}");
+            if b.status != PathStatus::Complete {
+                continue;
+            }
+            complete += 1;
+            let up = whole.up_axis();
+            let (la, lb) = (ground_length(up, &a.corners), ground_length(up, &b.corners));
+            assert!(
+                (la - lb).abs() <= 1e-4 * lb.max(1.0),
+                "{context}: exact length {la} on the world, {lb} on the whole mesh"
+            );
+        }
+        assert!(
+            complete > 150,
+            "seed {seed:#x}: only {complete} complete paths"
+        );
+    }
+}

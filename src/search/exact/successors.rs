@@ -92,9 +92,40 @@ impl ExactSearch {
                 pw: point(w),
             }
         };
-        let root = node.root_point;
         let (a0, a1) = (corners[k], corners[after(k)]);
         let (e0, e1) = (point(a0), point(a1));
+        // An end of the interval at a vertex is this polygon's corner there, and a root
+        // at that end is that corner too. Across a seam between tiles of a world the
+        // interval was made from the other tile's copy of the vertex, whose point may
+        // differ from this tile's by rounding (a wall split at a T-junction, each tile's
+        // own rounding of its border). The interval's ends and root are moved onto this
+        // polygon's corners: with the other copy's points, the ray through an end could
+        // pass a rounding outside the corner and cut a sliver off the next edge that the
+        // root sees from behind, and a root a rounding off the corner would not see the
+        // polygon whole. In one mesh the points are already equal.
+        let right = if node.right_vertex == a1 {
+            e1
+        } else {
+            node.right
+        };
+        let left = if node.left_vertex == a0 {
+            e0
+        } else {
+            node.left
+        };
+        let root = if node.root_point == node.right && node.right_vertex == a1 {
+            e1
+        } else if node.root_point == node.left && node.left_vertex == a0 {
+            e0
+        } else {
+            node.root_point
+        };
+        let node = SearchNode {
+            right,
+            left,
+            root_point: root,
+            ..node
+        };
         // A root on the entry edge itself (a vertex root going round its fan) sees the
         // whole polygon.
         let degenerate = orient(e0, e1, root) == 0.0 && within_collinear(root, e0, e1);
