@@ -12,6 +12,12 @@ use crate::filter::QueryFilter;
 /// run along a wall into a corner and stop there).
 pub const MAX_SURFACE_LEGS: usize = 4;
 
+/// How near (relative to the coordinates' size, at least 1) a point must be to a corner
+/// to count as at it: a path follower counts such a corner as reached, and a move that
+/// starts that near the end of a wall and is stopped by it at once steps onto the corner
+/// (along the wall) to go on past it.
+pub(crate) const CORNER_REACH: f32 = 1e-4;
+
 /// The answer of [`NavMesh::move_along_surface`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
@@ -241,6 +247,21 @@ fn slide(
         let hit = onto_edge(hit, ea, eb);
         let rest = along * (b - hit).dot(along);
         from = hit.as_vec2();
+        if leg < MAX_SURFACE_LEGS && rest.length() <= skin && (hit - a).length() <= skin {
+            // Stopped where it stood, with nothing to slide: a start a hair off the end of
+            // the wall (a corner the corridor counts as reached, `CORNER_REACH`) heading past
+            // it. Step along the wall onto that corner and walk the leg again from there,
+            // where the polygons round the corner can take it.
+            let reach = f64::from(scale) * f64::from(CORNER_REACH);
+            if let Some(corner) = [ea, eb]
+                .into_iter()
+                .filter(|c| c.distance(hit) > skin && c.distance(hit) <= reach)
+                .min_by(|c, d| c.distance(hit).total_cmp(&d.distance(hit)))
+            {
+                from = corner.as_vec2();
+                continue;
+            }
+        }
         if leg == MAX_SURFACE_LEGS || rest.length() <= skin || along == DVec2::ZERO {
             // Stop on the wall: a slide not walked is not taken.
             break;

@@ -8,15 +8,15 @@
 mod clearance;
 mod direct;
 mod follow;
-mod nearby;
 mod merged;
+mod nearby;
 mod nearest_target;
 mod options;
 mod path;
 mod reachable;
+mod stats;
 mod wall;
 mod wander;
-mod stats;
 
 use glam::Vec3;
 
@@ -36,8 +36,8 @@ pub use follow::PathCorridor;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};
-pub use wall::WallDistance;
 pub use stats::SearchStats;
+pub use wall::WallDistance;
 
 /// Per-thread query state over one mesh.
 ///
