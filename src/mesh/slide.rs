@@ -44,8 +44,12 @@ impl NavMesh {
     /// the wall (a few `f32` steps of the coordinates' size), up to
     /// [`MAX_SURFACE_LEGS`] legs. Every leg is a straight walk that stays on the mesh, so
     /// the end is reached by a walk no longer than the ground distance from start to
-    /// target; in a corner the move stops in the corner. The end's height is that of
-    /// the polygon reached.
+    /// target; in a corner the move stops in the corner. One exception: a start a hair off
+    /// the end of a wall (within `1e-4` of the coordinates' size, the reach within which
+    /// [`PathCorridor::corners`](crate::PathCorridor::corners) counts a corner as passed)
+    /// that the wall stops at once, with nothing left to slide, first steps along the wall
+    /// onto that end and walks on from there, so an agent steered past a corner gets round
+    /// it. The end's height is that of the polygon reached.
     ///
     /// * `start_polygon`: the polygon the agent is in (the polygon of the last move);
     ///   `start` is then moved to that polygon's nearest point (3D), which is what it is
