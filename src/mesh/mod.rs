@@ -47,6 +47,7 @@ pub(crate) use locate::PolygonIndex;
 pub use raycast::{Raycast, WallHit};
 pub use sample::RandomPoint;
 pub(crate) use sample::pick_by_area;
+pub(crate) use slide::CORNER_REACH;
 pub use slide::{MAX_SURFACE_LEGS, SurfaceMove};
 pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
 pub(crate) use walk::WalkEnd;

@@ -12,6 +12,12 @@ use crate::filter::QueryFilter;
 /// run along a wall into a corner and stop there).
 pub const MAX_SURFACE_LEGS: usize = 4;
 
+/// How near (relative to the coordinates' size, at least 1) a point must be to a corner
+/// to count as at it: a path follower counts such a corner as reached, and a move that
+/// starts that near the end of a wall and is stopped by it at once steps onto the corner
+/// (along the wall) to go on past it.
+pub(crate) const CORNER_REACH: f32 = 1e-4;
+
 /// The answer of [`NavMesh::move_along_surface`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
@@ -38,8 +44,12 @@ impl NavMesh {
     /// the wall (a few `f32` steps of the coordinates' size), up to
     /// [`MAX_SURFACE_LEGS`] legs. Every leg is a straight walk that stays on the mesh, so
     /// the end is reached by a walk no longer than the ground distance from start to
-    /// target; in a corner the move stops in the corner. The end's height is that of
-    /// the polygon reached.
+    /// target; in a corner the move stops in the corner. One exception: a start a hair off
+    /// the end of a wall (within `1e-4` of the coordinates' size, the reach within which
+    /// [`PathCorridor::corners`](crate::PathCorridor::corners) counts a corner as passed)
+    /// that the wall stops at once, with nothing left to slide, first steps along the wall
+    /// onto that end and walks on from there, so an agent steered past a corner gets round
+    /// it. The end's height is that of the polygon reached.
     ///
     /// * `start_polygon`: the polygon the agent is in (the polygon of the last move);
     ///   `start` is then moved to that polygon's nearest point (3D), which is what it is
@@ -241,6 +251,21 @@ fn slide(
         let hit = onto_edge(hit, ea, eb);
         let rest = along * (b - hit).dot(along);
         from = hit.as_vec2();
+        if leg < MAX_SURFACE_LEGS && rest.length() <= skin && (hit - a).length() <= skin {
+            // Stopped where it stood, with nothing to slide: a start a hair off the end of
+            // the wall (a corner the corridor counts as reached, `CORNER_REACH`) heading past
+            // it. Step along the wall onto that corner and walk the leg again from there,
+            // where the polygons round the corner can take it.
+            let reach = f64::from(scale) * f64::from(CORNER_REACH);
+            if let Some(corner) = [ea, eb]
+                .into_iter()
+                .filter(|c| c.distance(hit) > skin && c.distance(hit) <= reach)
+                .min_by(|c, d| c.distance(hit).total_cmp(&d.distance(hit)))
+            {
+                from = corner.as_vec2();
+                continue;
+            }
+        }
         if leg == MAX_SURFACE_LEGS || rest.length() <= skin || along == DVec2::ZERO {
             // Stop on the wall: a slide not walked is not taken.
             break;

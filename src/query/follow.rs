@@ -8,7 +8,7 @@ use glam::Vec3;
 use crate::corridor::funnel::{Portal, string_pull};
 use crate::error::QueryError;
 use crate::filter::QueryFilter;
-use crate::mesh::NavMesh;
+use crate::mesh::{CORNER_REACH, NavMesh};
 
 /// How many polygons of the corridor ahead a move that left it may rejoin directly.
 const SHORTCUT_LOOK_AHEAD: usize = 16;
@@ -253,7 +253,7 @@ impl PathCorridor {
         string_pull(&self.portals, &mut self.corners);
         // The first corner is the position; corners reached up to rounding are skipped.
         let here = up.ground(self.position);
-        let reached = 1e-4 * here.abs().max_element().max(1.0);
+        let reached = CORNER_REACH * here.abs().max_element().max(1.0);
         let first = self.corners[1..]
             .iter()
             .position(|&c| up.ground(c).distance(here) > reached)

@@ -63,6 +63,48 @@ fn sliding_along_an_l_shaped_wall() {
     );
 }
 
+/// A start a hair off the end of a wall, heading past that end almost along the line
+/// through it (the `navstar simulate data/arena.mesh --seed 9` agent that stood still):
+/// the wall z = 35 runs from (31, 35) to (34, 35) under polygon 0, and the way on is down
+/// the side x = 31 of polygon 3, reached round the corner (31, 35) through polygons 1, 2.
+#[test]
+fn a_start_a_hair_off_a_corner_goes_round_it() {
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let vertices = [
+        v(31.0, 35.0),
+        v(34.0, 35.0),
+        v(29.0, 46.0),
+        v(26.0, 46.0),
+        v(19.0, 34.0),
+        v(19.0, 15.0),
+        v(31.0, 15.0),
+    ];
+    let indices = [
+        0, 1, 2, /**/ 0, 2, 3, /**/ 4, 0, 3, /**/ 5, 6, 0, 4,
+    ];
+    let options = navstar::MeshOptions::default();
+    let mesh = NavMesh::from_polygons(&vertices, &indices, &[3, 3, 3, 4], &options).unwrap();
+    let filter = QueryFilter::default();
+    let mut visited = Vec::new();
+    // 0.000555 off the corner along the wall (within the corner reach 1e-4 * 35 that a
+    // corridor counts as at the corner), steering at (31, 15), half a unit a frame.
+    let start = v(31.000555, 35.0);
+    let step = (v(31.0, 15.0) - start).normalize() * 0.5;
+    for target in [start + step, start + step * 4.0] {
+        let moved = mesh
+            .move_along_surface(Some(0), start, target, &filter, &mut visited)
+            .unwrap();
+        // Onto the corner (0.000555 along the wall) and then the step down x = 31.
+        let end = v(31.0, 35.0 - (target.z - 35.0).abs());
+        assert!(near(moved.point, end, 1e-3), "{moved:?} towards {target}");
+        assert_eq!(
+            (moved.polygon, visited.first()),
+            (3, Some(&0)),
+            "{visited:?}"
+        );
+    }
+}
+
 #[test]
 fn a_refused_polygon_is_a_wall_to_slide_along() {
     let mesh = l_shape();
