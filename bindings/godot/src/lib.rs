@@ -101,6 +101,12 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().heuristic_weight)]
     heuristic_weight: f32,
+    /// The agent's radius in world units (default 0): paths, nearest targets and
+    /// reachable polygons keep at least this far from every wall (navstar's
+    /// `PathOptions::agent_radius`; several agent sizes on one mesh).
+    #[var]
+    #[init(val = Settings::default().agent_radius)]
+    agent_radius: f32,
     base: Base<RefCounted>,
 }
 
@@ -290,6 +296,7 @@ impl NavstarMesh {
             area_costs: costs.as_slice(),
             split_at_area_changes: self.split_at_area_changes,
             heuristic_weight: self.heuristic_weight,
+            agent_radius: self.agent_radius,
         };
         f(&mut self.nav, &s)
     }

@@ -31,6 +31,9 @@ pub struct Settings<'a> {
     pub split_at_area_changes: bool,
     /// Multiplier of the A* estimate (`PathOptions::heuristic_weight`).
     pub heuristic_weight: f32,
+    /// The agent's radius in world units (`PathOptions::agent_radius`): paths keep at
+    /// least this far from every wall. 0 (the default) for a point agent.
+    pub agent_radius: f32,
 }
 
 impl Default for Settings<'_> {
@@ -46,6 +49,7 @@ impl Default for Settings<'_> {
             area_costs: &[],
             split_at_area_changes: path.split_at_area_changes,
             heuristic_weight: path.heuristic_weight,
+            agent_radius: path.agent_radius,
         }
     }
 }
@@ -90,7 +94,8 @@ impl Settings<'_> {
             .with_allow_partial(self.allow_partial)
             .with_mode(mode)
             .with_split_at_area_changes(self.split_at_area_changes)
-            .with_heuristic_weight(self.heuristic_weight))
+            .with_heuristic_weight(self.heuristic_weight)
+            .with_agent_radius(self.agent_radius))
     }
 }
 
@@ -134,6 +139,7 @@ mod tests {
             area_costs: &costs,
             split_at_area_changes: true,
             heuristic_weight: 2.0,
+            agent_radius: 0.25,
             max_snap_distance: 3.0,
             allow_partial: false,
             ..Settings::default()
@@ -148,6 +154,7 @@ mod tests {
         assert_eq!(o.filter.cost(3), 1.0);
         assert!(o.split_at_area_changes && !o.allow_partial);
         assert_eq!((o.heuristic_weight, o.max_snap_distance), (2.0, 3.0));
+        assert_eq!(o.agent_radius, 0.25);
     }
 
     #[test]

@@ -164,11 +164,12 @@ impl Navigator {
             (None, _) => Err(FindError::NoMesh),
             (_, Err(e)) => Err(e),
             (Some(query), Ok(filter)) => query
-                .reachable_polygons(
+                .reachable_polygons_for_agent(
                     Vec3::from_array(from),
                     max_cost,
                     &filter,
                     settings.max_snap_distance,
+                    settings.agent_radius,
                 )
                 .map(reached)
                 .map_err(FindError::Query),

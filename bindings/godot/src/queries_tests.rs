@@ -398,3 +398,36 @@ fn two_d_polygons_give_ground_paths() {
         .collect();
     assert_eq!(points, [[0.5, 0.5], [2.5, 0.8]]);
 }
+
+#[test]
+fn agent_radius_keeps_paths_off_the_walls() {
+    // The row is 1 wide (z from 0 to 1): a disc of radius 0.3 keeps its centre within
+    // z 0.3..0.7 and x 0.3..2.7, so a path from a point near one wall to a point near the
+    // other starts and ends moved off them, and every corner keeps the radius.
+    let mut nav = row();
+    let s = Settings {
+        agent_radius: 0.3,
+        ..Settings::default()
+    };
+    let corners = nav
+        .find_path(v(0.1, 0.1), v(2.9, 0.9), &s)
+        .unwrap()
+        .to_vec();
+    assert!(corners.len() >= 2);
+    for c in &corners {
+        assert!(
+            (0.3 - 1e-4..=0.7 + 1e-4).contains(&c.z) && (0.3 - 1e-4..=2.7 + 1e-4).contains(&c.x),
+            "corner {c} is within the radius of a wall"
+        );
+    }
+    // A disc wider than the row fits nowhere: an error, named by the option.
+    let wide = Settings {
+        agent_radius: 0.6,
+        ..Settings::default()
+    };
+    assert!(nav.find_path(v(0.5, 0.5), v(2.5, 0.5), &wide).is_err());
+    assert!(!nav.last_error().is_empty());
+    // Reachable polygons honour the radius too: at 0.3 every square is still reachable.
+    let r = nav.reachable(v(0.5, 0.5), f32::INFINITY, &s).unwrap();
+    assert_eq!(r.polygons, [0, 1, 2]);
+}

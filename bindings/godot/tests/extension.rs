@@ -198,6 +198,7 @@ fn sample_project_uses_only_registered_methods() {
         "area_costs",
         "split_at_area_changes",
         "heuristic_weight",
+        "agent_radius",
         // Building with areas, flags and links; 2D; loading and saving.
         "build_with",
         "build_from_polygons_2d",
