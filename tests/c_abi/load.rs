@@ -312,7 +312,7 @@ fn bad_arguments_are_refused_by_name() {
     from_c_path(ptr::null(), NAVSTAR_FORMAT_AUTO, None)
         .refused(NULL, &["navstar_mesh_load: ", "path is NULL"]);
     let c = CString::new("x.obj").unwrap();
-    from_c_path(c.as_ptr(), 5, None).refused(INVALID, &["format is 5"]);
+    from_c_path(c.as_ptr(), 6, None).refused(INVALID, &["format is 6"]);
 }
 
 #[test]
