@@ -491,9 +491,11 @@ impl COptions {
     }
 }
 
-/// Whether options of this `struct_size` have the `filter` field.
+/// Whether options of this `struct_size` have the `filter` field: the current version
+/// and the third (40 bytes), which brought it.
 fn has_filter(c: &NavstarPathOptions) -> bool {
-    c.struct_size as usize == size_of::<NavstarPathOptions>()
+    let size = c.struct_size as usize;
+    size == size_of::<NavstarPathOptions>() || size == crate::PATH_OPTIONS_OLDER_SIZES[2]
 }
 
 impl QueryOpts {
