@@ -845,6 +845,59 @@ NavstarStatus navstar_mesh_interpolate(const struct NavstarMesh *mesh,
                                        float *out_values,
                                        uint32_t *out_polygon);
 
+// As `navstar_mesh_nearest_point`, for an agent of radius `agent_radius` (world units,
+// finite, >= 0; the agent's whole radius, the mesh's baked radius included): the
+// nearest point where the disc fits, at least the radius from every wall (edges without
+// a neighbour, and edges into polygons `filter` refuses), and the polygon of the mesh
+// holding it. At or below the mesh's baked radius this is `navstar_mesh_nearest_point`.
+// The first call for a radius and filter builds the mesh's eroded copy for them (kept
+// for later queries with that radius).
+//
+// * `point` (in): 3 floats.
+// * `max_distance` (in): >= 0, world units; INFINITY for any distance.
+// * `filter` (in, optional): NULL for the default filter.
+// * `agent_radius` (in): the agent's radius.
+// * `out_point` (out, optional): 3 floats, the nearest point.
+// * `out_polygon`, `out_distance` (out, optional): its polygon and the distance.
+//
+// `NAVSTAR_ERROR_NOT_ON_MESH` (outputs untouched) when no such point is that close;
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+// when no point of the mesh keeps that distance from its walls.
+//
+// # Safety
+// `mesh` NULL or live; `point` NULL or 3 readable floats; `filter` NULL or readable;
+// each output NULL or writable (`out_point` 3 floats).
+NavstarStatus navstar_mesh_nearest_point_for_agent(const struct NavstarMesh *mesh,
+                                                   const float *point,
+                                                   float max_distance,
+                                                   const struct NavstarQueryFilter *filter,
+                                                   float agent_radius,
+                                                   float *out_point,
+                                                   uint32_t *out_polygon,
+                                                   float *out_distance);
+
+// As `navstar_mesh_raycast`, for the centre of a disc of radius `agent_radius` (world
+// units, finite, >= 0): `start` moves to the nearest point where the disc fits, and the
+// walk stops where the disc would touch a wall (an edge without a neighbour, or into a
+// polygon `filter` refuses). The hit's normal is that of the eroded boundary: the
+// wall's along a straight wall, round a convex wall corner the direction from the
+// corner (to within pi / 32). `polygon` is the mesh's polygon. At or below the mesh's
+// baked radius this is `navstar_mesh_raycast`. Returns `NAVSTAR_OK` whether or not
+// something was hit.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+// when no point of the mesh keeps that distance from its walls.
+//
+// # Safety
+// `mesh` NULL or live; `start`, `end` NULL or 3 readable floats; `filter` NULL or
+// readable; `out_hit` NULL or writable.
+NavstarStatus navstar_mesh_raycast_for_agent(const struct NavstarMesh *mesh,
+                                             const float *start,
+                                             const float *end,
+                                             const struct NavstarQueryFilter *filter,
+                                             float agent_radius,
+                                             struct NavstarRaycastHit *out_hit);
+
 // Moves from `start` towards `target` along the mesh, sliding along the walls met
 // (Detour's moveAlongSurface): edges without a neighbour and edges into polygons the
 // filter refuses stop the straight walk, which then goes on along the wall with what is

@@ -566,6 +566,21 @@ void test_filters_links_and_queries() {
     NavstarRaycastHit hit{};
     expect_status(mesh.raycast({0.5f, 0, 0.5f}, {2.5f, 0, 0.5f}, hit), Status::ok, "raycast");
     check(hit.hit == 1 && std::fabs(hit.t - 0.75f) < 1e-6f && hit.normal[0] == -1.0f, "ray hits x = 2 at t 0.75");
+    // The same for a disc of radius 0.25: it stops 0.25 before the wall x = 2, and its
+    // nearest point keeps 0.25 from the wall z = 0.
+    expect_status(mesh.raycast_for_agent({0.5f, 0, 0.5f}, {2.5f, 0, 0.5f}, 0.25f, hit), Status::ok,
+                  "raycast for an agent");
+    check(hit.hit == 1 && near(Vec3{hit.point[0], hit.point[1], hit.point[2]}, {1.75f, 0, 0.5f}) &&
+              hit.normal[0] == -1.0f,
+          "a disc of 0.25 stops at x = 1.75");
+    expect_status(mesh.nearest_point_for_agent({0.5f, 1, 0.1f}, 5, 0.25f, point, polygon, distance), Status::ok,
+                  "nearest point for an agent");
+    check(near(point, {0.5f, 0, 0.25f}) && std::fabs(distance - std::sqrt(1.0f + 0.15f * 0.15f)) < 1e-5f,
+          "the disc's nearest point keeps 0.25 from z = 0");
+    expect_error(mesh.raycast_for_agent({0.5f, 0, 0.5f}, {2.5f, 0, 0.5f}, -1.0f, hit),
+                 Status::error_invalid_argument, "agent_radius", "a negative agent radius");
+    expect_error(mesh.nearest_point_for_agent({0.5f, 0, 0.5f}, 5, std::nanf(""), point, polygon, distance),
+                 Status::error_invalid_argument, "agent_radius", "a NaN agent radius");
     std::vector<float> xs;
     for (const Vec3 &v : vertices) {
         xs.push_back(v.x);

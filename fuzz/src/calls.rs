@@ -46,20 +46,20 @@ pub fn check_faults(
 }
 
 /// An optional output of one item: guarded, or NULL.
-struct Out<T: Words>(Guarded<T>);
+pub(crate) struct Out<T: Words>(Guarded<T>);
 
 impl<T: Words> Out<T> {
-    fn new(count: u32, null: bool) -> Self {
+    pub(crate) fn new(count: u32, null: bool) -> Self {
         Out(Guarded::new(count, null))
     }
 
-    fn ptr(&mut self) -> *mut T {
+    pub(crate) fn ptr(&mut self) -> *mut T {
         self.0.as_mut_ptr()
     }
 
     /// After the call: written (when not NULL) on success, untouched on error.
     #[track_caller]
-    fn get(&self, success: bool, function: &str) -> Option<Vec<T>> {
+    pub(crate) fn get(&self, success: bool, function: &str) -> Option<Vec<T>> {
         let due = if success {
             self.0.capacity() as usize
         } else {
@@ -71,7 +71,7 @@ impl<T: Words> Out<T> {
 }
 
 /// The handle of an optional mesh (NULL for `None`).
-fn mesh_ptr(mesh: Option<&CMesh>) -> *const navstar::ffi::NavstarMesh {
+pub(crate) fn mesh_ptr(mesh: Option<&CMesh>) -> *const navstar::ffi::NavstarMesh {
     mesh.map_or(ptr::null(), CMesh::as_ptr)
 }
 

@@ -46,23 +46,9 @@ pub fn check_clearance(mesh: &NavMesh, options: &PathOptions, answer: &Answer) {
     assert!(corners.len() >= 2, "{corners:?}");
     assert!(corners.iter().all(|c| c.is_finite()), "{corners:?}");
     let up = mesh.up_axis();
-    let g = |v: u32| up.ground(mesh.vertex(v)).as_dvec2();
-    let admitted = |p: u32| options.filter.admits(mesh.polygon_flags(p));
-    let mut walls = Vec::new();
-    for p in mesh.polygon_ids().filter(|&p| admitted(p)) {
-        let vertices = mesh.polygon_vertices(p);
-        for (i, n) in mesh.polygon_neighbours(p).enumerate() {
-            if n.is_none_or(|n| !admitted(n)) {
-                walls.push((g(vertices[i]), g(vertices[(i + 1) % vertices.len()])));
-            }
-        }
-    }
-    let extent = walls
-        .iter()
-        .flat_map(|&(a, b)| [a.abs().max_element(), b.abs().max_element()])
-        .fold(1.0, f64::max);
+    let walls = walls(mesh, |p| options.filter.admits(mesh.polygon_flags(p)));
     let r = f64::from(options.agent_radius - mesh.agent_radius());
-    let tolerance = 1e-4 + 1e-5 * extent;
+    let tolerance = wall_tolerance(&walls);
     for w in corners.windows(2) {
         let (a, b) = (up.ground(w[0]).as_dvec2(), up.ground(w[1]).as_dvec2());
         for &(u, v) in &walls {
@@ -73,4 +59,39 @@ pub fn check_clearance(mesh: &NavMesh, options: &PathOptions, answer: &Answer) {
             );
         }
     }
+}
+
+/// The walls of the polygons `admitted` accepts, in the ground plane: their edges
+/// without a neighbour or whose neighbour is refused.
+pub fn walls(mesh: &NavMesh, admitted: impl Fn(u32) -> bool) -> Vec<(DVec2, DVec2)> {
+    let up = mesh.up_axis();
+    let g = |v: u32| up.ground(mesh.vertex(v)).as_dvec2();
+    let mut walls = Vec::new();
+    for p in mesh.polygon_ids().filter(|&p| admitted(p)) {
+        let vertices = mesh.polygon_vertices(p);
+        for (i, n) in mesh.polygon_neighbours(p).enumerate() {
+            if n.is_none_or(|n| !admitted(n)) {
+                walls.push((g(vertices[i]), g(vertices[(i + 1) % vertices.len()])));
+            }
+        }
+    }
+    walls
+}
+
+/// The rounding tolerance of clearance checks against `walls`.
+pub fn wall_tolerance(walls: &[(DVec2, DVec2)]) -> f64 {
+    let extent = walls
+        .iter()
+        .flat_map(|&(a, b)| [a.abs().max_element(), b.abs().max_element()])
+        .fold(1.0, f64::max);
+    1e-4 + 1e-5 * extent
+}
+
+/// The distance from the ground point `p` to the nearest of `walls` (infinite when
+/// there is none).
+pub fn distance_to_walls(walls: &[(DVec2, DVec2)], p: DVec2) -> f64 {
+    walls
+        .iter()
+        .map(|&(a, b)| point_segment(p, a, b))
+        .fold(f64::INFINITY, f64::min)
 }

@@ -38,6 +38,8 @@ mod queries;
 
 mod spatial;
 
+mod clearance;
+
 mod agents;
 
 mod world;
@@ -53,6 +55,7 @@ pub use agents::{
     navstar_mesh_move_along_surface, navstar_mesh_random_point, navstar_query_distance_to_wall,
     navstar_query_random_point_around,
 };
+pub use clearance::{navstar_mesh_nearest_point_for_agent, navstar_mesh_raycast_for_agent};
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
     navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,

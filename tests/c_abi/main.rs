@@ -30,6 +30,7 @@ mod load;
 mod node_limit;
 mod queries;
 mod radius;
+mod radius_spatial;
 mod readback;
 mod readback_world;
 mod regressions;

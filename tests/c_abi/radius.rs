@@ -19,7 +19,7 @@ use crate::assert_status;
 use crate::common::Rng;
 
 /// A 6 x 6 room with a 2 x 2 pillar in the middle, y up, as four quads round it.
-fn room() -> (Vec<f32>, Vec<u32>, Vec<u32>) {
+pub(crate) fn room() -> (Vec<f32>, Vec<u32>, Vec<u32>) {
     let xz = [
         (0.0, 0.0),
         (6.0, 0.0),
@@ -35,7 +35,7 @@ fn room() -> (Vec<f32>, Vec<u32>, Vec<u32>) {
     (vertices, indices, vec![4; 4])
 }
 
-struct Handles(*mut NavstarMesh, *mut NavstarQuery);
+pub(crate) struct Handles(pub(crate) *mut NavstarMesh, *mut NavstarQuery);
 
 impl Drop for Handles {
     fn drop(&mut self) {
@@ -47,7 +47,7 @@ impl Drop for Handles {
     }
 }
 
-fn create(options: &NavstarMeshOptions) -> Handles {
+pub(crate) fn create(options: &NavstarMeshOptions) -> Handles {
     let (vertices, indices, sizes) = room();
     let mut mesh = ptr::null_mut();
     let mut query = ptr::null_mut();
@@ -72,7 +72,7 @@ fn create(options: &NavstarMeshOptions) -> Handles {
     Handles(mesh, query)
 }
 
-fn rust_mesh(baked: f32) -> NavMesh {
+pub(crate) fn rust_mesh(baked: f32) -> NavMesh {
     let (vertices, indices, sizes) = room();
     let vertices: Vec<Vec3> = vertices.chunks(3).map(Vec3::from_slice).collect();
     NavMesh::from_polygons(

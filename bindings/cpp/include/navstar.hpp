@@ -713,6 +713,26 @@ class Mesh {
         const float b[3] = {end.x, end.y, end.z};
         return Result::from_c(navstar_mesh_raycast(raw_, a, b, filter ? &filter->raw() : nullptr, &hit));
     }
+    // nearest_point for an agent of radius agent_radius (navstar_mesh_nearest_point_for_agent):
+    // the nearest point where the disc fits, at least the radius from every wall.
+    // Status::error_invalid_argument for a NaN, infinite or negative radius, or one no point fits.
+    Result nearest_point_for_agent(const Vec3 &point, float max_distance, float agent_radius, Vec3 &out_point,
+                                   std::uint32_t &out_polygon, float &out_distance,
+                                   const QueryFilter *filter = nullptr) const {
+        const float p[3] = {point.x, point.y, point.z};
+        return Result::from_c(navstar_mesh_nearest_point_for_agent(
+            raw_, p, max_distance, filter ? &filter->raw() : nullptr, agent_radius,
+            reinterpret_cast<float *>(&out_point), &out_polygon, &out_distance));
+    }
+    // raycast of the centre of a disc of radius agent_radius (navstar_mesh_raycast_for_agent):
+    // the walk stops where the disc would touch a wall.
+    Result raycast_for_agent(const Vec3 &start, const Vec3 &end, float agent_radius, NavstarRaycastHit &hit,
+                             const QueryFilter *filter = nullptr) const {
+        const float a[3] = {start.x, start.y, start.z};
+        const float b[3] = {end.x, end.y, end.z};
+        return Result::from_c(
+            navstar_mesh_raycast_for_agent(raw_, a, b, filter ? &filter->raw() : nullptr, agent_radius, &hit));
+    }
     // Moves from start towards target along the surface, sliding along walls
     // (navstar_mesh_move_along_surface). start_polygon: the polygon of the last move, or
     // NAVSTAR_NO_POLYGON to snap start. `visited` receives the polygons walked through

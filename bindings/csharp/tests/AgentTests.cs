@@ -47,6 +47,34 @@ internal static unsafe partial class NavstarTests
             ExpectError(query.DistanceToWall(V(0.3f, 0, 1.5f), float.NaN, out wall), Status.ErrorInvalidArgument,
                         "radius", "a NaN radius");
 
+            // A disc of radius 0.25: its nearest point keeps 0.25 from the wall z = 0, and
+            // walking north from square 0 it stops 0.25 before the wall z = 3 of square 5.
+            Vector3 spot;
+            int holder;
+            float away;
+            ExpectStatus(mesh.NearestPointForAgent(V(0.5f, 1, 0.1f), 5, 0.25f, out spot, out holder, out away),
+                         Status.Ok, "nearest point for an agent");
+            Check(Near(spot, V(0.5f, 0, 0.25f)) && holder == 0 && Math.Abs(away - (float)Math.Sqrt(1.0225)) < 1e-5f,
+                  "(0.5, 0, 0.25) in square 0");
+            ExpectStatus(mesh.NearestPoint(V(0.5f, 1, 0.1f), 5, out spot, out holder, out away), Status.Ok,
+                         "nearest point of a point");
+            Check(Near(spot, V(0.5f, 0, 0.1f)), "radius 0 is the point below");
+            MeshRaycastHit ray;
+            Check(mesh.RaycastForAgent(V(0.5f, 0, 0.5f), V(0.5f, 0, 4), 0.25f, out ray) && Near(ray.Point, V(0.5f, 0, 2.75f)) &&
+                  Near(ray.Normal, V(0, 0, -1)) && ray.Polygon == 5, "a disc of 0.25 stops at z = 2.75 in square 5");
+            ExpectStatus(mesh.TryRaycastForAgent(V(0.5f, 0, 0.5f), V(0.5f, 0, 1.5f), 0.25f, out ray), Status.Ok,
+                         "a short walk for an agent");
+            Check(!ray.Hit && Math.Abs(ray.T - 1) < 1e-6f, "nothing hit before z = 1.5");
+            ExpectError(mesh.NearestPointForAgent(V(0.5f, 0, 0.5f), 5, float.NaN, out spot, out holder, out away),
+                        Status.ErrorInvalidArgument, "agent_radius", "a NaN agent radius");
+            Check(holder == -1, "no polygon on errors");
+            ExpectError(mesh.TryRaycastForAgent(V(0.5f, 0, 0.5f), V(1, 0, 1), -1, out ray),
+                        Status.ErrorInvalidArgument, "agent_radius", "a negative agent radius");
+            ExpectError(mesh.NearestPointForAgent(V(0.5f, 0, 0.5f), 5, 2, out spot, out holder, out away),
+                        Status.ErrorInvalidArgument, "agent_radius", "a radius no point of the U fits");
+            ExpectThrows(() => mesh.RaycastForAgent(V(0.5f, 0, 0.5f), V(1, 0, 1), float.PositiveInfinity, out ray),
+                         Status.ErrorInvalidArgument, "agent_radius", "RaycastForAgent throws for an infinite radius");
+
             ulong first = 7, second = 7;
             Vector3 a, b;
             int polygon, other;

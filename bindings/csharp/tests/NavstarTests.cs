@@ -63,6 +63,7 @@ internal static unsafe partial class NavstarTests
         Run("agents: move along the surface, walls, random points", TestAgents);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
+        Run("Unity idioms: Vector3 twins, areas, NavstarNavMesh", UnityIdiomTests.Run);
 #endif
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed > 0 ? 1 : 0;

@@ -101,9 +101,10 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().heuristic_weight)]
     heuristic_weight: f32,
-    /// The agent's radius in world units (default 0): paths, nearest targets and
-    /// reachable polygons keep at least this far from every wall (navstar's
-    /// `PathOptions::agent_radius`; several agent sizes on one mesh).
+    /// The agent's radius in world units (default 0): paths, nearest targets,
+    /// reachable polygons, the closest point and raycasts keep at least this far from
+    /// every wall (navstar's `PathOptions::agent_radius`, `nearest_point_for_agent` and
+    /// `raycast_for_agent`; several agent sizes on one mesh).
     #[var]
     #[init(val = Settings::default().agent_radius)]
     agent_radius: f32,

@@ -31,8 +31,9 @@ pub struct Settings<'a> {
     pub split_at_area_changes: bool,
     /// Multiplier of the A* estimate (`PathOptions::heuristic_weight`).
     pub heuristic_weight: f32,
-    /// The agent's radius in world units (`PathOptions::agent_radius`): paths keep at
-    /// least this far from every wall. 0 (the default) for a point agent.
+    /// The agent's radius in world units (`PathOptions::agent_radius`): paths, the
+    /// closest point and raycasts keep at least this far from every wall. 0 (the
+    /// default) for a point agent.
     pub agent_radius: f32,
 }
 

@@ -79,9 +79,13 @@ impl Navigator {
     }
 
     /// Walks the ground straight from `from` towards `to` over polygons the filter admits.
+    /// With an `agent_radius` the walk is the disc's centre's: it starts at the nearest
+    /// point where the disc fits and stops where the disc would touch a wall
+    /// (`NavMesh::raycast_for_agent`).
     ///
     /// # Errors
-    /// No mesh, bad settings, or navstar's error (non-finite points, nothing admitted).
+    /// No mesh, bad settings, or navstar's error (non-finite points, nothing admitted, a
+    /// radius no point of the mesh fits).
     pub fn raycast(
         &mut self,
         from: [f32; 3],
@@ -89,16 +93,23 @@ impl Navigator {
         settings: &Settings,
     ) -> Result<Raycast, FindError> {
         self.with_filter(settings, |mesh, filter| {
-            mesh.raycast(Vec3::from_array(from), Vec3::from_array(to), filter)
-                .map_err(FindError::Query)
+            mesh.raycast_for_agent(
+                Vec3::from_array(from),
+                Vec3::from_array(to),
+                filter,
+                settings.agent_radius,
+            )
+            .map_err(FindError::Query)
         })
     }
 
-    /// The nearest point of a polygon the filter admits within `max_snap_distance`;
-    /// `Ok(None)` when there is none that close.
+    /// The nearest point of a polygon the filter admits within `max_snap_distance`, for
+    /// an agent of `agent_radius`: the nearest point where the disc fits, at least the
+    /// radius from every wall (`NavMesh::nearest_point_for_agent`); `Ok(None)` when there
+    /// is none that close.
     ///
     /// # Errors
-    /// No mesh, bad settings, or a non-finite point.
+    /// No mesh, bad settings, a non-finite point, or a radius no point of the mesh fits.
     pub fn closest_point(
         &mut self,
         point: [f32; 3],
@@ -111,7 +122,13 @@ impl Navigator {
                     "the point has a non-finite coordinate".to_owned(),
                 ));
             }
-            Ok(mesh.nearest_point(point, settings.max_snap_distance, Some(filter)))
+            mesh.nearest_point_for_agent(
+                point,
+                settings.max_snap_distance,
+                Some(filter),
+                settings.agent_radius,
+            )
+            .map_err(FindError::Query)
         })
     }
 

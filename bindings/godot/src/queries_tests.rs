@@ -431,3 +431,63 @@ fn agent_radius_keeps_paths_off_the_walls() {
     let r = nav.reachable(v(0.5, 0.5), f32::INFINITY, &s).unwrap();
     assert_eq!(r.polygons, [0, 1, 2]);
 }
+
+#[test]
+fn agent_radius_moves_the_closest_point_and_stops_raycasts() {
+    // The row (z 0..1, x 0..3) for a disc of radius 0.3: its centre stays in
+    // x 0.3..2.7, z 0.3..0.7.
+    let mut nav = row();
+    let s = Settings {
+        agent_radius: 0.3,
+        ..Settings::default()
+    };
+    let n = nav.closest_point([0.1, 2.0, 0.1], &s).unwrap().unwrap();
+    assert_eq!((n.polygon, n.point), (0, Vec3::new(0.3, 0.0, 0.3)));
+    assert!((n.distance - 4.08f32.sqrt()).abs() < 1e-6, "{}", n.distance);
+    // Within the snap distance only: the disc's nearest point is 0.3 from (0.5, 0, 0).
+    let near = Settings {
+        max_snap_distance: 0.25,
+        ..s
+    };
+    assert_eq!(nav.closest_point(v(0.5, 0.0), &near).unwrap(), None);
+    // East along the row the disc stops 0.3 before the end wall, north 0.3 before z = 1.
+    let ray = nav.raycast(v(0.5, 0.5), v(3.5, 0.5), &s).unwrap();
+    assert!(
+        (ray.point - Vec3::new(2.7, 0.0, 0.5)).length() < 1e-5,
+        "{ray:?}"
+    );
+    assert!((ray.t - 2.2 / 3.0).abs() < 1e-5, "{ray:?}");
+    assert_eq!(
+        (ray.polygon, ray.hit.unwrap().normal),
+        (2, Vec3::new(-1.0, 0.0, 0.0))
+    );
+    let ray = nav.raycast(v(0.5, 0.5), v(0.5, 3.0), &s).unwrap();
+    assert!(
+        (ray.point - Vec3::new(0.5, 0.0, 0.7)).length() < 1e-5,
+        "{ray:?}"
+    );
+    assert_eq!(ray.hit.unwrap().normal, Vec3::new(0.0, 0.0, -1.0));
+    // The start is moved to where the disc fits first.
+    let ray = nav.raycast(v(0.05, 0.5), v(0.05, 0.6), &s).unwrap();
+    assert!((ray.point.x - 0.3).abs() < 1e-5, "{ray:?}");
+    assert_eq!(nav.last_error(), "");
+    // A disc wider than the row fits nowhere; a NaN radius is refused: errors naming it.
+    for radius in [0.6, f32::NAN, -1.0] {
+        let bad = Settings {
+            agent_radius: radius,
+            ..Settings::default()
+        };
+        assert!(nav.closest_point(v(0.5, 0.5), &bad).is_err());
+        assert!(
+            nav.last_error().contains("agent_radius"),
+            "{}",
+            nav.last_error()
+        );
+        assert!(nav.raycast(v(0.5, 0.5), v(2.5, 0.5), &bad).is_err());
+        assert!(
+            nav.last_error().contains("agent_radius"),
+            "{}",
+            nav.last_error()
+        );
+    }
+}

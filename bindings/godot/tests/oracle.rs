@@ -1,7 +1,8 @@
 //! The binding's plain-Rust layer gives navstar's own answers: on random grids of unit
 //! squares with random areas, flags and holes, every query through `Navigator` (with the
 //! class's properties as `Settings`) equals the same query made directly on a `NavMesh`
-//! and `Query` with options built independently here.
+//! and `Query` with options built independently here, for a point agent and for discs
+//! of a few radii (`agent_radius`).
 
 use navstar::glam::Vec3;
 use navstar::{MeshInput, MeshOptions, NavMesh, PathMode, PathOptions, Query, QueryFilter};
@@ -26,6 +27,7 @@ struct Case {
     from: [f32; 3],
     to: [f32; 3],
     max_cost: f32,
+    radius: f32,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -41,9 +43,10 @@ fn case() -> impl Strategy<Value = Case> {
         point.clone(),
         point,
         0.0f32..6.0,
+        prop_oneof![Just(0.0f32), Just(0.2f32), Just(0.35f32)],
     )
         .prop_map(
-            |(cells, areas, flags, include, exclude, costs, optimal, from, to, max_cost)| Case {
+            |(
                 cells,
                 areas,
                 flags,
@@ -54,6 +57,19 @@ fn case() -> impl Strategy<Value = Case> {
                 from,
                 to,
                 max_cost,
+                radius,
+            )| Case {
+                cells,
+                areas,
+                flags,
+                include,
+                exclude,
+                costs,
+                optimal,
+                from,
+                to,
+                max_cost,
+                radius,
             },
         )
 }
@@ -119,6 +135,7 @@ proptest! {
             exclude_flags: i64::from(case.exclude),
             area_costs: &case.costs,
             optimal: case.optimal,
+            agent_radius: case.radius,
             ..Settings::default()
         };
         let mut nav = Navigator::default();
@@ -148,7 +165,10 @@ proptest! {
             filter = filter.with_area_cost(area as u8, cost);
         }
         let mode = if case.optimal { PathMode::Optimal } else { PathMode::Funnel };
-        let options = PathOptions::default().with_filter(filter.clone()).with_mode(mode);
+        let options = PathOptions::default()
+            .with_filter(filter.clone())
+            .with_mode(mode)
+            .with_agent_radius(case.radius);
         let mut query = Query::new(&mesh);
         let (from, to) = (Vec3::from_array(case.from), Vec3::from_array(case.to));
 
@@ -173,17 +193,17 @@ proptest! {
         }
 
         // Raycast.
-        let ray = mesh.raycast(from, to, &filter);
+        let ray = mesh.raycast_for_agent(from, to, &filter, case.radius);
         prop_assert_eq!(nav.raycast(case.from, case.to, &settings).ok(), ray.ok());
 
         // Closest point.
         let above = from + Vec3::Y;
-        let nearest = mesh.nearest_point(above, f32::INFINITY, Some(&filter));
-        prop_assert_eq!(nav.closest_point(above.to_array(), &settings).unwrap(), nearest);
+        let nearest = mesh.nearest_point_for_agent(above, f32::INFINITY, Some(&filter), case.radius);
+        prop_assert_eq!(nav.closest_point(above.to_array(), &settings).ok(), nearest.ok());
 
         // Reachable polygons.
         let reached = query
-            .reachable_polygons(from, case.max_cost, &filter, f32::INFINITY)
+            .reachable_polygons_for_agent(from, case.max_cost, &filter, f32::INFINITY, case.radius)
             .map(|r| r.iter().map(|r| (i64::from(r.polygon), r.cost, r.parent.map_or(-1, i64::from))).collect::<Vec<_>>());
         let got = nav.reachable(case.from, case.max_cost, &settings).map(|r| {
             (0..r.polygons.len()).map(|i| (r.polygons[i], r.costs[i], r.parents[i])).collect::<Vec<_>>()

@@ -135,6 +135,15 @@ namespace Navstar
             NavstarMesh mesh, float* start, float* end, QueryFilter* filter, out MeshRaycastHit hit);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_nearest_point_for_agent(
+            NavstarMesh mesh, float* point, float maxDistance, QueryFilter* filter, float agentRadius,
+            float* outPoint, out uint polygon, out float distance);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_raycast_for_agent(
+            NavstarMesh mesh, float* start, float* end, QueryFilter* filter, float agentRadius, out MeshRaycastHit hit);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_move_along_surface(
             NavstarMesh mesh, uint startPolygon, float* start, float* target, QueryFilter* filter,
             out SurfaceMove move, uint* visited, uint capacity, out uint count);

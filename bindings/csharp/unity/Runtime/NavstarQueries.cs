@@ -2,9 +2,9 @@
 //
 // Everything besides A-to-B paths: query filters (area costs, flag masks), meshes with
 // per-polygon areas and flags and off-mesh links, flags changed at run time, path
-// details (corner flags, corridor, length, cost), the nearest of several targets, the
-// polygons reachable within a cost, the nearest point, raycasts and interpolation of
-// per-vertex data. The structs are laid out exactly as in navstar.h.
+// details (corner flags, corridor, length, cost), the nearest point, raycasts and
+// interpolation of per-vertex data (nearest targets and reachable polygons are in
+// NavstarTargets.cs). The structs are laid out exactly as in navstar.h.
 
 using System;
 using System.Runtime.InteropServices;
@@ -321,37 +321,6 @@ namespace Navstar
         }
     }
 
-    /// <summary>A polygon listed by NavstarQuery.ReachablePolygons (NavstarReachedPolygon).</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct ReachedPolygon
-    {
-        /// <summary>The Parent value of the start polygon (NAVSTAR_NO_POLYGON).</summary>
-        public const uint NoPolygon = uint.MaxValue;
-
-        private uint polygon;
-        private uint parent;
-        private float cost;
-
-        /// <summary>The polygon.</summary>
-        public int Polygon
-        {
-            get { return (int)polygon; }
-        }
-
-        /// <summary>The polygon it is entered from, or NoPolygon for the start polygon.</summary>
-        public uint Parent
-        {
-            get { return parent; }
-        }
-
-        /// <summary>The cost of the cheapest way into it found.</summary>
-        public float Cost
-        {
-            get { return cost; }
-        }
-    }
-#pragma warning restore 0649
-
     public sealed partial class NavstarMesh
     {
         /// <summary>The number of off-mesh links.</summary>
@@ -374,6 +343,19 @@ namespace Navstar
             {
                 throw new ArgumentNullException("vertices");
             }
+            fixed (Vector3* points = vertices)
+            {
+                return CreateWithData(
+                    (float*)points, vertices.Length, indices, polygonSizes, areas, flags, links, options, out mesh);
+            }
+        }
+
+        // The one place that calls navstar_mesh_create_ex: checks that the arrays hold what
+        // the call will read, then pins them. xyz holds vertexCount points.
+        internal static unsafe Status CreateWithData(
+            float* xyz, int vertexCount, int[] indices, int[] polygonSizes, byte[] areas, uint[] flags,
+            OffMeshLink[] links, MeshOptions? options, out NavstarMesh mesh)
+        {
             if (indices == null)
             {
                 throw new ArgumentNullException("indices");
@@ -391,15 +373,14 @@ namespace Navstar
             }
             MeshInput input = NativeMethods.navstar_mesh_input_default();
             MeshOptions optionValue = options.GetValueOrDefault();
-            fixed (Vector3* points = vertices)
             fixed (int* corners = indices)
             fixed (int* sizes = polygonSizes)
             fixed (byte* areaIds = areas)
             fixed (uint* flagValues = flags)
             fixed (OffMeshLink* linkValues = links)
             {
-                input.vertexCount = (uint)vertices.Length;
-                input.vertices = (float*)points;
+                input.vertexCount = (uint)vertexCount;
+                input.vertices = xyz;
                 input.indices = (uint*)corners;
                 input.polygonSizes = (uint*)sizes;
                 input.polygonCount = (uint)polygonCount;
@@ -660,69 +641,6 @@ namespace Navstar
             int[] polygons = new int[count];
             NavstarException.ThrowIfError(GetPathCorridor(polygons, out count));
             return polygons;
-        }
-
-        /// <summary>
-        /// Of several <paramref name="goals"/>, finds the one cheapest to walk to, with one
-        /// search, and its path into <paramref name="buffer"/> (as FindPath). <paramref name="goal"/>
-        /// is its index; Status.ErrorNoPath when no goal is reachable.
-        /// </summary>
-        public unsafe Status FindNearestTarget(
-            Vector3 start, Vector3[] goals, Vector3[] buffer, out int count, out int goal,
-            PathOptions? options = null, QueryFilter? filter = null)
-        {
-            if (goals == null)
-            {
-                throw new ArgumentNullException("goals");
-            }
-            PathOptions optionValue = options.HasValue ? options.Value : PathOptions.Default;
-            QueryFilter filterValue = filter.GetValueOrDefault();
-            if (filter.HasValue)
-            {
-                optionValue.FilterPointer = (IntPtr)(&filterValue);
-            }
-            uint total;
-            uint chosen;
-            Status status;
-            fixed (Vector3* targets = goals)
-            fixed (Vector3* points = buffer)
-            {
-                status = NativeMethods.navstar_find_nearest_target(
-                    this, (float*)&start, (float*)targets, (uint)goals.Length, &optionValue,
-                    buffer == null || buffer.Length == 0 ? null : (float*)points,
-                    buffer == null ? 0u : (uint)buffer.Length, out total, out chosen);
-            }
-            count = (int)Math.Min(total, int.MaxValue);
-            goal = status >= 0 ? (int)chosen : -1;
-            return status;
-        }
-
-        /// <summary>
-        /// The polygons reachable from <paramref name="start"/> at a cost of at most
-        /// <paramref name="maxCost"/> (a bounded Dijkstra flood), cheapest first, into
-        /// <paramref name="buffer"/>; Status.BufferTooSmall when they do not fit (the cheapest
-        /// buffer.Length are written, count says how many there are).
-        /// </summary>
-        public unsafe Status ReachablePolygons(
-            Vector3 start, float maxCost, ReachedPolygon[] buffer, out int count,
-            PathOptions? options = null, QueryFilter? filter = null)
-        {
-            PathOptions optionValue = options.HasValue ? options.Value : PathOptions.Default;
-            QueryFilter filterValue = filter.GetValueOrDefault();
-            if (filter.HasValue)
-            {
-                optionValue.FilterPointer = (IntPtr)(&filterValue);
-            }
-            uint total;
-            Status status;
-            fixed (ReachedPolygon* reached = buffer)
-            {
-                status = NativeMethods.navstar_query_reachable_polygons(
-                    this, (float*)&start, maxCost, &optionValue, reached,
-                    buffer == null ? 0u : (uint)buffer.Length, out total);
-            }
-            count = (int)Math.Min(total, int.MaxValue);
-            return status;
         }
     }
 }

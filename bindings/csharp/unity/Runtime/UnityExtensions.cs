@@ -72,16 +72,33 @@ namespace Navstar
         /// <summary>
         /// A mesh from Unity's baked NavMesh: <c>NavMesh.CalculateTriangulation()</c> gives
         /// triangles whose corners are repeated per polygon; the default options weld
-        /// coincident vertices so neighbouring triangles connect.
+        /// coincident vertices so neighbouring triangles connect. Unity's area index of each
+        /// triangle (<c>triangulation.areas</c>, 0 to 31; null: every triangle area 0)
+        /// becomes the triangle's navstar area id (the same number) and its flags
+        /// <c>1 &lt;&lt; area</c>, so a Unity area mask is a QueryFilter.IncludeFlags (see
+        /// NavstarNavMesh). An area outside 0..31, or an areas array whose length is not the
+        /// triangle count, throws ArgumentException naming the triangle.
         /// </summary>
         public static Status TryCreate(NavMeshTriangulation triangulation, out NavstarMesh mesh)
         {
-            return TryCreateUnity(triangulation.vertices, triangulation.indices, null, null, out mesh);
+            return TryCreateTriangulation(triangulation, null, out mesh);
         }
 
         public static Status TryCreate(NavMeshTriangulation triangulation, MeshOptions options, out NavstarMesh mesh)
         {
-            return TryCreateUnity(triangulation.vertices, triangulation.indices, null, options, out mesh);
+            return TryCreateTriangulation(triangulation, options, out mesh);
+        }
+
+        private static Status TryCreateTriangulation(NavMeshTriangulation triangulation, MeshOptions? options, out NavstarMesh mesh)
+        {
+            if (triangulation.indices == null)
+            {
+                throw new System.ArgumentNullException("triangulation.indices");
+            }
+            byte[] areas;
+            uint[] flags;
+            UnityAreas.Import(triangulation.areas, triangulation.indices.Length / 3, out areas, out flags);
+            return TryCreate(triangulation.vertices, triangulation.indices, null, areas, flags, null, options, out mesh);
         }
 
         public static NavstarMesh Create(NavMeshTriangulation triangulation)
