@@ -14,6 +14,7 @@ mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
 mod fields;
+mod levels;
 mod radius;
 mod scenes;
 

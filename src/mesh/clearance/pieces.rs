@@ -194,8 +194,8 @@ impl<'a> Locator<'a> {
 
     /// The polygon whose inside holds `q` deepest (the least signed distance to its
     /// edges, largest); `None` when none holds it. Two polygons that both hold `q` well
-    /// inside overlap in the ground plane: a mesh of several levels, which erosion in
-    /// the ground plane cannot serve.
+    /// inside overlap in the ground plane, which the split into layers rules out
+    /// (`layers.rs`); should it happen anyway, the query gets an error.
     fn locate(&self, q: DVec2) -> Result<Option<u32>, QueryError> {
         let (column, row) = self.cell_of(q);
         let mut best: Option<(f64, u32)> = None;
@@ -228,8 +228,8 @@ impl<'a> Locator<'a> {
         }
         if holders > 1 {
             return Err(QueryError::ClearanceUnavailable(
-                "agent_radius: polygons overlap in the ground plane (a mesh of several \
-                 levels); a radius is supported on single-level meshes only",
+                "agent_radius: polygons of one layer overlap in the ground plane; the \
+                 mesh's levels could not be told apart",
             ));
         }
         Ok(best.map(|(_, id)| id))
@@ -271,8 +271,9 @@ pub(super) fn build_mesh(
     pieces: &Pieces,
 ) -> Result<(NavMesh, Vec<u32>), QueryError> {
     let up = original.up;
-    // One height per vertex, from the first triangle that uses it: on a single-level
-    // mesh neighbouring polygons agree along their shared edges.
+    // One height per vertex, from the first triangle that uses it: neighbouring
+    // polygons agree along their shared edges, and vertices of different layers are
+    // different vertices unless joined on a seam (`stitch.rs`), where both agree.
     let mut heights: Vec<Option<f32>> = vec![None; pieces.points.len()];
     for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
         for &v in triangle {
