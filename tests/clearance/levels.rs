@@ -9,7 +9,7 @@ use glam::{DVec2, Vec3};
 use navstar::{ARC_LENGTH_EXCESS, NavMesh, PathMode, PathOptions, PathStatus, Query, QueryFilter};
 
 use crate::clearance_oracle::tangent::TangentOracle;
-use crate::common::Domain;
+use crate::common::{Domain, Rng, Soup};
 use crate::radius::{CLEARANCE, LENGTH, Tally, check, clearance, length, path};
 use crate::{d, scenes, tangent};
 
@@ -134,4 +134,146 @@ fn bridge_narrower_than_the_disc_is_refused_while_the_road_stays_open() {
         let gap = clearance(&Domain::layer(&mesh, road), &corners);
         assert!(gap >= 2.2 - CLEARANCE, "{gap}");
     }
+}
+
+/// Height of the upper level of [`stacked`], of its walkway and of its lower level.
+const UP: f32 = 3.0;
+const MIDDLE: f32 = 1.5;
+
+/// Two random levels stacked: a lower floor of unit cells `[0, 8] x [0, 6]` at height
+/// 0 and an upper one `[4, 12] x [0, 6]` at height 3 (overlapping over `x` in `[4, 8]`),
+/// each with about a fifth of its cells left out and the others quads or pairs of
+/// triangles, joined by a ramp down from the lower one's cell `[0, 1] x [0, 1]` to a
+/// walkway `[0, 12] x [-4, -2]` at height 1.5 and a ramp up from there to the upper
+/// one's cell `[11, 12] x [0, 1]`. Returns the mesh and the open cells of each level.
+fn stacked(rng: &mut Rng) -> (NavMesh, [Vec<(f32, f32)>; 2]) {
+    let mut soup = Soup::new();
+    let q = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    let mut open: [Vec<(f32, f32)>; 2] = [Vec::new(), Vec::new()];
+    for (level, (x0, y, kept)) in [(0.0, 0.0, (0, 0)), (4.0, UP, (7, 0))]
+        .into_iter()
+        .enumerate()
+    {
+        for row in 0..6 {
+            for column in 0..8 {
+                if (column, row) != kept && rng.below(5) == 0 {
+                    continue;
+                }
+                let (x, z) = (x0 + column as f32, row as f32);
+                let [a, b, c, d] = [
+                    q(x, y, z),
+                    q(x + 1., y, z),
+                    q(x + 1., y, z + 1.),
+                    q(x, y, z + 1.),
+                ];
+                match rng.below(3) {
+                    0 => soup.polygon_at(&[a, b, c, d]),
+                    1 => soup.polygon_at(&[a, b, c]).polygon_at(&[a, c, d]),
+                    _ => soup.polygon_at(&[a, b, d]).polygon_at(&[b, c, d]),
+                };
+                open[level].push((x + 0.5, z + 0.5));
+            }
+        }
+    }
+    soup.polygon_at(&[
+        q(0., MIDDLE, -2.),
+        q(1., MIDDLE, -2.),
+        q(1., 0., 0.),
+        q(0., 0., 0.),
+    ]);
+    soup.polygon_at(&[
+        q(0., MIDDLE, -4.),
+        q(12., MIDDLE, -4.),
+        q(12., MIDDLE, -2.),
+        q(11., MIDDLE, -2.),
+        q(1., MIDDLE, -2.),
+        q(0., MIDDLE, -2.),
+    ]);
+    soup.polygon_at(&[
+        q(11., MIDDLE, -2.),
+        q(12., MIDDLE, -2.),
+        q(12., UP, 0.),
+        q(11., UP, 0.),
+    ]);
+    (soup.build(), open)
+}
+
+/// Whether every corner of `polygon` is at height `y`.
+fn flat_at(mesh: &NavMesh, polygon: u32, y: f32) -> bool {
+    mesh.polygon_vertices(polygon)
+        .iter()
+        .all(|&v| mesh.vertices()[v as usize].y == y)
+}
+
+/// One random pair of stacked levels, radius and query from a point of one level to a
+/// point of either: every segment of the path keeps the radius from the walls of the
+/// level it walks on (the lower level with the ramps and walkway when it dips below
+/// the walkway, the upper one with them when it rises above). Returns whether the path
+/// was complete.
+fn stacked_case(seed: u64) -> bool {
+    let mut rng = Rng(seed);
+    let (mesh, open) = stacked(&mut rng);
+    let lower = Domain::layer(&mesh, |p| !flat_at(&mesh, p, UP));
+    let upper = Domain::layer(&mesh, |p| !flat_at(&mesh, p, 0.0));
+    let r = 0.05 + 0.4 * rng.unit();
+    let goal_level = 1 - usize::from(rng.below(4) == 0);
+    let mut point = |level: usize| {
+        let cells = &open[level];
+        let (x, z) = cells[rng.below(cells.len() as u32) as usize];
+        let y = if level == 0 { 0.0 } else { UP };
+        Vec3::new(x + rng.unit() - 0.5, y, z + rng.unit() - 0.5)
+    };
+    let s = point(0);
+    let t = point(goal_level);
+    let mut complete = false;
+    for mode in [PathMode::Funnel, PathMode::Optimal] {
+        let options = PathOptions::default().with_mode(mode).with_agent_radius(r);
+        let mut query = Query::new(&mesh);
+        let path = query
+            .find_path(s, t, &options)
+            .unwrap_or_else(|e| panic!("seed {seed}, {mode:?}: {e}"));
+        let corners = path.corners;
+        let context = format!("seed {seed}, r = {r}, {mode:?}: {s} -> {t}: {corners:?}");
+        for pair in corners.windows(2) {
+            let ground = [pair[0], pair[1]].map(|c| DVec2::new(f64::from(c.x), f64::from(c.z)));
+            let (low, high) = (pair[0].y.min(pair[1].y), pair[0].y.max(pair[1].y));
+            for (on, domain) in [
+                (low < MIDDLE - 1e-3, &lower),
+                (high > MIDDLE + 1e-3, &upper),
+            ] {
+                if on {
+                    let gap = clearance(domain, &ground);
+                    assert!(
+                        gap >= f64::from(r) - CLEARANCE,
+                        "{context}: {gap} from a wall"
+                    );
+                }
+            }
+        }
+        if path.status == PathStatus::Complete {
+            assert!(
+                corners[corners.len() - 1].distance(t) < 1e-3 + 2.0 * r,
+                "{context}"
+            );
+            complete = true;
+        }
+    }
+    complete
+}
+
+#[test]
+fn stacked_levels_keep_the_radius_from_the_walls_of_their_level() {
+    let config = crate::common::proptest_config(200);
+    let proptest::test_runner::RngSeed::Fixed(base) = config.rng_seed else {
+        unreachable!("proptest_config fixes the seed")
+    };
+    let complete = (0..u64::from(config.cases))
+        .filter(|&case| stacked_case(base.wrapping_add(case)))
+        .count();
+    eprintln!(
+        "stacked levels: {complete} of {} paths complete",
+        config.cases
+    );
+    // Ramps 1 wide and radii below 0.45: most pairs of points are joined.
+    assert!(complete * 4 >= config.cases as usize, "{complete}");
 }

@@ -31,6 +31,8 @@ pub(super) struct LayerInput {
     pub near_walls: Vec<(DVec2, DVec2)>,
     /// The layer's seams, as the layer's polygons list them.
     pub seams: Vec<(DVec2, DVec2)>,
+    /// The polygons on either side of each seam: the layer's, then the other one.
+    pub seam_polygons: Vec<[u32; 2]>,
 }
 
 /// An admitted polygon: id, ground corners, bounding box.
@@ -53,17 +55,17 @@ pub(super) struct Layers {
 }
 
 /// A uniform grid of bounding boxes: the boxes in each cell.
-pub(super) struct BoxGrid {
+struct BoxGrid {
     origin: DVec2,
     cell: f64,
     columns: usize,
     rows: usize,
-    pub buckets: Vec<Vec<usize>>,
+    buckets: Vec<Vec<usize>>,
 }
 
 impl BoxGrid {
     /// The grid of `count` boxes `(lo, hi)`.
-    pub fn new(boxes: impl Iterator<Item = (DVec2, DVec2)> + Clone, count: usize) -> BoxGrid {
+    fn new(boxes: impl Iterator<Item = (DVec2, DVec2)> + Clone, count: usize) -> BoxGrid {
         let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
         for (a, b) in boxes.clone() {
             lo = lo.min(a);
@@ -101,7 +103,7 @@ impl BoxGrid {
     }
 
     /// The buckets a box covers.
-    pub fn cells(&self, lo: DVec2, hi: DVec2) -> impl Iterator<Item = usize> + use<> {
+    fn cells(&self, lo: DVec2, hi: DVec2) -> impl Iterator<Item = usize> + use<> {
         let (c0, r0) = self.cell_of(lo);
         let (c1, r1) = self.cell_of(hi);
         let columns = self.columns;
@@ -247,6 +249,7 @@ impl Layers {
             walls: Vec::new(),
             near_walls: Vec::new(),
             seams: Vec::new(),
+            seam_polygons: Vec::new(),
         };
         // Per seam: its ends and the shape beyond it.
         let mut beyond = Vec::new();
@@ -260,6 +263,7 @@ impl Layers {
                     Some(other) if other != l => {
                         let seam = self.edge(mesh, i, slot);
                         input.seams.push(seam);
+                        input.seam_polygons.push([shape.id, mesh.neighbours[slot]]);
                         beyond.push((seam, self.index[&mesh.neighbours[slot]]));
                     }
                     Some(_) => {}

@@ -196,7 +196,13 @@ impl MeshData {
         let mut seams = Vec::new();
         for layer in 0..layers.count {
             let input = layers.input(self, layer, r);
-            seams.extend_from_slice(&input.seams);
+            seams.extend(
+                input
+                    .seams
+                    .iter()
+                    .copied()
+                    .zip(input.seam_polygons.iter().copied()),
+            );
             let region = region::erode(input, r);
             parts.push(pieces::triangulate(&region)?);
         }

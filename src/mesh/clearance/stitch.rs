@@ -11,7 +11,6 @@ use std::collections::HashMap;
 
 use glam::DVec2;
 
-use super::layers::BoxGrid;
 use super::pieces::Pieces;
 
 /// How close (relative to the largest coordinate) two points of a seam must be to
@@ -19,8 +18,9 @@ use super::pieces::Pieces;
 /// what `f32` corners can tell apart.
 const SEAM_TOLERANCE: f64 = 1e-6;
 
-/// Joins the pieces of all layers along `seams` (each given by its ground ends).
-pub(super) fn join(parts: Vec<Pieces>, seams: &[(DVec2, DVec2)]) -> Pieces {
+/// Joins the pieces of all layers along `seams` (each given by its ground ends and the
+/// polygons on either side).
+pub(super) fn join(parts: Vec<Pieces>, seams: &[((DVec2, DVec2), [u32; 2])]) -> Pieces {
     let mut all = Pieces {
         points: Vec::new(),
         triangles: Vec::new(),
@@ -42,17 +42,26 @@ pub(super) fn join(parts: Vec<Pieces>, seams: &[(DVec2, DVec2)]) -> Pieces {
         .map(|q| q.abs().max_element())
         .fold(1.0, f64::max);
     let tol = SEAM_TOLERANCE * scale;
-    let grid = BoxGrid::new(all.points.iter().map(|&q| (q, q)), all.points.len());
-    // The points of each seam: index and position along it (0 at `a`, 1 at `b`).
+    // The points of each polygon's pieces: a seam joins only the points of the two
+    // polygons along it (other levels may pass over or under it in the ground plane).
+    let mut points_of: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (triangle, &owner) in all.triangles.iter().zip(&all.owner) {
+        points_of
+            .entry(owner)
+            .or_default()
+            .extend_from_slice(triangle);
+    }
+    // The points of each seam: position along it (0 at `a`, 1 at `b`) and index.
     let on_seam: Vec<Vec<(f64, usize)>> = seams
         .iter()
-        .map(|&(a, b)| {
+        .map(|&((a, b), polygons)| {
             let along = b - a;
             let length2 = along.length_squared();
-            let mut found: Vec<(f64, usize)> = grid
-                .cells(a.min(b) - tol, a.max(b) + tol)
-                .flat_map(|bucket| grid.buckets[bucket].iter().copied())
-                .filter_map(|i| {
+            let mut found: Vec<(f64, usize)> = polygons
+                .iter()
+                .filter_map(|p| points_of.get(p))
+                .flatten()
+                .filter_map(|&i| {
                     let q = all.points[i];
                     let t = if length2 > 0.0 {
                         ((q - a).dot(along) / length2).clamp(0.0, 1.0)
