@@ -17,6 +17,7 @@ mod fields;
 mod levels;
 mod radius;
 mod scenes;
+mod tiles;
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 
