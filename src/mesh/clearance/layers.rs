@@ -50,6 +50,8 @@ pub(super) struct Layers {
     index: HashMap<u32, usize>,
     /// Layer of each shape.
     layer: Vec<usize>,
+    /// The shapes of each layer.
+    members: Vec<Vec<usize>>,
     /// How many layers.
     pub count: usize,
 }
@@ -216,10 +218,15 @@ impl Layers {
                 }
             }
         }
+        let mut members = vec![Vec::new(); count];
+        for (i, &l) in layer.iter().enumerate() {
+            members[l].push(i);
+        }
         Layers {
             shapes,
             index,
             layer,
+            members,
             count,
         }
     }
@@ -253,10 +260,8 @@ impl Layers {
         };
         // Per seam: its ends and the shape beyond it.
         let mut beyond = Vec::new();
-        for (i, shape) in self.shapes.iter().enumerate() {
-            if self.layer[i] != l {
-                continue;
-            }
+        for &i in &self.members[l] {
+            let shape = &self.shapes[i];
             for slot in mesh.corner_range(shape.id) {
                 match self.layer_across(mesh, slot) {
                     None => input.walls.push(self.edge(mesh, i, slot)),
@@ -301,5 +306,115 @@ impl Layers {
             }
         }
         input
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{DVec2, Vec3};
+
+    use super::{Layers, overlap};
+    use crate::mesh::{MeshOptions, NavMesh};
+
+    fn square(x: f64, y: f64, side: f64) -> Vec<DVec2> {
+        [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+            .map(|(u, v)| DVec2::new(x + u * side, y + v * side))
+            .to_vec()
+    }
+
+    #[test]
+    fn polygons_touching_along_an_edge_or_a_corner_do_not_overlap() {
+        let eps = 1e-7;
+        assert!(!overlap(
+            &square(0.0, 0.0, 1.0),
+            &square(1.0, 0.0, 1.0),
+            eps
+        ));
+        assert!(!overlap(
+            &square(0.0, 0.0, 1.0),
+            &square(1.0, 1.0, 1.0),
+            eps
+        ));
+        assert!(overlap(&square(0.0, 0.0, 1.0), &square(0.5, 0.5, 1.0), eps));
+        assert!(overlap(&square(0.0, 0.0, 4.0), &square(1.0, 1.0, 1.0), eps));
+        // A triangle whose hypotenuse passes beside the square's corner.
+        let triangle = [
+            DVec2::new(1.2, 0.0),
+            DVec2::new(3.0, 0.0),
+            DVec2::new(1.2, 1.8),
+        ];
+        assert!(!overlap(&square(0.0, 0.0, 1.0), &triangle, eps));
+        assert!(overlap(&square(0.5, 0.0, 1.0), &triangle, eps));
+    }
+
+    /// A floor of `n` squares `[k, k + 1] x [0, 3]` (Y up), and with `deck`: a ramp
+    /// `[n, n + 2] x [0, 1]` up to height 2, a landing `[n + 2, n + 3] x [0, 3]` and a
+    /// deck `[1, n + 2] x [2, 3]` back over the floor.
+    fn floor_and_deck(n: usize, deck: bool) -> NavMesh {
+        let mut vertices = Vec::new();
+        let mut indices = Vec::new();
+        let mut sizes = Vec::new();
+        let mut polygon = |corners: &[(f32, f32, f32)]| {
+            let base = vertices.len() as u32;
+            vertices.extend(corners.iter().map(|&(x, y, z)| Vec3::new(x, y, z)));
+            indices.extend(base..base + corners.len() as u32);
+            sizes.push(corners.len() as u32);
+        };
+        for k in 0..n {
+            let x = k as f32;
+            polygon(&[(x, 0., 0.), (x + 1., 0., 0.), (x + 1., 0., 3.), (x, 0., 3.)]);
+        }
+        if deck {
+            let x = n as f32;
+            polygon(&[(x, 0., 0.), (x + 2., 2., 0.), (x + 2., 2., 1.), (x, 0., 1.)]);
+            polygon(&[
+                (x + 2., 2., 0.),
+                (x + 3., 2., 0.),
+                (x + 3., 2., 3.),
+                (x + 2., 2., 3.),
+                (x + 2., 2., 2.),
+                (x + 2., 2., 1.),
+            ]);
+            polygon(&[
+                (1., 2., 2.),
+                (x + 2., 2., 2.),
+                (x + 2., 2., 3.),
+                (1., 2., 3.),
+            ]);
+        }
+        let options = MeshOptions::default().with_weld_distance(1e-6);
+        NavMesh::from_polygons(&vertices, &indices, &sizes, &options).unwrap()
+    }
+
+    #[test]
+    fn one_level_is_one_layer_and_a_deck_over_it_another() {
+        let flat = floor_and_deck(4, false);
+        assert_eq!(Layers::new(flat.data(), &|_| true).count, 1);
+        let stacked = floor_and_deck(4, true);
+        let mesh = stacked.data();
+        let layers = Layers::new(mesh, &|_| true);
+        assert_eq!(layers.count, 2);
+        let deck = layers.index[&6];
+        assert_eq!(layers.layer[deck], 1);
+        assert!((0..6).all(|p| layers.layer[layers.index[&p]] == 0));
+        // The deck's layer has one seam, onto the landing, which is not a wall; the
+        // landing's walls near it are near walls; the floor's walls under the deck are
+        // neither.
+        let r = 0.25;
+        let input = layers.input(mesh, 1, r);
+        assert_eq!(input.seams.len(), 1);
+        assert_eq!(input.seam_polygons, vec![[6, 5]]);
+        assert_eq!(input.walls.len(), 3);
+        assert_eq!(input.near_walls.len(), 4);
+        assert!(
+            input
+                .near_walls
+                .iter()
+                .all(|(a, b)| a.x >= 6.0 && b.x >= 6.0)
+        );
+        // Without the landing (refused), the deck is alone: no seam, four walls.
+        let input = Layers::new(mesh, &|p| p != 5).input(mesh, 1, r);
+        assert!(input.seams.is_empty() && input.near_walls.is_empty());
+        assert_eq!(input.walls.len(), 4);
     }
 }
