@@ -112,6 +112,42 @@ fn deck_and_road_each_keep_the_radius_from_their_own_walls() {
 }
 
 #[test]
+fn turned_bridge_joins_its_levels_across_rounded_seams() {
+    // The bridge turned off the axes: the pieces of the ramp and the deck meet along
+    // the seams at points computed twice, which must be made one for the way over to
+    // exist; its length is that of the bridge on the axes (as the oracle's on the
+    // deck's level), and the road under it stays open.
+    let filter = QueryFilter::default();
+    let (s, t) = (d(5.0, -7.0), d(10.0, 22.0));
+    let (u, v) = (d(2.0, 5.6), d(18.0, 8.4));
+    let straight = path(&scenes::bridge(), 1.0, s, t, PathMode::Optimal, &filter).unwrap();
+    for angle in [0.3f64, 1.1, 2.5] {
+        let mesh = scenes::bridge_turned(angle as f32);
+        let turn = |q: DVec2| DVec2::from_angle(angle).rotate(q);
+        let mut tally = Tally::default();
+        let deck_level = Domain::layer(&mesh, upper);
+        for r in [0.5, 1.0] {
+            check(&mesh, &deck_level, &filter, r, turn(s), turn(t), &mut tally);
+            check(
+                &mesh,
+                &Domain::layer(&mesh, road),
+                &filter,
+                r,
+                turn(u),
+                turn(v),
+                &mut tally,
+            );
+        }
+        assert_eq!(tally.reachable, 4, "angle {angle}: {tally:?}");
+        let (status, corners) =
+            path(&mesh, 1.0, turn(s), turn(t), PathMode::Optimal, &filter).unwrap();
+        assert_eq!(status, PathStatus::Complete);
+        let (a, b) = (length(&straight.1), length(&corners));
+        assert!((a - b).abs() < 1e-3, "angle {angle}: {a} vs {b}");
+    }
+}
+
+#[test]
 fn bridge_narrower_than_the_disc_is_refused_while_the_road_stays_open() {
     let mesh = scenes::bridge();
     let filter = QueryFilter::default();

@@ -130,7 +130,15 @@ pub const DECK: u32 = 5;
 /// 6) and a square at the foot of each ramp, `[2, 18] x [-12, -4]` (polygon 3) and
 /// `[2, 18] x [18, 26]` (polygon 7). The road and the bridge do not meet.
 pub fn bridge() -> NavMesh {
-    let q = |x: f32, y: f32, z: f32| glam::Vec3::new(x, y, z);
+    bridge_turned(0.0)
+}
+
+/// [`bridge`] turned by `angle` (radians) round the vertical axis through the origin:
+/// its seams (the ends of the deck) no longer lie along the axes, so the points where
+/// the eroded pieces meet across them come out of rounding.
+pub fn bridge_turned(angle: f32) -> NavMesh {
+    let (sin, cos) = angle.sin_cos();
+    let q = |x: f32, y: f32, z: f32| glam::Vec3::new(cos * x - sin * z, y, sin * x + cos * z);
     let mut soup = Soup::new();
     for (x0, x1) in [(0.0, 8.0), (8.0, 12.0), (12.0, 20.0)] {
         soup.polygon_at(&[q(x0, 0., 4.), q(x1, 0., 4.), q(x1, 0., 10.), q(x0, 0., 10.)]);
