@@ -312,8 +312,8 @@ pub enum QueryError {
     #[error("out of memory for the query's search scratch")]
     OutOfMemory,
     /// A query with an agent radius cannot be answered on this mesh; the text says why
-    /// and names `agent_radius` (a mesh of several levels, or one where no point keeps
-    /// that distance from the walls).
+    /// and names `agent_radius` (a mesh where no point keeps that distance from the
+    /// walls, or whose eroded copy could not be built).
     #[error("{0}")]
     ClearanceUnavailable(&'static str),
     /// A filter's area cost is not finite and positive.

@@ -14,8 +14,10 @@ mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
 mod fields;
+mod levels;
 mod radius;
 mod scenes;
+mod tiles;
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 

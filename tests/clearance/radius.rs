@@ -19,12 +19,12 @@ use crate::common::{Domain, Rng};
 use crate::{d, scenes, tangent};
 
 /// How far a path may come closer to a wall than the radius (f32 corners).
-const CLEARANCE: f64 = 1e-4;
+pub const CLEARANCE: f64 = 1e-4;
 /// Length tolerance of the comparisons (f32 corners on scenes a few units wide).
-const LENGTH: f64 = 1e-4;
+pub const LENGTH: f64 = 1e-4;
 
 /// The radius of the corners of the polygons drawn round a corner's circle.
-fn outer(r: f64) -> f64 {
+pub fn outer(r: f64) -> f64 {
     r / (std::f64::consts::PI / ARC_SEGMENTS as f64).cos()
 }
 
@@ -53,12 +53,12 @@ pub fn path(
     Ok((path.status, corners))
 }
 
-fn length(corners: &[DVec2]) -> f64 {
+pub fn length(corners: &[DVec2]) -> f64 {
     corners.windows(2).map(|w| w[0].distance(w[1])).sum()
 }
 
 /// The least distance from the polyline to the walls of `domain`.
-fn clearance(domain: &Domain, corners: &[DVec2]) -> f64 {
+pub fn clearance(domain: &Domain, corners: &[DVec2]) -> f64 {
     let g = |v: u32| domain.ground[v as usize];
     corners
         .windows(2)

@@ -117,3 +117,65 @@ pub fn rectangle_field(rng: &mut Rng) -> NavMesh {
     }
     random_grid_sized(&cells, &[(0.0, 0.0)], 0.0, &widths, &heights).build()
 }
+
+/// The polygons of [`bridge`]: the road under the bridge, in three pieces.
+pub const ROAD: [u32; 3] = [0, 1, 2];
+/// The polygon of [`bridge`] that is the deck.
+pub const DECK: u32 = 5;
+
+/// A two-level bridge (Y up, ground `(x, z)`, heights `y`): a road 6 wide at height 0,
+/// `[0, 20] x [4, 10]` (polygons 0 to 2, cut at `x = 8` and `x = 12`), under a bridge 4
+/// wide, `x` in `[8, 12]`: a deck at height 3 over `z` in `[2, 12]` (polygon 5), ramps
+/// down to height 0 at both ends (`z` in `[-4, 2]`, polygon 4, and `[12, 18]`, polygon
+/// 6) and a square at the foot of each ramp, `[2, 18] x [-12, -4]` (polygon 3) and
+/// `[2, 18] x [18, 26]` (polygon 7). The road and the bridge do not meet.
+pub fn bridge() -> NavMesh {
+    bridge_turned(0.0)
+}
+
+/// [`bridge`] turned by `angle` (radians) round the vertical axis through the origin:
+/// its seams (the ends of the deck) no longer lie along the axes, so the points where
+/// the eroded pieces meet across them come out of rounding.
+pub fn bridge_turned(angle: f32) -> NavMesh {
+    let (sin, cos) = angle.sin_cos();
+    let q = |x: f32, y: f32, z: f32| glam::Vec3::new(cos * x - sin * z, y, sin * x + cos * z);
+    let mut soup = Soup::new();
+    for (x0, x1) in [(0.0, 8.0), (8.0, 12.0), (12.0, 20.0)] {
+        soup.polygon_at(&[q(x0, 0., 4.), q(x1, 0., 4.), q(x1, 0., 10.), q(x0, 0., 10.)]);
+    }
+    soup.polygon_at(&[
+        q(2., 0., -12.),
+        q(18., 0., -12.),
+        q(18., 0., -4.),
+        q(12., 0., -4.),
+        q(8., 0., -4.),
+        q(2., 0., -4.),
+    ]);
+    soup.polygon_at(&[
+        q(8., 0., -4.),
+        q(12., 0., -4.),
+        q(12., 3., 2.),
+        q(8., 3., 2.),
+    ]);
+    soup.polygon_at(&[
+        q(8., 3., 2.),
+        q(12., 3., 2.),
+        q(12., 3., 12.),
+        q(8., 3., 12.),
+    ]);
+    soup.polygon_at(&[
+        q(8., 3., 12.),
+        q(12., 3., 12.),
+        q(12., 0., 18.),
+        q(8., 0., 18.),
+    ]);
+    soup.polygon_at(&[
+        q(2., 0., 18.),
+        q(8., 0., 18.),
+        q(12., 0., 18.),
+        q(18., 0., 18.),
+        q(18., 0., 26.),
+        q(2., 0., 26.),
+    ]);
+    soup.build()
+}

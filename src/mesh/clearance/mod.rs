@@ -3,25 +3,41 @@
 //! a small cache on the mesh. Both path modes, nearest points and the other queries run
 //! on it unchanged, and map its polygons back to the original ones.
 //!
-//! * [`region`]: the walkable region less a band of width `r` along its walls, with the
-//!   round corners drawn outside the circle, so the region keeps at least `r` from every
-//!   wall;
-//! * [`pieces`]: its constrained triangulation together with the original polygons'
-//!   edges, each piece tagged with the original polygon holding it, merged while convex
-//!   within that polygon, and built into a [`NavMesh`] by the normal builder;
+//! * [`layers`]: the admitted polygons split into layers that do not overlap in the
+//!   ground plane (a bridge and the road under it; a mesh of one level is one layer),
+//!   and, per layer, its walls, its *seams* (edges into another layer, which are not
+//!   walls) and the walls of the other levels within `2r` of its seams;
+//! * [`region`]: each layer less a band of width `r` along its walls (and along the
+//!   other levels' walls, within `r` of its seams only), with the round corners drawn
+//!   outside the circle, so the region keeps at least `r` from every wall;
+//! * [`pieces`]: each layer's constrained triangulation together with the original
+//!   polygons' edges, each piece tagged with the original polygon holding it;
+//! * [`stitch`]: the layers' pieces joined, their points on each seam made one (they
+//!   come from two computations and differ by rounding) and triangles split at the
+//!   other side's points, so that the builder joins them across;
+//! * [`pieces`] again: heights from the original polygons, triangles merged while convex
+//!   within their original polygon, and a [`NavMesh`] built by the normal builder;
 //! * here: the cache, keyed by the radius, and by the filter's flag masks and the mesh's
 //!   flag generation when the filter refuses some polygon (refused polygons are walls),
 //!   lock-free for readers: an `arc-swap` of an immutable list, copied on insert, bounded
 //!   to [`CACHE_SIZE`] entries (the least recently used goes first).
 //!
-//! Works in the ground plane: a mesh whose polygons overlap there (several levels) gets
-//! [`QueryError::ClearanceUnavailable`]. A world's snapshot is a [`NavMesh`], so erosion
-//! across tile borders is that of one mesh. Off-mesh links are not part of the eroded
-//! mesh.
+//! Works in the ground plane, layer by layer: within a layer the disc keeps `r` from
+//! the layer's walls; across a seam it keeps `r` from the walls of the level beyond as
+//! well, as far as they lie within `r` of the seam (a disc standing near the top of a
+//! ramp reaches onto the deck, not onto the road under it). The walls of a level that
+//! passes over or under a layer elsewhere never count for it. Where levels lie closer
+//! than `r` to a seam in the ground plane (a road passing within `r` under the end of
+//! a deck), the other level's walls count there too: the region may be smaller than the
+//! true one, never larger. A world's snapshot is a [`NavMesh`] built anew for each change
+//! of tiles, with a cache of its own, so erosion across tile borders is that of one mesh
+//! and never stale. Off-mesh links are not part of the eroded mesh.
 
+mod layers;
 mod pieces;
 mod queries;
 mod region;
+mod stitch;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -171,10 +187,26 @@ impl MeshData {
         entry.built.clone()
     }
 
-    /// Builds the eroded mesh of the polygons `admitted` accepts.
+    /// Builds the eroded mesh of the polygons `admitted` accepts: each layer eroded and
+    /// triangulated on its own, the pieces joined along the seams, one mesh built.
     fn erode(&self, radius: f32, admitted: impl Fn(u32) -> bool) -> Result<ErodedMesh, QueryError> {
-        let region = region::erode(self, f64::from(radius), admitted);
-        let pieces = pieces::triangulate(&region)?;
+        let r = f64::from(radius);
+        let layers = layers::Layers::new(self, &admitted);
+        let mut parts = Vec::with_capacity(layers.count);
+        let mut seams = Vec::new();
+        for layer in 0..layers.count {
+            let input = layers.input(self, layer, r);
+            seams.extend(
+                input
+                    .seams
+                    .iter()
+                    .copied()
+                    .zip(input.seam_polygons.iter().copied()),
+            );
+            let region = region::erode(input, r);
+            parts.push(pieces::triangulate(&region)?);
+        }
+        let pieces = stitch::join(parts, &seams);
         if pieces.triangles.is_empty() {
             return Err(QueryError::ClearanceUnavailable(
                 "agent_radius: no point of the mesh keeps that distance from its walls",

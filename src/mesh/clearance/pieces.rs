@@ -77,19 +77,24 @@ fn triangulate_unguarded(region: &ErodedRegion) -> Result<Pieces, QueryError> {
             }
         }
     }
-    // Parity from the outside in: the faces along the convex hull are outside the
-    // region (it keeps `r > 0` from every wall, and the hull is made of walls).
+    // Parity from one face: one on the convex hull, inside or outside the region as a
+    // crossing count over the rings tells (a layer's hull may run along a seam, which
+    // the region reaches), then across the triangulation, flipping at the region's
+    // boundary.
     let mut inside: Vec<Option<bool>> = vec![None; cdt.num_all_faces()];
     let mut queue = VecDeque::new();
-    for face in cdt.inner_faces() {
-        let on_hull = face
-            .adjacent_edges()
+    let seed = cdt.inner_faces().find(|face| {
+        face.adjacent_edges()
             .iter()
-            .any(|e| e.rev().face().is_outer());
-        if on_hull {
-            inside[face.fix().index()] = Some(false);
-            queue.push_back(face.fix());
-        }
+            .any(|e| e.rev().face().is_outer())
+    });
+    if let Some(face) = seed {
+        let corners = face
+            .vertices()
+            .map(|v| DVec2::new(v.position().x, v.position().y));
+        let centre = (corners[0] + corners[1] + corners[2]) / 3.0;
+        inside[face.fix().index()] = Some(in_rings(&region.rings, centre));
+        queue.push_back(face.fix());
     }
     while let Some(fixed) = queue.pop_front() {
         let face = cdt.face(fixed);
@@ -134,6 +139,24 @@ fn triangulate_unguarded(region: &ErodedRegion) -> Result<Pieces, QueryError> {
         pieces.owner.push(owner);
     }
     Ok(pieces)
+}
+
+/// Whether `q` lies inside the region bounded by `rings` (even-odd: outer rings and
+/// holes alike).
+fn in_rings(rings: &[Vec<DVec2>], q: DVec2) -> bool {
+    let mut inside = false;
+    for ring in rings {
+        for (k, &a) in ring.iter().enumerate() {
+            let b = ring[(k + 1) % ring.len()];
+            if (a.y > q.y) != (b.y > q.y) {
+                let x = a.x + (q.y - a.y) / (b.y - a.y) * (b.x - a.x);
+                if q.x < x {
+                    inside = !inside;
+                }
+            }
+        }
+    }
+    inside
 }
 
 /// A uniform grid over the admitted polygons' boxes, to find the polygon holding a
@@ -194,8 +217,8 @@ impl<'a> Locator<'a> {
 
     /// The polygon whose inside holds `q` deepest (the least signed distance to its
     /// edges, largest); `None` when none holds it. Two polygons that both hold `q` well
-    /// inside overlap in the ground plane: a mesh of several levels, which erosion in
-    /// the ground plane cannot serve.
+    /// inside overlap in the ground plane, which the split into layers rules out
+    /// (`layers.rs`); should it happen anyway, the query gets an error.
     fn locate(&self, q: DVec2) -> Result<Option<u32>, QueryError> {
         let (column, row) = self.cell_of(q);
         let mut best: Option<(f64, u32)> = None;
@@ -228,8 +251,8 @@ impl<'a> Locator<'a> {
         }
         if holders > 1 {
             return Err(QueryError::ClearanceUnavailable(
-                "agent_radius: polygons overlap in the ground plane (a mesh of several \
-                 levels); a radius is supported on single-level meshes only",
+                "agent_radius: polygons of one layer overlap in the ground plane; the \
+                 mesh's levels could not be told apart",
             ));
         }
         Ok(best.map(|(_, id)| id))
@@ -251,7 +274,7 @@ fn height_at(mesh: &MeshData, polygon: u32, q: DVec2) -> f32 {
         if area == 0.0 {
             continue;
         }
-        let w1 = (q - g0).perp_dot(g2 - g0) / -area;
+        let w1 = (q - g0).perp_dot(g2 - g0) / area;
         let w2 = (g1 - g0).perp_dot(q - g0) / area;
         let w0 = 1.0 - w1 - w2;
         let worst = w0.min(w1).min(w2);
@@ -271,31 +294,37 @@ pub(super) fn build_mesh(
     pieces: &Pieces,
 ) -> Result<(NavMesh, Vec<u32>), QueryError> {
     let up = original.up;
-    // One height per vertex, from the first triangle that uses it: on a single-level
-    // mesh neighbouring polygons agree along their shared edges.
-    let mut heights: Vec<Option<f32>> = vec![None; pieces.points.len()];
-    for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
-        for &v in triangle {
-            if heights[v].is_none() {
-                heights[v] = Some(height_at(original, owner, pieces.points[v]));
-            }
-        }
-    }
-    let vertices: Vec<Vec3> = pieces
-        .points
-        .iter()
-        .zip(&heights)
-        .map(|(q, h)| up.place(q.as_vec2(), h.unwrap_or(0.0)))
-        .collect();
+    // A vertex per point and height: each triangle takes the heights of its original
+    // polygon's surface at its corners. Neighbouring polygons agree along their shared
+    // edges (up to rounding, within `same`), so their triangles share the vertex; where
+    // polygons of different levels meet in the ground plane (in one layer, or a cliff),
+    // the heights differ and so do the vertices. Points of different layers are
+    // different points unless joined on a seam (`stitch.rs`).
+    let same = |a: f32, b: f32| (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()));
+    let mut at_point: Vec<Vec<(f32, u32)>> = vec![Vec::new(); pieces.points.len()];
+    let mut vertices: Vec<Vec3> = Vec::new();
     // Triangles that rounding to f32 flattens are left out.
     let mut indices = Vec::with_capacity(pieces.triangles.len() * 3);
     let mut owners = Vec::with_capacity(pieces.triangles.len());
     for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
-        let g: [Vec2; 3] = triangle.map(|v| up.ground(vertices[v]));
-        if (g[1] - g[0]).perp_dot(g[2] - g[0]) > 0.0 {
-            indices.extend(triangle.map(|v| v as u32));
-            owners.push(owner);
+        let g: [Vec2; 3] = triangle.map(|v| pieces.points[v].as_vec2());
+        if (g[1] - g[0]).perp_dot(g[2] - g[0]) <= 0.0 {
+            continue;
         }
+        for &v in triangle {
+            let h = height_at(original, owner, pieces.points[v]);
+            let index = match at_point[v].iter().find(|&&(k, _)| same(k, h)) {
+                Some(&(_, index)) => index,
+                None => {
+                    let index = vertices.len() as u32;
+                    vertices.push(up.place(pieces.points[v].as_vec2(), h));
+                    at_point[v].push((h, index));
+                    index
+                }
+            };
+            indices.push(index);
+        }
+        owners.push(owner);
     }
     let areas: Vec<u8> = owners.iter().map(|&p| original.areas[p as usize]).collect();
     let options = MeshOptions::default().with_up_axis(up);

@@ -47,7 +47,7 @@ impl NavMesh {
     /// [`QueryError::InvalidOption`] for a radius that is NaN, infinite or negative,
     /// [`QueryError::InvalidAreaCost`] for a bad filter, and
     /// [`QueryError::ClearanceUnavailable`] when no point of the mesh keeps that
-    /// distance from its walls, or the mesh has several levels.
+    /// distance from its walls (or its eroded copy could not be built).
     ///
     /// # Example
     /// ```

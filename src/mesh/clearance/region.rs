@@ -1,6 +1,9 @@
-//! The region a disc's centre may occupy, in the ground plane: the admitted polygons
-//! less a band of width `r` along every wall. A wall is an edge of an admitted polygon
-//! with no neighbour, or whose neighbour the filter refuses. The band is the union of a
+//! The region a disc's centre may occupy on one layer (see [`super::layers`]), in the
+//! ground plane: the layer's polygons less a band of width `r` along every wall. A wall
+//! is an edge of an admitted polygon with no neighbour, or whose neighbour the filter
+//! refuses; an edge into another layer (a seam) is not one. The bands of the walls of
+//! other levels found beyond the seams are cut to the points within `r` of a seam (a
+//! capsule round each, drawn outside the circle) before they are taken away. The band is the union of a
 //! rectangle on the walkable side of each wall and, at every wall vertex where the
 //! walkable region is not convex, a regular polygon of [`ARC_SEGMENTS`] sides drawn
 //! round the disc of radius `r` (its sides touch the circle, its corners lie at
@@ -19,7 +22,44 @@ use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::overlay::FloatOverlay;
 
 use super::ARC_SEGMENTS;
-use crate::mesh::{MeshData, NO_NEIGHBOUR};
+use super::layers::LayerInput;
+
+/// The walls meeting at one point.
+#[derive(Default)]
+struct Joint {
+    arriving: Vec<DVec2>,
+    leaving: Vec<DVec2>,
+    /// Whether one of them is a wall of the layer itself.
+    own: bool,
+}
+
+/// A regular polygon of [`ARC_SEGMENTS`] sides round `centre`, its corners at `reach`,
+/// counter-clockwise.
+fn round(centre: DVec2, reach: f64) -> Vec<[f64; 2]> {
+    (0..ARC_SEGMENTS)
+        .map(|k| {
+            let angle = TAU * (k as f64 + 0.5) / ARC_SEGMENTS as f64;
+            (centre + DVec2::new(angle.cos(), angle.sin()) * reach).to_array()
+        })
+        .collect()
+}
+
+/// The points within `reach` of the segment `a, b` (at least), as a rectangle and two
+/// round ends, counter-clockwise.
+fn capsule(a: DVec2, b: DVec2, reach: f64) -> Vec<Vec<[f64; 2]>> {
+    let along = b - a;
+    let mut parts = vec![round(a, reach), round(b, reach)];
+    if along.length_squared() > 0.0 {
+        let side = along.perp().normalize() * reach;
+        parts.push(vec![
+            (a - side).to_array(),
+            (b - side).to_array(),
+            (b + side).to_array(),
+            (a + side).to_array(),
+        ]);
+    }
+    parts
+}
 
 /// The admitted polygons of a mesh and the region eroded from them.
 pub(super) struct ErodedRegion {
@@ -30,44 +70,40 @@ pub(super) struct ErodedRegion {
     pub rings: Vec<Vec<DVec2>>,
 }
 
-/// Erodes the polygons of `mesh` for which `admitted` holds by `r > 0`.
-pub(super) fn erode(mesh: &MeshData, r: f64, admitted: impl Fn(u32) -> bool) -> ErodedRegion {
-    let point = |v: u32| mesh.ground[v as usize].as_dvec2();
-    let mut polygons = Vec::new();
+/// Erodes one layer of admitted polygons (see [`super::layers`]) by `r > 0`.
+pub(super) fn erode(input: LayerInput, r: f64) -> ErodedRegion {
     let mut band: Vec<Vec<[f64; 2]>> = Vec::new();
-    // Per wall vertex position: the directions of the walls that arrive and leave.
-    let mut joints: HashMap<(u64, u64), (Vec<DVec2>, Vec<DVec2>)> = HashMap::new();
+    let mut near_band: Vec<Vec<[f64; 2]>> = Vec::new();
+    // Per wall vertex position: the directions of the walls that arrive and leave, and
+    // whether one of them is the layer's own.
+    let mut joints: HashMap<(u64, u64), Joint> = HashMap::new();
     let key = |q: DVec2| (q.x.to_bits(), q.y.to_bits());
-    for poly in mesh.polygon_ids().filter(|&p| admitted(p)) {
-        let range = mesh.corner_range(poly);
-        let corners: Vec<DVec2> = range.clone().map(|s| point(mesh.corners[s])).collect();
-        for slot in range {
-            let neighbour = mesh.neighbours[slot];
-            if neighbour != NO_NEIGHBOUR && admitted(neighbour) {
-                continue;
-            }
-            let (a, b) = mesh.edge(poly, slot);
-            let (a, b) = (point(a), point(b));
-            let along = b - a;
-            if along.length_squared() == 0.0 {
-                continue;
-            }
-            // Counter-clockwise polygons: the walkable side is on the left.
-            let inward = along.perp().normalize() * r;
-            band.push(vec![
-                a.to_array(),
-                b.to_array(),
-                (b + inward).to_array(),
-                (a + inward).to_array(),
-            ]);
-            joints.entry(key(a)).or_default().1.push(along);
-            joints.entry(key(b)).or_default().0.push(along);
+    let walls = input.walls.iter().map(|w| (w, true));
+    let near_walls = input.near_walls.iter().map(|w| (w, false));
+    for (&(a, b), own) in walls.chain(near_walls) {
+        let along = b - a;
+        if along.length_squared() == 0.0 {
+            continue;
         }
-        polygons.push((poly, corners));
+        // Counter-clockwise polygons: the walkable side is on the left.
+        let inward = along.perp().normalize() * r;
+        let rectangle = vec![
+            a.to_array(),
+            b.to_array(),
+            (b + inward).to_array(),
+            (a + inward).to_array(),
+        ];
+        if own { &mut band } else { &mut near_band }.push(rectangle);
+        let start = joints.entry(key(a)).or_default();
+        start.leaving.push(along);
+        start.own |= own;
+        let end = joints.entry(key(b)).or_default();
+        end.arriving.push(along);
+        end.own |= own;
     }
     let reach = r / (std::f64::consts::PI / ARC_SEGMENTS as f64).cos();
-    for ((x, y), (arriving, leaving)) in &joints {
-        let convex_or_straight = match (arriving.as_slice(), leaving.as_slice()) {
+    for ((x, y), joint) in &joints {
+        let convex_or_straight = match (joint.arriving.as_slice(), joint.leaving.as_slice()) {
             ([before], [after]) => {
                 let turn = before.perp_dot(*after);
                 turn > 0.0 || (turn == 0.0 && before.dot(*after) > 0.0)
@@ -80,15 +116,21 @@ pub(super) fn erode(mesh: &MeshData, r: f64, admitted: impl Fn(u32) -> bool) -> 
             continue;
         }
         let centre = DVec2::new(f64::from_bits(*x), f64::from_bits(*y));
-        band.push(
-            (0..ARC_SEGMENTS)
-                .map(|k| {
-                    let angle = TAU * (k as f64 + 0.5) / ARC_SEGMENTS as f64;
-                    (centre + DVec2::new(angle.cos(), angle.sin()) * reach).to_array()
-                })
-                .collect(),
-        );
+        let disc = round(centre, reach);
+        if joint.own { &mut band } else { &mut near_band }.push(disc);
     }
+    // The other levels' walls count within `r` of a seam only.
+    if !near_band.is_empty() {
+        let capsules: Vec<Vec<[f64; 2]>> = input
+            .seams
+            .iter()
+            .flat_map(|&(a, b)| capsule(a, b, reach))
+            .collect();
+        let near = FloatOverlay::with_subj_and_clip(&near_band, &capsules)
+            .overlay(OverlayRule::Intersect, FillRule::NonZero);
+        band.extend(near.into_iter().flatten());
+    }
+    let polygons = input.polygons;
     let walkable: Vec<Vec<[f64; 2]>> = polygons
         .iter()
         .map(|(_, corners)| corners.iter().map(|q| q.to_array()).collect())
