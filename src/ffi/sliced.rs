@@ -38,15 +38,15 @@ fn slice_state(status: SliceStatus) -> u32 {
 }
 
 /// Begins a time-sliced path search from `start` to `goal` on `query` (a search already
-/// in progress on it is cancelled). Arguments as for `navstar_find_path`; the finished
+/// in progress on it is cancelled, also when this call fails). Arguments as for `navstar_find_path`; the finished
 /// path equals `navstar_find_path`'s for the same arguments.
 ///
 /// * `out_state` (out): `NAVSTAR_SLICE_DONE` when the answer is known at once (no
 ///   search needed, or a query answered whole: the exact mode, an agent radius above
 ///   the mesh's, an end on a pinched vertex), else `NAVSTAR_SLICE_IN_PROGRESS`.
 ///
-/// Fails with `navstar_find_path`'s errors known before the search (then the last path
-/// is forgotten); the search's own `NAVSTAR_ERROR_NO_PATH` comes from
+/// Fails with `navstar_find_path`'s errors known before the search, and
+/// `NAVSTAR_ERROR_NULL_ARGUMENT` naming `out_state` (then the last path is forgotten); the search's own `NAVSTAR_ERROR_NO_PATH` comes from
 /// `navstar_query_finish_path`. The last path's read-back functions keep answering
 /// about the last finished path until then. Any other search on this query before
 /// `navstar_query_finish_path` interrupts the sliced one.
@@ -65,20 +65,21 @@ pub unsafe extern "C" fn navstar_query_begin_path(
 ) -> NavstarStatus {
     run("navstar_query_begin_path", || {
         let state = handle::borrow_mut(query, "query")?;
-        let out_state = Out::required(out_state, "out_state")?;
-        let start = read_point(start, "start")?;
-        let goal = read_point(goal, "goal")?;
-        let options = NavstarPathOptions::read(options)?;
-        match state.query.begin_path(start, goal, &options) {
-            Ok(status) => {
-                out_state.set(slice_state(status));
-                Ok(NavstarStatus::NavstarOk)
-            }
-            Err(e) => {
-                state.last_path = None;
-                Err(e.into())
-            }
+        // Whatever fails next, the search before is over and the last path forgotten.
+        state.query.cancel_path();
+        let begun = (|| {
+            let out_state = Out::required(out_state, "out_state")?;
+            let start = read_point(start, "start")?;
+            let goal = read_point(goal, "goal")?;
+            let options = NavstarPathOptions::read(options)?;
+            let status = state.query.begin_path(start, goal, &options)?;
+            out_state.set(slice_state(status));
+            Ok(NavstarStatus::NavstarOk)
+        })();
+        if begun.is_err() {
+            state.last_path = None;
         }
+        begun
     })
 }
 
