@@ -10,11 +10,12 @@
 //! The default mode's corridor search is sliced in all its passes (the merged copy,
 //! the mesh's own polygons inside that corridor, and the whole mesh when either pass
 //! finds no way). Three kinds of query are answered whole by `begin_path` instead (it
-//! then reports [`SliceStatus::Done`]): the exact mode ([`crate::PathMode::Optimal`],
-//! whose interval search keeps its chain of successors on the call stack of one
-//! expansion), an agent radius above the baked one (the query moves onto the eroded
-//! mesh), and an end exactly on a pinched vertex (several searches, one per pairing of
-//! fans).
+//! then reports [`SliceStatus::Done`]): the exact mode ([`crate::PathMode::Optimal`]:
+//! its interval search is not sliced yet; its loop could be cut the same way between
+//! open-list pops, with the node of a chain being followed kept between calls), an agent
+//! radius above the baked one (the query moves onto the eroded mesh for the whole
+//! query), and an end exactly on a pinched vertex (one search per pairing of fans). For
+//! these a frame's budget is not kept.
 //!
 //! The search holds the mesh it began on (a world snapshot stays alive until it is
 //! finished or cancelled, whatever [`Query::set_mesh`] does meanwhile). Run-time polygon
