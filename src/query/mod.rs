@@ -254,6 +254,7 @@ impl Query {
             + exact(&self.exact)
             + exact(&self.exact_coarse)
             + self.merged_region.bytes()
+            + self.sliced.bytes()
             + (self.corridor.capacity()
                 + self.best_corridor.capacity()
                 + self.merged_corridor.capacity())

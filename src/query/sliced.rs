@@ -70,6 +70,13 @@ pub(crate) struct Sliced {
 }
 
 impl Sliced {
+    /// The bytes of the answer's buffers (see [`Query::scratch_bytes`]).
+    pub(super) fn bytes(&self) -> usize {
+        self.path.corners.capacity() * std::mem::size_of::<Vec3>()
+            + self.path.details.capacity() * std::mem::size_of::<crate::corridor::CornerDetail>()
+            + self.corridor.capacity() * std::mem::size_of::<CorridorStep>()
+    }
+
     /// Forgets the search in progress, if any.
     pub(super) fn cancel(&mut self) -> bool {
         self.state.take().is_some()
