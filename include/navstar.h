@@ -69,6 +69,13 @@
 // `NavstarReachedPolygon::parent` of the start polygon.
 #define NAVSTAR_NO_POLYGON UINT32_MAX
 
+// `NavstarSliceProgress::state`: the search goes on.
+#define NAVSTAR_SLICE_IN_PROGRESS 0
+
+// `NavstarSliceProgress::state`: the answer is known; `navstar_query_finish_path`
+// returns it.
+#define NAVSTAR_SLICE_DONE 1
+
 // The most straight legs of one `navstar_mesh_move_along_surface`: the first towards
 // the target, then one along each wall met.
 #define NAVSTAR_MAX_SURFACE_LEGS 4
@@ -372,6 +379,18 @@ typedef struct NavstarReachedPolygon {
   // The cost of the cheapest way into it found.
   float cost;
 } NavstarReachedPolygon;
+
+// What one `navstar_query_advance_path` call did.
+typedef struct NavstarSliceProgress {
+  // `NAVSTAR_SLICE_IN_PROGRESS` or `NAVSTAR_SLICE_DONE`.
+  uint32_t state;
+  // The node expansions this call made (at most the number asked for).
+  uint32_t expansions;
+  // 1 when the mesh's polygon flags changed since `navstar_query_begin_path` (the
+  // search reads flags as it goes; begin again to search under the new flags
+  // throughout), else 0.
+  uint32_t flags_changed;
+} NavstarSliceProgress;
 
 // The answer of `navstar_mesh_raycast`.
 typedef struct NavstarRaycastHit {
@@ -783,6 +802,79 @@ NavstarStatus navstar_query_reachable_polygons(struct NavstarQuery *query,
                                                struct NavstarReachedPolygon *out_polygons,
                                                uint32_t capacity,
                                                uint32_t *out_count);
+
+// Begins a time-sliced path search from `start` to `goal` on `query` (a search already
+// in progress on it is cancelled, also when this call fails). Arguments as for `navstar_find_path`; the finished
+// path equals `navstar_find_path`'s for the same arguments.
+//
+// * `out_state` (out): `NAVSTAR_SLICE_DONE` when the answer is known at once (no
+//   search needed, or a query answered whole: the exact mode, an agent radius above
+//   the mesh's, an end on a pinched vertex), else `NAVSTAR_SLICE_IN_PROGRESS`.
+//
+// Fails with `navstar_find_path`'s errors known before the search, and
+// `NAVSTAR_ERROR_NULL_ARGUMENT` naming `out_state` (then the last path is forgotten); the search's own `NAVSTAR_ERROR_NO_PATH` comes from
+// `navstar_query_finish_path`. The last path's read-back functions keep answering
+// about the last finished path until then. Any other search on this query before
+// `navstar_query_finish_path` interrupts the sliced one.
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `start`/`goal` NULL or 3
+// readable floats; `options` NULL or a readable `NavstarPathOptions`; `out_state` NULL
+// or writable.
+NavstarStatus navstar_query_begin_path(struct NavstarQuery *query,
+                                       const float *start,
+                                       const float *goal,
+                                       const struct NavstarPathOptions *options,
+                                       uint32_t *out_state);
+
+// Goes on with the sliced path search of `query` for at most `max_expansions` node
+// expansions (>= 1). After the search has ended it does nothing and reports
+// `NAVSTAR_SLICE_DONE` again.
+//
+// * `out_progress` (out): the state, the expansions made, whether flags changed.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` when `max_expansions` is 0, when no search is in
+// progress (never begun, or finished or cancelled), or when another search ran on the
+// query since the last slice (the sliced search is then lost).
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `out_progress` NULL or
+// writable.
+NavstarStatus navstar_query_advance_path(struct NavstarQuery *query,
+                                         uint32_t max_expansions,
+                                         struct NavstarSliceProgress *out_progress);
+
+// Ends the sliced path search of `query` and writes its path: once
+// `navstar_query_advance_path` reported `NAVSTAR_SLICE_DONE`, `navstar_find_path`'s
+// answer (status, points, and afterwards the read-back functions: info, details,
+// corridor); before that, the path to the best node reached so far,
+// `NAVSTAR_PARTIAL_PATH`. The search is over afterwards.
+//
+// * `out_points`, `capacity`, `out_count`: as for `navstar_find_path`
+//   (`NAVSTAR_BUFFER_TOO_SMALL` when the path does not fit: the first `capacity`
+//   points are written and the read-back functions still give the whole path).
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` when no search is in progress or it was
+// interrupted; `NAVSTAR_ERROR_NO_PATH` when the goal is unreachable and partial paths
+// are off. A failure forgets the last path.
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `out_points` NULL or
+// `3 * capacity` writable floats; `out_count` NULL or writable.
+NavstarStatus navstar_query_finish_path(struct NavstarQuery *query,
+                                        float *out_points,
+                                        uint32_t capacity,
+                                        uint32_t *out_count);
+
+// Cancels the sliced path search of `query`, if one is in progress (none is not an
+// error). The last path is kept.
+//
+// * `out_cancelled` (out, optional): 1 when a search was cancelled, else 0.
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `out_cancelled` NULL or
+// writable.
+NavstarStatus navstar_query_cancel_path(struct NavstarQuery *query, uint32_t *out_cancelled);
 
 // The point of the mesh nearest to `point` (3D distance) within `max_distance`, among
 // the polygons `filter` admits (Unity's SamplePosition, Detour's findNearestPoly).

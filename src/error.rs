@@ -357,4 +357,15 @@ pub enum QueryError {
         /// The generation of the tile in that slot now, `None` when it is empty.
         current: Option<u32>,
     },
+    /// A sliced path search was advanced or finished (`Query::advance_path`,
+    /// `Query::finish_path`) with none in progress: never begun, or already finished or
+    /// cancelled.
+    #[error("no sliced path search is in progress on this query: call begin_path first")]
+    NoSlicedPath,
+    /// Another search ran on the query between the slices of a sliced path search and
+    /// used its scratch memory: the sliced search is lost; begin it again.
+    #[error(
+        "the sliced path search was interrupted: another search ran on this query since begin_path; begin it again"
+    )]
+    SlicedPathInterrupted,
 }

@@ -58,7 +58,7 @@ pub use mesh::{
 };
 pub use query::{
     NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query,
-    SearchStats, WallDistance,
+    SearchStats, SliceProgress, SliceStatus, WallDistance,
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};

@@ -307,3 +307,52 @@ fn steady_state_queries_with_an_agent_radius_do_not_allocate() {
     let n = allocations_in(|| others(&mut query));
     assert_eq!(n, 0, "{n} allocations in steady state (agent radius)");
 }
+
+/// The workload as sliced searches of `slice` expansions per call, some finished early
+/// (partial) and some cancelled; returns the corners of the paths finished.
+fn run_sliced(query: &mut Query, work: &[(Vec3, Vec3, PathOptions)], slice: u32) -> usize {
+    let mut corners = 0;
+    for (k, (s, g, o)) in work.iter().enumerate() {
+        if query.begin_path(*s, *g, o).is_err() {
+            continue;
+        }
+        let mut calls = 0;
+        while query.advance_path(slice).map(|p| p.status) == Ok(navstar::SliceStatus::InProgress) {
+            calls += 1;
+            if k % 7 == 3 && calls == 2 {
+                break;
+            }
+        }
+        if k % 11 == 5 {
+            query.cancel_path();
+            continue;
+        }
+        if let Ok(path) = query.finish_path() {
+            corners += path.corners.len();
+        }
+    }
+    corners
+}
+
+#[test]
+fn steady_state_sliced_searches_do_not_allocate() {
+    let mesh = seeded_grid(31, 30, 30).build();
+    let mut work = workload(&mesh, 300);
+    work.push((Vec3::NAN, p(0.5, 0.5), PathOptions::default()));
+    for (merged, slice) in [(true, 3), (false, 1), (true, 40)] {
+        let mut query = Query::new(&mesh);
+        query.set_merged_search(merged);
+        let warm = run_sliced(&mut query, &work, slice);
+        assert!(
+            warm > 2 * work.len() / 2,
+            "the workload should have real paths"
+        );
+        let mut again = 0;
+        let n = allocations_in(|| again = run_sliced(&mut query, &work, slice));
+        assert_eq!(again, warm);
+        assert_eq!(
+            n, 0,
+            "{n} allocations in steady state (sliced by {slice}, merged {merged})"
+        );
+    }
+}

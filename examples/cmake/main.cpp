@@ -837,6 +837,70 @@ void test_agents() {
                  "random_point with nothing admitted");
 }
 
+// Time-sliced path searches on the U mesh: the same answer as find_path, a slice at a
+// time; a partial path when finished early; the misuse errors.
+void test_sliced() {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh), Status::ok, "sliced: mesh");
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "sliced: query");
+    std::vector<Vec3> whole;
+    expect_status(query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, whole), Status::ok, "sliced: one-shot");
+    check(whole.size() == u_turn.size(), "the one-shot path round the U");
+
+    bool done = true;
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path");
+    check(!done, "the U needs a search");
+    NavstarSliceProgress progress{};
+    int slices = 0;
+    std::uint32_t expansions = 0;
+    do {
+        expect_status(query.advance_path(1, progress), Status::ok, "advance_path");
+        check(progress.expansions <= 1, "at most one expansion per slice");
+        expansions += progress.expansions;
+        slices++;
+    } while (progress.state == NAVSTAR_SLICE_IN_PROGRESS && slices < 1000);
+    check(slices > 2 && expansions > 2, "the search took several slices");
+    std::array<Vec3, 8> points{};
+    std::uint32_t count = 0;
+    expect_status(query.finish_path(navstar::Span<Vec3>(points.data(), points.size()), count), Status::ok,
+                  "finish_path");
+    bool same = count == whole.size();
+    for (std::uint32_t i = 0; same && i < count; i++) {
+        same = points[i].x == whole[i].x && points[i].y == whole[i].y && points[i].z == whole[i].z;
+    }
+    check(same, "the sliced path equals the one-shot path bit for bit");
+
+    // Finished early: the best partial path, from the start.
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path again");
+    expect_status(query.advance_path(1, progress), Status::ok, "one slice");
+    expect_status(query.finish_path(navstar::Span<Vec3>(points.data(), points.size()), count),
+                  Status::partial_path, "finish_path early");
+    check(count >= 2 && near(points[0], {0.5f, 0, 2.5f}), "the partial path starts at the start");
+    // A short buffer: the prefix and the whole count.
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path short");
+    expect_status(query.advance_path(1000, progress), Status::ok, "one big slice");
+    check(progress.state == NAVSTAR_SLICE_DONE, "done in one big slice");
+    expect_status(query.finish_path(navstar::Span<Vec3>(points.data(), 2), count), Status::buffer_too_small,
+                  "finish_path into 2 points");
+    check(count == whole.size(), "the whole count");
+    NavstarPathInfo info{};
+    check(query.path_info(info).ok() && info.point_count == whole.size(), "path_info describes the whole path");
+
+    // Misuse.
+    expect_error(query.advance_path(5, progress), Status::error_invalid_argument, "begin_path",
+                 "advance_path with nothing begun");
+    expect_error(query.advance_path(0, progress), Status::error_invalid_argument, "max_expansions",
+                 "advance_path by 0");
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path to cancel");
+    bool cancelled = false;
+    check(query.cancel_path(&cancelled).ok() && cancelled, "cancel_path cancels");
+    check(query.cancel_path(&cancelled).ok() && !cancelled, "nothing left to cancel");
+    expect_error(query.finish_path(navstar::Span<Vec3>(points.data(), points.size()), count),
+                 Status::error_invalid_argument, "begin_path", "finish_path after cancel");
+}
+
 int main(int argc, char **argv) {
     std::printf("navstar %s from C++ %ld\n", navstar::version_string().c_str(), static_cast<long>(__cplusplus));
     test_version();
@@ -848,6 +912,7 @@ int main(int argc, char **argv) {
     test_filters_links_and_queries();
     test_degenerate_connectors();
     test_agents();
+    test_sliced();
     test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");
     test_world(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".world.navstar");
     test_load_and_read_back(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".obj", passed, failed);

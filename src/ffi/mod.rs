@@ -36,6 +36,8 @@ mod options;
 
 mod queries;
 
+mod sliced;
+
 mod spatial;
 
 mod clearance;
@@ -102,6 +104,11 @@ pub use readback::{
 pub use saved::{
     NAVSTAR_FORMAT_VERSION, navstar_mesh_load_navstar, navstar_mesh_load_navstar_bytes,
     navstar_mesh_save, navstar_world_load, navstar_world_load_bytes, navstar_world_save,
+};
+pub use sliced::{
+    NAVSTAR_SLICE_DONE, NAVSTAR_SLICE_IN_PROGRESS, NavstarSliceProgress,
+    navstar_query_advance_path, navstar_query_begin_path, navstar_query_cancel_path,
+    navstar_query_finish_path,
 };
 pub use spatial::{
     NavstarRaycastHit, navstar_mesh_interpolate, navstar_mesh_nearest_point, navstar_mesh_raycast,

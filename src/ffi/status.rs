@@ -146,7 +146,9 @@ impl From<&QueryError> for NavstarStatus {
             | QueryError::InvalidAreaCost { .. }
             | QueryError::IndexOutOfRange { .. }
             | QueryError::RefusedPolygon { .. }
-            | QueryError::ClearanceUnavailable(_) => NavstarStatus::NavstarErrorInvalidArgument,
+            | QueryError::ClearanceUnavailable(_)
+            | QueryError::NoSlicedPath
+            | QueryError::SlicedPathInterrupted => NavstarStatus::NavstarErrorInvalidArgument,
             QueryError::StaleReference { .. } => NavstarStatus::NavstarErrorStaleReference,
             QueryError::NotOnMesh { .. } | QueryError::NoAdmittedArea => {
                 NavstarStatus::NavstarErrorNotOnMesh

@@ -14,9 +14,9 @@
 //! before, so answers never depend on the copy for their validity.
 
 use super::Query;
-use crate::mesh::MeshData;
+use crate::mesh::{CoarseMesh, MeshData};
 use crate::search::astar::{SearchOutcome, SearchRequest, SearchStrategy, Target, Within};
-use crate::search::map::Slot;
+use crate::search::map::{NodeMap, Slot};
 
 impl Query {
     /// Whether path queries in the default mode search the mesh's merged copy first
@@ -78,27 +78,124 @@ impl Query {
 
     /// The corridor search of a default-mode path query into `self.corridor`: over the
     /// merged copy when it may be used (see the module documentation), else over the
-    /// whole mesh.
+    /// whole mesh. [`Query::start_corridor_search`], then
+    /// [`Query::run_corridor_search`] until it ends.
     pub(super) fn search_corridor(
         &mut self,
         mesh: &MeshData,
         request: &SearchRequest<'_>,
     ) -> SearchOutcome {
-        if let Some(outcome) = self.search_merged(mesh, request) {
-            return outcome;
+        let mut pass = self.start_corridor_search(mesh, request);
+        loop {
+            if let (Some(outcome), _) = self.run_corridor_search(mesh, request, &mut pass, u32::MAX)
+            {
+                return outcome;
+            }
         }
-        let outcome = self.search.search(mesh, request, &mut self.corridor);
-        self.stats.add(self.search.expanded());
-        outcome
     }
 
-    /// The two passes over the merged copy; `None` when the copy may not be used, or a
-    /// pass found no way (the caller then searches the whole mesh).
-    fn search_merged(
+    /// Begins the corridor search of `request` (see [`Query::search_corridor`]): the
+    /// search over the merged copy when it may be used, else over the whole mesh.
+    pub(super) fn start_corridor_search(
         &mut self,
         mesh: &MeshData,
         request: &SearchRequest<'_>,
-    ) -> Option<SearchOutcome> {
+    ) -> CorridorPass {
+        match self.merged_copy(mesh, request) {
+            Some(coarse) => {
+                let targets = coarse_target(coarse, request);
+                self.search
+                    .start(&coarse.mesh, &coarse_request(coarse, request, &targets));
+                CorridorPass::Merged
+            }
+            None => {
+                self.search.start(mesh, request);
+                CorridorPass::Whole
+            }
+        }
+    }
+
+    /// Goes on with the corridor search begun by [`Query::start_corridor_search`] for
+    /// at most `max_expansions` expansions, over as many passes as it takes; the same
+    /// `mesh` and `request` must be passed to every call. Returns the outcome once the
+    /// search has ended (its corridor in `self.corridor`), and the expansions this call
+    /// used.
+    pub(super) fn run_corridor_search(
+        &mut self,
+        mesh: &MeshData,
+        request: &SearchRequest<'_>,
+        pass: &mut CorridorPass,
+        max_expansions: u32,
+    ) -> (Option<SearchOutcome>, u32) {
+        let mut used = 0u32;
+        loop {
+            let budget = max_expansions.saturating_sub(used);
+            let before = self.search.expanded();
+            match *pass {
+                CorridorPass::Merged => {
+                    let coarse = mesh
+                        .coarse()
+                        .expect("the merged pass began with the merged copy");
+                    let targets = coarse_target(coarse, request);
+                    let merged = coarse_request(coarse, request, &targets);
+                    let ended = self.search.run(&coarse.mesh, &merged, budget);
+                    used += self.search.expanded() - before;
+                    if !ended {
+                        return (None, used);
+                    }
+                    self.stats.add(self.search.expanded());
+                    let outcome =
+                        self.search
+                            .finish(&coarse.mesh, &merged, &mut self.merged_corridor);
+                    if matches!(outcome, SearchOutcome::Reached { .. }) && self.note_merged_region()
+                    {
+                        let within = within_request(coarse, &self.merged_region, request);
+                        self.search.start(mesh, &within);
+                        *pass = CorridorPass::Within;
+                    } else {
+                        self.search.start(mesh, request);
+                        *pass = CorridorPass::Whole;
+                    }
+                }
+                CorridorPass::Within => {
+                    let coarse = mesh
+                        .coarse()
+                        .expect("the merged pass began with the merged copy");
+                    let within = within_request(coarse, &self.merged_region, request);
+                    let ended = self.search.run(mesh, &within, budget);
+                    used += self.search.expanded() - before;
+                    if !ended {
+                        return (None, used);
+                    }
+                    self.stats.add(self.search.expanded());
+                    let outcome = self.search.finish(mesh, &within, &mut self.corridor);
+                    if matches!(outcome, SearchOutcome::Reached { .. }) {
+                        return (Some(outcome), used);
+                    }
+                    self.search.start(mesh, request);
+                    *pass = CorridorPass::Whole;
+                }
+                CorridorPass::Whole => {
+                    let ended = self.search.run(mesh, request, budget);
+                    used += self.search.expanded() - before;
+                    if !ended {
+                        return (None, used);
+                    }
+                    self.stats.add(self.search.expanded());
+                    let outcome = self.search.finish(mesh, request, &mut self.corridor);
+                    return (Some(outcome), used);
+                }
+            }
+        }
+    }
+
+    /// The merged copy, when the corridor search of `request` may use it (see the
+    /// module documentation).
+    fn merged_copy<'m>(
+        &mut self,
+        mesh: &'m MeshData,
+        request: &SearchRequest<'_>,
+    ) -> Option<&'m CoarseMesh> {
         let usable = self.merged_search
             && request.within.is_none()
             && request.strategy == SearchStrategy::AStar
@@ -108,41 +205,69 @@ impl Query {
         if !usable || !self.admits_every_polygon(request.filter) {
             return None;
         }
-        let coarse = mesh.coarse()?;
-        let goal = request.targets[0];
-        let targets = [Target {
-            polygon: coarse.of_original[goal.polygon as usize],
-            point: goal.point,
-        }];
-        let merged = SearchRequest {
-            start_polygon: coarse.of_original[request.start_polygon as usize],
-            targets: &targets,
-            ..*request
-        };
-        let outcome = self
-            .search
-            .search(&coarse.mesh, &merged, &mut self.merged_corridor);
-        self.stats.add(self.search.expanded());
-        if !matches!(outcome, SearchOutcome::Reached { .. }) {
-            return None;
-        }
+        mesh.coarse()
+    }
+
+    /// Notes the polygons of `self.merged_corridor` in `self.merged_region`; false when
+    /// the region could not hold them (no memory).
+    fn note_merged_region(&mut self) -> bool {
         self.merged_region.clear();
         for step in &self.merged_corridor {
             if let Slot::Vacant(bucket) = self.merged_region.find(step.polygon)
                 && !self.merged_region.insert_at(bucket, step.polygon, 0)
             {
-                return None;
+                return false;
             }
         }
-        let within = SearchRequest {
-            within: Some(Within {
-                of_original: &coarse.of_original,
-                merged: &self.merged_region,
-            }),
-            ..*request
-        };
-        let outcome = self.search.search(mesh, &within, &mut self.corridor);
-        self.stats.add(self.search.expanded());
-        matches!(outcome, SearchOutcome::Reached { .. }).then_some(outcome)
+        true
+    }
+}
+
+/// Which pass of a default-mode corridor search is running (see
+/// [`Query::run_corridor_search`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CorridorPass {
+    /// Over the merged copy.
+    Merged,
+    /// Over the mesh's own polygons, inside the merged corridor.
+    Within,
+    /// Over the whole mesh.
+    Whole,
+}
+
+/// The one target of `request` on the merged copy.
+pub(super) fn coarse_target(coarse: &CoarseMesh, request: &SearchRequest<'_>) -> [Target; 1] {
+    let goal = request.targets[0];
+    [Target {
+        polygon: coarse.of_original[goal.polygon as usize],
+        point: goal.point,
+    }]
+}
+
+/// `request` over the merged copy, towards `targets` (see [`coarse_target`]).
+pub(super) fn coarse_request<'a>(
+    coarse: &CoarseMesh,
+    request: &SearchRequest<'a>,
+    targets: &'a [Target],
+) -> SearchRequest<'a> {
+    SearchRequest {
+        start_polygon: coarse.of_original[request.start_polygon as usize],
+        targets,
+        ..*request
+    }
+}
+
+/// `request` kept to the polygons inside the merged corridor `region`.
+pub(super) fn within_request<'a>(
+    coarse: &'a CoarseMesh,
+    region: &'a NodeMap,
+    request: &SearchRequest<'a>,
+) -> SearchRequest<'a> {
+    SearchRequest {
+        within: Some(Within {
+            of_original: &coarse.of_original,
+            merged: region,
+        }),
+        ..*request
     }
 }

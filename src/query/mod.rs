@@ -14,6 +14,7 @@ mod nearest_target;
 mod options;
 mod path;
 mod reachable;
+mod sliced;
 mod stats;
 mod wall;
 mod wander;
@@ -36,6 +37,7 @@ pub use follow::PathCorridor;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};
+pub use sliced::{SliceProgress, SliceStatus};
 pub use stats::SearchStats;
 pub use wall::WallDistance;
 
@@ -85,6 +87,8 @@ pub struct Query {
     /// The corridor over the merged copy, and its polygons as a set.
     pub(super) merged_corridor: Vec<CorridorStep>,
     pub(super) merged_region: NodeMap,
+    /// The time-sliced path search ([`Query::begin_path`]) and its answer's buffers.
+    pub(super) sliced: sliced::Sliced,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -179,6 +183,7 @@ impl Query {
             admits_all: None,
             nearby: nearby::Nearby::default(),
             agent: clearance::AgentScratch::default(),
+            sliced: sliced::Sliced::default(),
         })
     }
 
@@ -197,6 +202,7 @@ impl Query {
         self.search = AStar::new(max_nodes);
         self.exact = None;
         self.exact_coarse = None;
+        self.sliced.cancel();
         self
     }
 
@@ -248,6 +254,7 @@ impl Query {
             + exact(&self.exact)
             + exact(&self.exact_coarse)
             + self.merged_region.bytes()
+            + self.sliced.bytes()
             + (self.corridor.capacity()
                 + self.best_corridor.capacity()
                 + self.merged_corridor.capacity())
@@ -462,20 +469,7 @@ impl Query {
         let handle = self.mesh.clone();
         let mesh = handle.data();
         let filter = &options.filter;
-        let mut status = PathStatus::Complete;
-        let mut target = goal;
-        if mesh.island(start.polygon) != mesh.island(goal.polygon) {
-            if !options.allow_partial {
-                return Err(QueryError::NoPath);
-            }
-            let island = mesh.island(start.polygon);
-            target = mesh
-                .nearest_point(goal.point, f32::INFINITY, |p| {
-                    mesh.island(p) == island && filter.admits(mesh.flags_of(p))
-                })
-                .expect("the start polygon's island holds the start polygon");
-            status = PathStatus::Partial;
-        }
+        let (target, status) = route_target(mesh, &start, &goal, options)?;
         self.path.clear();
         self.corridor.clear();
         if options.mode == PathMode::Optimal {
@@ -495,10 +489,7 @@ impl Query {
                 return Ok(status);
             }
         }
-        if let Some(cost) = direct_cost(mesh, &start, &target, options) {
-            let area = mesh.areas[start.polygon as usize];
-            self.path.straight(start.point, target.point, area);
-            self.cost = cost;
+        if self.route_direct(mesh, &start, &target, options) {
             return Ok(status);
         }
         // One target, not kept in `self.targets`: a nearest-target query routes its
@@ -509,6 +500,41 @@ impl Query {
         }];
         let request = search_request(&start, &targets, options);
         let outcome = self.search_corridor(mesh, &request);
+        self.route_end(mesh, &start, &goal, target, status, outcome, options)
+    }
+
+    /// The default mode's path without a search (see [`direct_cost`]) into
+    /// `self.path`; false when a search is needed.
+    pub(super) fn route_direct(
+        &mut self,
+        mesh: &MeshData,
+        start: &NearestPoint,
+        target: &NearestPoint,
+        options: &PathOptions,
+    ) -> bool {
+        let Some(cost) = direct_cost(mesh, start, target, options) else {
+            return false;
+        };
+        let area = mesh.areas[start.polygon as usize];
+        self.path.straight(start.point, target.point, area);
+        self.cost = cost;
+        true
+    }
+
+    /// The end of [`Query::route`] once the corridor search gave `outcome` (its
+    /// corridor in `self.corridor`): the path pulled to the target, or to the explored
+    /// polygon closest to the goal; returns the status.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn route_end(
+        &mut self,
+        mesh: &MeshData,
+        start: &NearestPoint,
+        goal: &NearestPoint,
+        mut target: NearestPoint,
+        mut status: PathStatus,
+        outcome: SearchOutcome,
+        options: &PathOptions,
+    ) -> Result<PathStatus, QueryError> {
         if let SearchOutcome::Closest(end) = outcome {
             // Unreachable although on the same island (the filter refuses the way):
             // end at the explored polygon closest to the goal.
@@ -732,4 +758,29 @@ pub(super) fn search_request<'a>(
         filter: &options.filter,
         within: None,
     }
+}
+
+/// Where a path from `start` towards `goal` can end, and its status: the goal, or on
+/// another island the nearest point of the start's island the filter admits
+/// ([`PathStatus::Partial`]; [`QueryError::NoPath`] when partial paths are not allowed).
+pub(super) fn route_target(
+    mesh: &MeshData,
+    start: &NearestPoint,
+    goal: &NearestPoint,
+    options: &PathOptions,
+) -> Result<(NearestPoint, PathStatus), QueryError> {
+    if mesh.island(start.polygon) == mesh.island(goal.polygon) {
+        return Ok((*goal, PathStatus::Complete));
+    }
+    if !options.allow_partial {
+        return Err(QueryError::NoPath);
+    }
+    let island = mesh.island(start.polygon);
+    let filter = &options.filter;
+    let target = mesh
+        .nearest_point(goal.point, f32::INFINITY, |p| {
+            mesh.island(p) == island && filter.admits(mesh.flags_of(p))
+        })
+        .expect("the start polygon's island holds the start polygon");
+    Ok((target, PathStatus::Partial))
 }

@@ -16,6 +16,7 @@
 //!   and random grids;
 //! * `regressions`: the inputs the fuzzers failed on;
 //! * `saved`: saving a mesh into a caller buffer and loading the binary format;
+//! * `sliced`: time-sliced path searches against the one-shot path call;
 //! * `stress`: many threads on one mesh while handles come and go and flags change;
 //! * `world`: worlds of tiles: tile operations, snapshots, paths across a seam, stale
 //!   and foreign references; `world_saved`: saving and loading a world.
@@ -35,6 +36,7 @@ mod readback;
 mod readback_world;
 mod regressions;
 mod saved;
+mod sliced;
 mod stress;
 mod world;
 mod world_saved;

@@ -14,6 +14,7 @@
 //! * `agents`: moving along the surface and the distance to walls;
 //! * `follow`: the corridor that follows an agent (`PathCorridor`);
 //! * `random_points`: random points by area, over the mesh and around a point;
+//! * `sliced`: time-sliced path searches against the one-shot query;
 //! * `threads`: one mesh shared by several threads;
 //! * `stress`: queries on a world's snapshots while other threads change its tiles;
 //! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh.
@@ -31,6 +32,7 @@ mod node_limit;
 mod properties;
 mod queries;
 mod random_points;
+mod sliced;
 mod spatial;
 mod stress;
 mod threads;

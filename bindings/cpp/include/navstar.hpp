@@ -945,6 +945,44 @@ class Query {
         });
     }
 
+    // ---- Time-sliced path searches (a frame's budget of node expansions per call)
+
+    // navstar_query_begin_path: begins a search (cancelling one in progress); done is
+    // true when the answer is known already (no search needed, or answered whole).
+    Result begin_path(const Vec3 &start, const Vec3 &goal, bool &done, const PathOptions *options = nullptr) {
+        const float from[3] = {start.x, start.y, start.z};
+        const float to[3] = {goal.x, goal.y, goal.z};
+        std::uint32_t state = NAVSTAR_SLICE_IN_PROGRESS;
+        Result result = Result::from_c(
+            navstar_query_begin_path(raw_, from, to, options ? &options->raw() : nullptr, &state));
+        done = result.ok() && state == NAVSTAR_SLICE_DONE;
+        return result;
+    }
+    // navstar_query_advance_path: at most max_expansions (>= 1) node expansions;
+    // progress.state is NAVSTAR_SLICE_DONE once the answer is known.
+    Result advance_path(std::uint32_t max_expansions, NavstarSliceProgress &progress) {
+        return Result::from_c(navstar_query_advance_path(raw_, max_expansions, &progress));
+    }
+    // navstar_query_finish_path into a caller's buffer (never allocates): the one-shot
+    // answer once done, else the best partial path (Status::partial_path). The search is
+    // over afterwards, so a path longer than out is cut: Status::buffer_too_small, count
+    // the whole, and path_info / path_details / path_corridor still describe it whole.
+    Result finish_path(Span<Vec3> out, std::uint32_t &count) {
+        const std::uint32_t capacity = static_cast<std::uint32_t>(out.size() < detail::max_u32 ? out.size()
+                                                                                               : detail::max_u32);
+        return Result::from_c(navstar_query_finish_path(
+            raw_, capacity == 0 ? nullptr : reinterpret_cast<float *>(out.data()), capacity, &count));
+    }
+    // navstar_query_cancel_path: cancelled (optional) says whether a search was in progress.
+    Result cancel_path(bool *cancelled = nullptr) {
+        std::uint32_t was = 0;
+        Result result = Result::from_c(navstar_query_cancel_path(raw_, &was));
+        if (cancelled) {
+            *cancelled = was == 1;
+        }
+        return result;
+    }
+
     // ---- Queries for agents that move
 
     // The nearest wall within radius of point (navstar_query_distance_to_wall):

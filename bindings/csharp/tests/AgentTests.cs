@@ -95,4 +95,59 @@ internal static unsafe partial class NavstarTests
             Check(first == kept && polygon == -1, "a failed call leaves the state");
         }
     }
+
+    private static void TestSliced()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        using (NavstarQuery query = NavstarQuery.Create(mesh))
+        {
+            Vector3 from = V(0.5f, 0, 2.5f), to = V(2.5f, 0, 2.5f);
+            var whole = new Vector3[16];
+            int wholeCount;
+            ExpectStatus(query.FindPath(from, to, whole, out wholeCount), Status.Ok, "one-shot path round the U");
+            bool done;
+            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path");
+            Check(!done, "the U needs a search");
+            SliceProgress progress;
+            int slices = 0, expansions = 0;
+            do
+            {
+                ExpectStatus(query.AdvancePath(1, out progress), Status.Ok, "advance path");
+                Check(progress.Expansions <= 1 && !progress.FlagsChanged, "at most one expansion per slice");
+                expansions += progress.Expansions;
+                slices++;
+            } while (!progress.Done && slices < 1000);
+            Check(slices > 2 && expansions > 2, "several slices");
+            var points = new Vector3[16];
+            int count;
+            ExpectStatus(query.FinishPath(points, out count), Status.Ok, "finish path");
+            bool same = count == wholeCount;
+            for (int i = 0; same && i < count; i++)
+            {
+                same = points[i].X == whole[i].X && points[i].Y == whole[i].Y && points[i].Z == whole[i].Z;
+            }
+            Check(same, "the sliced path equals the one-shot path bit for bit");
+
+            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path again");
+            ExpectStatus(query.AdvancePath(1, out progress), Status.Ok, "one slice");
+            ExpectStatus(query.FinishPath(points, out count), Status.PartialPath, "finish early");
+            Check(count >= 2 && Near(points[0], from), "the partial path starts at the start");
+
+            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path, short buffer");
+            ExpectStatus(query.AdvancePath(1000, out progress), Status.Ok, "one big slice");
+            Check(progress.Done, "done in one big slice");
+            var two = new Vector3[2];
+            ExpectStatus(query.FinishPath(two, out count), Status.BufferTooSmall, "finish into 2 points");
+            Check(count == wholeCount && Near(two[0], from), "the prefix and the whole count");
+
+            ExpectError(query.AdvancePath(5, out progress), Status.ErrorInvalidArgument, "begin_path",
+                        "advance with nothing begun");
+            ExpectError(query.AdvancePath(0, out progress), Status.ErrorInvalidArgument, "max_expansions",
+                        "advance by 0");
+            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path to cancel");
+            Check(query.CancelPath() && !query.CancelPath(), "cancel once");
+            ExpectError(query.FinishPath(points, out count), Status.ErrorInvalidArgument, "begin_path",
+                        "finish after cancel");
+        }
+    }
 }

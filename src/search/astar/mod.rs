@@ -49,6 +49,7 @@ mod chain;
 mod flood;
 mod nodes;
 mod open;
+mod run;
 mod sampled;
 mod target;
 mod wedge;
@@ -152,7 +153,24 @@ struct Context<'a> {
     within: Option<Within<'a>>,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// The context of a path search for `request`.
+    fn of(request: &SearchRequest<'a>) -> Context<'a> {
+        Context {
+            targets: request.targets,
+            filter: request.filter,
+            strategy: request.strategy,
+            weight: request.heuristic_weight,
+            scale: request.filter.min_cost(),
+            uniform: request.filter.is_uniform(),
+            sampled: !request.filter.is_uniform(),
+            max_cost: f32::INFINITY,
+            needs_cost: !(request.strategy == SearchStrategy::AStar
+                && request.heuristic_weight == 1.0),
+            within: request.within,
+        }
+    }
+
     /// Whether the search may enter polygon `p`: the filter admits it, and it lies in
     /// the region the search keeps to.
     #[inline(always)]
@@ -212,6 +230,13 @@ pub(crate) struct AStar {
     last_visit: NodeMap,
     /// Per node index, for searches with mixed area costs; empty until the first one.
     samples: Vec<Samples>,
+    /// The state of the current search between [`AStar::run`]s: its reopening budget,
+    /// the best measured path and the node it ends at, whether it has ended.
+    reopen_budget: usize,
+    best: Option<(Measured, u32)>,
+    ended: bool,
+    /// Searches started (see [`AStar::runs`]).
+    runs: u64,
 }
 
 impl AStar {
@@ -230,6 +255,10 @@ impl AStar {
             listed: NodeMap::default(),
             last_visit: NodeMap::default(),
             samples: Vec::new(),
+            reopen_budget: 0,
+            best: None,
+            ended: true,
+            runs: 0,
         }
     }
 
@@ -258,6 +287,7 @@ impl AStar {
     /// Starts a search from `start` in `start_polygon`: no nodes, an empty open list,
     /// and the root (index 0).
     fn begin(&mut self, mesh: &MeshData, ctx: &Context<'_>, start_polygon: u32, start: Vec3) {
+        self.runs = self.runs.wrapping_add(1);
         self.nodes.clear();
         self.open.clear();
         self.cut = false;
@@ -291,99 +321,6 @@ impl AStar {
     fn push(&mut self, ctx: &Context<'_>, node: u32, cost: f32, estimate: f32) {
         self.open
             .push(ctx.strategy, ctx.weight, node, cost, estimate);
-    }
-
-    /// Searches from `request.start_polygon` for the cheapest of `request.targets` and
-    /// writes the corridor, start polygon first, into `corridor`.
-    pub fn search(
-        &mut self,
-        mesh: &MeshData,
-        request: &SearchRequest<'_>,
-        corridor: &mut Vec<CorridorStep>,
-    ) -> SearchOutcome {
-        let ctx = Context {
-            targets: request.targets,
-            filter: request.filter,
-            strategy: request.strategy,
-            weight: request.heuristic_weight,
-            scale: request.filter.min_cost(),
-            uniform: request.filter.is_uniform(),
-            sampled: !request.filter.is_uniform(),
-            max_cost: f32::INFINITY,
-            needs_cost: !(request.strategy == SearchStrategy::AStar
-                && request.heuristic_weight == 1.0),
-            within: request.within,
-        };
-        self.begin(mesh, &ctx, request.start_polygon, request.start);
-        // Each reopening strictly lowers an estimate (or, sampled, one of three arrival
-        // costs), so this only guards against pathological float behaviour; past the
-        // budget, closed nodes stay closed.
-        let mut reopen_budget = if ctx.sampled { 3 } else { 1 } * element_count(mesh);
-        // The best measured path, and the node it ends at.
-        let mut best: Option<(Measured, u32)> = None;
-        let ordered = !ctx.first_come();
-        while let Some(&entry) = self.open.peek() {
-            if let Some((measured, _)) = best
-                && (!ordered || entry.priority() >= measured.cost)
-            {
-                break;
-            }
-            self.open.pop();
-            let index = entry.node;
-            let node = self.nodes[index as usize];
-            if node.closed || entry.estimate != node.estimate {
-                continue; // stale entry
-            }
-            let measured = if ctx.sampled {
-                self.sampled_target_cost(mesh, &ctx, index)
-            } else {
-                self.measure_targets(mesh, index, request)
-            };
-            if let Some(measured) = measured {
-                if best.is_none_or(|(b, _)| measured.cost < b.cost) {
-                    best = Some((measured, index));
-                }
-                // One target: a path leaving its polygon and coming back is never
-                // better than another entry into it. Several: others may lie beyond.
-                if request.targets.len() == 1 || !ordered {
-                    self.nodes[index as usize].closed = true;
-                    continue;
-                }
-            }
-            self.nodes[index as usize].closed = true;
-            self.expanded = self.expanded.saturating_add(1);
-            self.expand(mesh, &ctx, index, &mut reopen_budget);
-            if self.cut {
-                // The node limit: answer with what was found (see `Query::with_max_nodes`).
-                break;
-            }
-        }
-        match best {
-            Some((measured, end)) => {
-                if ctx.sampled {
-                    self.write_sampled_corridor(end, measured.sample, corridor);
-                } else {
-                    self.write_corridor(end, ctx.uniform, corridor);
-                }
-                SearchOutcome::Reached {
-                    target: measured.target,
-                    cost: measured.cost,
-                }
-            }
-            None if self.nodes.len() == 0 => {
-                corridor.clear();
-                corridor.push(CorridorStep {
-                    polygon: request.start_polygon,
-                    exit: crate::corridor::LAST_STEP,
-                });
-                SearchOutcome::Closest(request.start_polygon)
-            }
-            None => {
-                let end = self.closest_reached(mesh, request.targets[0].point);
-                self.write_corridor(end, ctx.uniform, corridor);
-                SearchOutcome::Closest(self.nodes[end as usize].polygon)
-            }
-        }
     }
 
     /// Where node `index` is entered: its entry portal, or a point (the start, or the

@@ -166,6 +166,22 @@ namespace Navstar
             NavstarMesh mesh, float* point, float* values, uint valueCount, uint channels,
             QueryFilter* filter, float* outValues, out uint polygon);
 
+        // Time-sliced path searches (NavstarSliced.cs).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_begin_path(
+            NavstarQuery query, float* start, float* goal, PathOptions* options, out uint state);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_advance_path(
+            NavstarQuery query, uint maxExpansions, out SliceProgress progress);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_finish_path(
+            NavstarQuery query, float* outPoints, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_cancel_path(NavstarQuery query, uint* cancelled);
+
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_query_path_info(NavstarQuery query, out PathInfo info);
 
