@@ -142,6 +142,10 @@ impl PathCorridor {
         }
         self.polygons.clear();
         self.polygons.extend_from_slice(polygons);
+        if has_repeats(&self.polygons, &mut self.visited) {
+            let all = self.polygons.len();
+            cut_loops(&mut self.polygons, all);
+        }
         let last = *polygons.last().expect("checked not empty");
         self.target = self.mesh.closest_point_on_polygon(last, target);
         Ok(())
@@ -181,7 +185,8 @@ impl PathCorridor {
     /// old corridor, the corridor goes on from there instead of back the way walked.
     fn merge_moved(&mut self) -> bool {
         let old_len = self.polygons.len();
-        if merge_start(&mut self.polygons, &self.visited) {
+        let walked_off = merge_start(&mut self.polygons, &self.visited);
+        if walked_off == 0 {
             return true;
         }
         let end = self.polygons[0];
@@ -192,8 +197,10 @@ impl PathCorridor {
             .find(|&k| self.portal(end, self.polygons[k]).is_some())
         {
             self.polygons.drain(1..k);
+            cut_loops(&mut self.polygons, 1);
             return true;
         }
+        cut_loops(&mut self.polygons, walked_off);
         false
     }
 
@@ -215,9 +222,10 @@ impl PathCorridor {
         )?;
         self.target = moved.point;
         self.polygons.reverse();
-        let kept = merge_start(&mut self.polygons, &self.visited);
+        let walked_off = merge_start(&mut self.polygons, &self.visited);
+        cut_loops(&mut self.polygons, walked_off);
         self.polygons.reverse();
-        Ok(kept)
+        Ok(walked_off == 0)
     }
 
     /// Whether the first `look_ahead` polygons of the corridor are all still admitted by
@@ -280,12 +288,40 @@ impl PathCorridor {
     }
 }
 
+/// Whether a polygon comes twice in `path` (sorted in `scratch`, which is overwritten).
+fn has_repeats(path: &[u32], scratch: &mut Vec<u32>) -> bool {
+    scratch.clear();
+    scratch.extend_from_slice(path);
+    scratch.sort_unstable();
+    scratch.windows(2).any(|pair| pair[0] == pair[1])
+}
+
+/// Cuts the loops that start in the first `head` polygons out of `path`, a chain of
+/// neighbouring polygons: where a polygon comes twice, what lies between its two visits
+/// is dropped (the chain goes on from the later
+/// visit, so it stays a chain of neighbours). Without this a corridor that goes round and
+/// back into a polygon (a move that slid round a vertex and back, or a caller's chain)
+/// could never be trimmed past the loop: the agent is in the polygon's first visit, and
+/// its corners lead it round the loop and back for ever.
+///
+/// Costs `head` scans of the path: callers pass the part that may repeat (the polygons a
+/// move walked off the corridor through; the rest of a corridor has no loop).
+fn cut_loops(path: &mut Vec<u32>, head: usize) {
+    let mut i = 0;
+    while i < head.min(path.len()) {
+        if let Some(later) = path[i + 1..].iter().rposition(|&q| q == path[i]) {
+            path.drain(i..=i + later);
+        }
+        i += 1;
+    }
+}
+
 /// Replaces the start of `path` by `visited` (the polygons walked through from
 /// `path[0]`): from the last visited polygon that is on the path, back along the way
-/// walked. Returns whether that polygon was on the path beyond its first (or the walk
-/// stayed in the first polygon); false when the walk left the path, which then starts
-/// with the way back to its first polygon.
-fn merge_start(path: &mut Vec<u32>, visited: &[u32]) -> bool {
+/// walked. Returns how many polygons walked off the path now start it: 0 when the walk
+/// ended on the path (or stayed in its first polygon); else the path starts with the
+/// way back.
+fn merge_start(path: &mut Vec<u32>, visited: &[u32]) -> usize {
     // The furthest polygon walked through that is on the path, and where on the path.
     let found = visited
         .iter()
@@ -294,11 +330,11 @@ fn merge_start(path: &mut Vec<u32>, visited: &[u32]) -> bool {
         .find_map(|(i, p)| path.iter().position(|q| q == p).map(|j| (i, j)));
     let Some((i, j)) = found else {
         // Cannot happen: the walk starts at path[0]. Keep the path as it is.
-        return false;
+        return 0;
     };
     // New start: visited[last] .. visited[i + 1] (walked back), then path[j..].
     let walked_off = &visited[i + 1..];
     path.drain(..j);
     path.splice(0..0, walked_off.iter().rev().copied());
-    walked_off.is_empty()
+    walked_off.len()
 }

@@ -248,9 +248,13 @@ impl World<'_> {
         let here = agent.corridor.polygons()[0];
         if self.polygons.is_empty() {
             // Answered without a search (one polygon, or in direct sight): the polygons
-            // a straight walk crosses.
+            // a straight walk crosses, from the polygon the query started in (the same
+            // snapping: `None`). Not from the agent's polygon: an agent on a vertex is on
+            // several polygons, and the one the query chose may touch the agent's only at
+            // that vertex, with a closed door between them; the walk from the agent's
+            // would slide along the door instead.
             self.mesh
-                .move_along_surface(Some(here), start, goal, &self.filter, &mut self.visited)
+                .move_along_surface(None, start, goal, &self.filter, &mut self.visited)
                 .map_err(|e| format!("walk from {start} to {goal} failed: {e}"))?;
             self.polygons.extend_from_slice(&self.visited);
         }
@@ -423,6 +427,56 @@ mod tests {
         mesh.set_polygon_flags(1, 0).unwrap();
         let error = world.check(&agent, None, &doors).unwrap_err();
         assert!(error.contains("closed polygon 1"), "{error}");
+    }
+
+    #[test]
+    fn a_direct_path_from_a_vertex_starts_where_the_query_started() {
+        // The fan round (35, 18) of data/arena.mesh (z up) where agent 141 of
+        // `simulate data/arena.mesh --agents 200 --steps 500 --doors 40 --door-period 5
+        // --step-length 2 --seed 1` was stuck: 0 = (35,15) (47,15) (35,18),
+        // 1 = (35,18) (47,19) (34,19), 2 = (35,18) (34,19) (34,18),
+        // 3 = (35,18) (47,15) (47,19) (a door); a wall between 2 and 0. (In this order the
+        // query snaps the vertex to 0, as it snapped it to 81 in the arena.)
+        let v = |x: f32, y: f32| Vec3::new(x, y, 0.0);
+        let vertices = [
+            v(35.0, 18.0),
+            v(47.0, 19.0),
+            v(34.0, 19.0),
+            v(34.0, 18.0),
+            v(47.0, 15.0),
+            v(35.0, 15.0),
+        ];
+        let indices = [
+            5, 4, 0, /**/ 0, 1, 2, /**/ 0, 2, 3, /**/ 0, 4, 1,
+        ];
+        let options = MeshOptions::default().with_up_axis(navstar::UpAxis::Z);
+        let mesh = NavMesh::from_polygons(&vertices, &indices, &[3; 4], &options).unwrap();
+        mesh.set_polygon_flags(3, 0).unwrap();
+        let mut world = world(&mesh);
+        world.step = 2.0;
+        let mut report = Report::default();
+        // The agent stands on the vertex, its corridor in 1; its target is in 0, in
+        // direct sight from the vertex (the query starts in 0), but the walk from 1 slides
+        // along the closed door.
+        let mut agent = Agent {
+            corridor: PathCorridor::new(&mesh, 1, v(35.0, 18.0)),
+            walking: false,
+            frames_left: 0,
+        };
+        let target = v(35.747_906, 15.747_589);
+        world.plan(&mut agent, target, &mut report).unwrap();
+        assert!(agent.walking);
+        assert_eq!(agent.corridor.polygons(), [0]);
+        assert!(agent.corridor.target().distance(target) < 1e-5);
+        let doors = Doors::choose(&mesh, 0, 1, &mut SplitMix64::new(1));
+        // 2.37 to walk at 2 a frame: two moves, then the arrival.
+        for _ in 0..3 {
+            let step = world.step_agent(&mut agent, &mut report).unwrap();
+            world.check(&agent, step, &doors).unwrap();
+        }
+        assert_eq!(report.arrivals, 1);
+        let at = agent.corridor.position();
+        assert!(at.distance(target) < 1e-5, "at {at}");
     }
 
     #[test]
