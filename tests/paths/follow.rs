@@ -23,7 +23,7 @@ fn corridor_of(mesh: &NavMesh, start: Vec3, goal: Vec3) -> Option<(PathCorridor,
     let corners = path.corners.to_vec();
     let polygons: Vec<u32> = query.corridor().collect();
     let first = *polygons.first()?;
-    let mut corridor = PathCorridor::new(mesh, first, corners[0]);
+    let mut corridor = PathCorridor::new(mesh, first, corners[0]).unwrap();
     corridor
         .set_corridor(*corners.last().unwrap(), &polygons)
         .unwrap();
@@ -134,7 +134,7 @@ fn a_moving_target_extends_and_trims_the_end() {
     let mesh = Soup::from_ascii(&["....."]).build();
     let filter = QueryFilter::default();
     // (A straight path needs no search and gives no corridor: set it by hand.)
-    let mut corridor = PathCorridor::new(&mesh, 0, p(0.5, 0.5));
+    let mut corridor = PathCorridor::new(&mesh, 0, p(0.5, 0.5)).unwrap();
     corridor.set_corridor(p(2.5, 0.5), &[0, 1, 2]).unwrap();
     assert_eq!(corridor.corners(4), [p(2.5, 0.5)]);
     assert!(!corridor.move_target(p(4.5, 0.5), &filter).unwrap());
@@ -189,7 +189,7 @@ fn a_corridor_that_loops_back_is_cut_and_the_agent_arrives() {
         "the walk goes round the vertex and back"
     );
     assert_eq!((moved.polygon, moved.walls), (0, 2));
-    let mut corridor = PathCorridor::new(&mesh, 0, vertex);
+    let mut corridor = PathCorridor::new(&mesh, 0, vertex).unwrap();
     corridor.set_corridor(moved.point, &visited).unwrap();
     assert_eq!(corridor.polygons(), [0], "the loop is cut");
     assert_eq!(corridor.corners(4), [moved.point]);
@@ -197,7 +197,7 @@ fn a_corridor_that_loops_back_is_cut_and_the_agent_arrives() {
     assert!(corridor.corners(4).is_empty(), "arrived");
     // A loop in the middle of a longer chain: 3 0 1 0 is 3 0.
     mesh.set_polygon_flags(2, 1).unwrap();
-    let mut corridor = PathCorridor::new(&mesh, 2, Vec3::new(44.0, 17.0, 0.0));
+    let mut corridor = PathCorridor::new(&mesh, 2, Vec3::new(44.0, 17.0, 0.0)).unwrap();
     corridor.set_corridor(vertex, &[2, 0, 1, 0, 2, 3]).unwrap();
     assert_eq!(corridor.polygons(), [2, 3]);
 }

@@ -13,6 +13,8 @@
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
 //! * `agents`: moving along the surface and the distance to walls;
 //! * `follow`: the corridor that follows an agent (`PathCorridor`);
+//! * `corridor_repair`: that corridor changed ahead of the agent: corner details, repair
+//!   after polygons close, shortening by sight;
 //! * `random_points`: random points by area, over the mesh and around a point;
 //! * `threads`: one mesh shared by several threads;
 //! * `stress`: queries on a world's snapshots while other threads change its tiles;
@@ -23,6 +25,7 @@ mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod connectors;
+mod corridor_repair;
 mod exact;
 mod follow;
 mod known;

@@ -134,7 +134,8 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
             .random_point(&world.filter, &mut || random.next_u64())
             .map_err(|e| format!("cannot place an agent: {e}"))?;
         agents.push(Agent {
-            corridor: PathCorridor::new(mesh, start.polygon, start.point),
+            corridor: PathCorridor::new(mesh, start.polygon, start.point)
+                .map_err(|e| format!("cannot place an agent: {e}"))?,
             walking: false,
             frames_left: 0,
         });
@@ -259,7 +260,8 @@ impl World<'_> {
             self.polygons.extend_from_slice(&self.visited);
         }
         if self.polygons[0] != here {
-            agent.corridor = PathCorridor::new(self.mesh, self.polygons[0], start);
+            agent.corridor = PathCorridor::new(self.mesh, self.polygons[0], start)
+                .map_err(|e| format!("corridor from {start} refused: {e}"))?;
         }
         agent
             .corridor
@@ -410,7 +412,7 @@ mod tests {
         let world = world(&mesh);
         let doors = Doors::choose(&mesh, 0, 1, &mut SplitMix64::new(1));
         let agent = Agent {
-            corridor: PathCorridor::new(&mesh, 1, Vec3::new(1.5, 0.0, 0.5)),
+            corridor: PathCorridor::new(&mesh, 1, Vec3::new(1.5, 0.0, 0.5)).unwrap(),
             walking: false,
             frames_left: 0,
         };
@@ -459,7 +461,7 @@ mod tests {
         // direct sight from the vertex (the query starts in 0), but the walk from 1 slides
         // along the closed door.
         let mut agent = Agent {
-            corridor: PathCorridor::new(&mesh, 1, v(35.0, 18.0)),
+            corridor: PathCorridor::new(&mesh, 1, v(35.0, 18.0)).unwrap(),
             walking: false,
             frames_left: 0,
         };
@@ -485,7 +487,7 @@ mod tests {
         let mut world = world(&mesh);
         let mut report = Report::default();
         let mut agent = Agent {
-            corridor: PathCorridor::new(&mesh, 0, Vec3::new(0.5, 0.0, 0.5)),
+            corridor: PathCorridor::new(&mesh, 0, Vec3::new(0.5, 0.0, 0.5)).unwrap(),
             walking: false,
             frames_left: 0,
         };
