@@ -8,7 +8,9 @@
 use std::time::Instant;
 
 use navstar::glam::Vec3;
-use navstar::{NavMesh, PathCorridor, PathOptions, PathStatus, Query, QueryFilter, SplitMix64};
+use navstar::{
+    NavMesh, PathCorridor, PathOptions, PathStatus, Query, QueryFilter, Repair, SplitMix64,
+};
 
 use super::doors::Doors;
 
@@ -49,9 +51,9 @@ pub struct Report {
     pub arrivals: u64,
     /// Targets given up because a path to them found them cut off by closed doors.
     pub cut_offs: u64,
-    /// Paths planned (first ones and after a closed door ahead).
+    /// Paths planned (first ones, and corridors repaired after a closed door ahead).
     pub plans: u64,
-    /// Replans because a door ahead closed.
+    /// Repairs because a door ahead closed (part of [`Report::plans`]).
     pub replans: u64,
     /// Doors opened or closed.
     pub door_changes: u64,
@@ -189,8 +191,7 @@ impl World<'_> {
             self.plan(agent, target.point, report)?;
         } else if !agent.corridor.is_valid(LOOK_AHEAD, &self.filter) {
             report.replans += 1;
-            let target = agent.corridor.target();
-            self.plan(agent, target, report)?;
+            self.repair(agent, report)?;
         }
         if !agent.walking {
             return Ok(None);
@@ -225,6 +226,43 @@ impl World<'_> {
             from: here,
             towards: goal,
         }))
+    }
+
+    /// Repairs the agent's corridor after a door closed on it: a search from the last
+    /// open polygon before the door only ([`PathCorridor::repair`]), keeping the corridor
+    /// up to there; a target cut off is given up and counted. A new plan from the agent
+    /// when the corridor cannot be repaired (its own polygon closed).
+    fn repair(&mut self, agent: &mut Agent, report: &mut Report) -> Result<(), String> {
+        match agent.corridor.repair(&mut self.query, &self.options) {
+            Ok(Repair::CutOff { .. }) => {
+                report.plans += 1;
+                report.cut_offs += 1;
+                agent.walking = false;
+                Ok(())
+            }
+            Ok(_) => {
+                report.plans += 1;
+                // Frames of the way left at a full step each, one more per corner, doubled.
+                let here = agent.corridor.position();
+                let corners = agent.corridor.corners(usize::MAX);
+                let mut at = here;
+                let length: f32 = corners
+                    .iter()
+                    .map(|&c| {
+                        let d = at.distance(c);
+                        at = c;
+                        d
+                    })
+                    .sum();
+                let frames = (length / self.step).ceil() as u32 + corners.len() as u32 + 1;
+                agent.frames_left = frames.saturating_mul(2).saturating_add(8);
+                Ok(())
+            }
+            Err(_) => {
+                let target = agent.corridor.target();
+                self.plan(agent, target, report)
+            }
+        }
     }
 
     /// Plans a path from the agent to `target` and sets its corridor; a target cut off
