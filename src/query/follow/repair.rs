@@ -23,9 +23,11 @@ pub enum Repair {
         /// Polygons of the old corridor kept at its start (at least 1).
         kept: usize,
     },
-    /// As [`Repair::Repaired`], but the target can no longer be reached (it is cut off,
-    /// or its own polygon was closed): the corridor now leads to the end of the path the
-    /// search found (the reachable point nearest it), and the target moved there
+    /// As [`Repair::Repaired`], but the target can no longer be reached along the mesh
+    /// (it is cut off, or its own polygon was closed): the corridor now leads to the end
+    /// of the path the search found (the reachable point nearest it), and the target
+    /// moved there. Also when the way found takes an off-mesh link, which a corridor does
+    /// not follow: the corridor then ends at the link's polygon, the target moved onto it
     /// ([`PathCorridor::target`]).
     CutOff {
         /// Polygons of the old corridor kept at its start (at least 1).
@@ -125,6 +127,15 @@ impl PathCorridor {
                 &mut self.visited,
             )?;
         }
+        // A corridor follows no off-mesh link: a way that takes one ends where it starts.
+        let taken_link = self.visited.windows(2).position(|pair| {
+            self.mesh
+                .polygon_neighbours(pair[0])
+                .all(|n| n != Some(pair[1]))
+        });
+        if let Some(k) = taken_link {
+            self.visited.truncate(k + 1);
+        }
         let head = self.visited[0];
         let Some(at) = self.polygons[..=anchor].iter().rposition(|&p| p == head) else {
             return Err(QueryError::InvalidOption(
@@ -141,10 +152,18 @@ impl PathCorridor {
         let kept = at.min(self.polygons.len()).max(1);
         // Reached: complete, and not to a goal the filter moved (a closed target polygon).
         let reach = 1e-4 * self.target.abs().max_element().max(1.0);
-        if status == PathStatus::Complete && end.distance(self.target) <= reach {
+        if taken_link.is_none()
+            && status == PathStatus::Complete
+            && end.distance(self.target) <= reach
+        {
             self.target = self.mesh.closest_point_on_polygon(last, self.target);
             Ok(Repair::Repaired { kept })
         } else {
+            let end = if taken_link.is_some() {
+                self.target
+            } else {
+                end
+            };
             self.target = self.mesh.closest_point_on_polygon(last, end);
             Ok(Repair::CutOff { kept })
         }
