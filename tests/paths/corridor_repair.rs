@@ -197,6 +197,40 @@ fn repair_reports_a_target_cut_off_and_refuses_what_it_cannot_mend() {
 }
 
 #[test]
+fn a_repair_whose_way_takes_an_off_mesh_link_ends_at_the_link() {
+    // A row of four unit squares 0 1 2 3 along x, and a link from 0 to 3.
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let vertices: Vec<Vec3> = (0..5)
+        .map(|x| v(x as f32, 0.0))
+        .chain((0..5).map(|x| v(x as f32, 1.0)))
+        .collect();
+    let indices: Vec<u32> = (0..4).flat_map(|i| [i, i + 1, i + 6, i + 5]).collect();
+    let links = [navstar::OffMeshLink::new(v(0.5, 0.5), v(3.5, 0.5))];
+    let input = navstar::MeshInput::new(&vertices, &indices)
+        .with_polygon_sizes(&[4; 4])
+        .with_links(&links);
+    let mesh = NavMesh::from_input(&input, &navstar::MeshOptions::default()).unwrap();
+    let mut corridor = PathCorridor::new(&mesh, 0, v(0.5, 0.5)).unwrap();
+    corridor.set_corridor(v(3.5, 0.5), &[0, 1, 2, 3]).unwrap();
+    mesh.set_polygon_flags(1, 0).unwrap();
+    let options = PathOptions::default();
+    let mut query = Query::new(&mesh);
+    // The only way left is the link, which a corridor does not follow: it ends where the
+    // link starts, in 0, and the target moves onto 0.
+    assert_eq!(
+        corridor.repair(&mut query, &options).unwrap(),
+        Repair::CutOff { kept: 1 }
+    );
+    assert_eq!(corridor.polygons(), [0]);
+    assert!(
+        corridor.target().distance(v(1.0, 0.5)) < 1e-5,
+        "{}",
+        corridor.target()
+    );
+    assert!(corridor.is_valid(usize::MAX, &options.filter));
+}
+
+#[test]
 fn a_corridor_refuses_a_bad_polygon_or_point_and_moves_its_target() {
     let mesh = Soup::from_ascii(&["...."]).build();
     assert!(matches!(
