@@ -61,6 +61,7 @@ internal static unsafe partial class NavstarTests
         Run("worlds of tiles", TestWorld);
         Run("loading files, reading meshes back", TestLoadAndReadBack);
         Run("agents: move along the surface, walls, random points", TestAgents);
+        Run("corridor: corners, moves, repair", TestCorridor);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
 #endif
