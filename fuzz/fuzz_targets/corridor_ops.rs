@@ -1,5 +1,6 @@
 //! Fuzzes the corridor that follows an agent through the C ABI (`navstar_corridor_*`):
-//! a corridor made from a straight walk (or a fuzzed polygon list), then random
+//! a corridor made from a straight walk, a fuzzed polygon list or a path query's
+//! corridor (`navstar_corridor_create_from_query`), then random
 //! sequences of moves of the agent and the target, flag changes (doors closing and
 //! opening), repairs, shortening by sight and corner reads.
 //!
@@ -18,8 +19,8 @@ use libfuzzer_sys::fuzz_target;
 use navstar::ffi::*;
 use navstar::glam::Vec3;
 use navstar::{NavMesh, PathCorridor, PathOptions, Query, QueryFilter, Repair};
-use navstar_fuzz::input::MeshOps;
 use navstar_fuzz::PointIn;
+use navstar_fuzz::input::MeshOps;
 
 #[derive(Arbitrary, Debug)]
 enum Op {
@@ -40,6 +41,9 @@ struct Start {
     target: PointIn,
     /// Replaces the walk's polygon list (usually refused: not a chain, or out of range).
     list: Option<Vec<u32>>,
+    /// Makes the corridor from a path query's corridor instead
+    /// (`navstar_corridor_create_from_query`), refused when the path has none.
+    via_query: bool,
 }
 
 /// The C corridor, freed on drop.
@@ -57,9 +61,8 @@ fn c_polygons(corridor: &CCorridor, mesh: &NavMesh) -> Vec<u32> {
     let mut out = vec![0u32; room];
     let mut count = 0;
     // SAFETY: room for `room` polygons, a writable count.
-    let status = unsafe {
-        navstar_corridor_polygons(corridor.0, out.as_mut_ptr(), room as u32, &mut count)
-    };
+    let status =
+        unsafe { navstar_corridor_polygons(corridor.0, out.as_mut_ptr(), room as u32, &mut count) };
     assert_eq!(status, NavstarStatus::NavstarOk);
     out.truncate(count as usize);
     out
@@ -84,7 +87,11 @@ fn check(c: &CCorridor, rust: &PathCorridor, mesh: &NavMesh) {
     let mut sorted = polygons.clone();
     sorted.sort_unstable();
     sorted.dedup();
-    assert_eq!(sorted.len(), polygons.len(), "a polygon twice: {polygons:?}");
+    assert_eq!(
+        sorted.len(),
+        polygons.len(),
+        "a polygon twice: {polygons:?}"
+    );
     for pair in polygons.windows(2) {
         assert!(
             mesh.polygon_neighbours(pair[0]).any(|n| n == Some(pair[1])),
@@ -93,10 +100,16 @@ fn check(c: &CCorridor, rust: &PathCorridor, mesh: &NavMesh) {
     }
     let tol = 1e-3 * rust.position().abs().max_element().max(1.0);
     let on = mesh.closest_point_on_polygon(polygons[0], rust.position());
-    assert!(on.distance(rust.position()) <= tol, "the agent is off its polygon");
+    assert!(
+        on.distance(rust.position()) <= tol,
+        "the agent is off its polygon"
+    );
     let last = *polygons.last().unwrap();
     let on = mesh.closest_point_on_polygon(last, rust.target());
-    assert!(on.distance(rust.target()) <= tol, "the target is off its polygon");
+    assert!(
+        on.distance(rust.target()) <= tol,
+        "the target is off its polygon"
+    );
 }
 
 fuzz_target!(|input: (MeshOps<Op>, Start)| {
@@ -114,21 +127,57 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
         return;
     }
     let mut walk = Vec::new();
-    if mesh.move_along_surface(None, from, to, &filter, &mut walk).is_err() {
+    if mesh
+        .move_along_surface(None, from, to, &filter, &mut walk)
+        .is_err()
+    {
         return;
     }
-    let list = start.list.clone().unwrap_or(walk);
+    let c_query = built.c.query();
+    let mut query = Query::new(mesh);
     let mut raw = ptr::null_mut();
-    // SAFETY: the list holds its length; 3 floats each point; a writable out pointer.
-    let status = unsafe {
-        navstar_corridor_create(
-            built.c.as_ptr(),
-            list.as_ptr(),
-            list.len() as u32,
-            from.to_array().as_ptr(),
-            to.to_array().as_ptr(),
-            &mut raw,
-        )
+    let (status, list) = if start.via_query {
+        let (mut points, mut count) = (vec![0f32; 3 * 1024], 0);
+        // SAFETY: a live query, 3 floats each point, room for 1024 points, a writable count.
+        unsafe {
+            navstar_find_path(
+                c_query.as_ptr(),
+                from.to_array().as_ptr(),
+                to.to_array().as_ptr(),
+                ptr::null(),
+                points.as_mut_ptr(),
+                1024,
+                &mut count,
+            );
+        }
+        let list: Vec<u32> = match query.find_path(from, to, &PathOptions::default()) {
+            Ok(_) => query.corridor().collect(),
+            Err(_) => Vec::new(),
+        };
+        // SAFETY: a live query, 3 floats each point, a writable out pointer.
+        let status = unsafe {
+            navstar_corridor_create_from_query(
+                c_query.as_ptr(),
+                from.to_array().as_ptr(),
+                to.to_array().as_ptr(),
+                &mut raw,
+            )
+        };
+        (status, list)
+    } else {
+        let list = start.list.clone().unwrap_or(walk);
+        // SAFETY: the list holds its length; 3 floats each point; a writable out pointer.
+        let status = unsafe {
+            navstar_corridor_create(
+                built.c.as_ptr(),
+                list.as_ptr(),
+                list.len() as u32,
+                from.to_array().as_ptr(),
+                to.to_array().as_ptr(),
+                &mut raw,
+            )
+        };
+        (status, list)
     };
     let rust = list.first().map(|&first| {
         PathCorridor::new(mesh, first, from).and_then(|mut c| c.set_corridor(to, &list).map(|()| c))
@@ -146,8 +195,6 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
     };
     let c = CCorridor(raw);
     check(&c, &rust, mesh);
-    let c_query = built.c.query();
-    let mut query = Query::new(mesh);
     let options = PathOptions::default();
     for op in input.ops.iter().take(24) {
         match *op {
@@ -195,7 +242,12 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                 mesh.set_polygon_flags(polygon, flags).unwrap();
                 // SAFETY: a live mesh.
                 let status = unsafe {
-                    navstar_mesh_set_polygon_flags(built.c.as_ptr(), polygon, flags, ptr::null_mut())
+                    navstar_mesh_set_polygon_flags(
+                        built.c.as_ptr(),
+                        polygon,
+                        flags,
+                        ptr::null_mut(),
+                    )
                 };
                 assert_eq!(status, NavstarStatus::NavstarOk);
             }
@@ -203,7 +255,13 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                 let (mut outcome, mut kept) = (7, 7);
                 // SAFETY: a live corridor and query of its mesh, writable outputs.
                 let status = unsafe {
-                    navstar_corridor_repair(c.0, c_query.as_ptr(), ptr::null(), &mut outcome, &mut kept)
+                    navstar_corridor_repair(
+                        c.0,
+                        c_query.as_ptr(),
+                        ptr::null(),
+                        &mut outcome,
+                        &mut kept,
+                    )
                 };
                 match rust.repair(&mut query, &options) {
                     Ok(answer) => {
@@ -231,7 +289,11 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                         ptr::null(),
                         0,
                         points.as_mut_ptr(),
-                        if flags_null { ptr::null_mut() } else { flags.as_mut_ptr() },
+                        if flags_null {
+                            ptr::null_mut()
+                        } else {
+                            flags.as_mut_ptr()
+                        },
                         capacity,
                         &mut count,
                     )
@@ -263,7 +325,10 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                     navstar_corridor_is_valid(c.0, u32::from(look_ahead), ptr::null(), &mut valid)
                 };
                 assert_eq!(status, NavstarStatus::NavstarOk);
-                assert_eq!(valid, u32::from(rust.is_valid(usize::from(look_ahead), &filter)));
+                assert_eq!(
+                    valid,
+                    u32::from(rust.is_valid(usize::from(look_ahead), &filter))
+                );
             }
         }
         check(&c, &rust, mesh);

@@ -1349,7 +1349,9 @@ pub fn run_queries(mesh: &NavMesh, picks: &[u8]) {
         options.allow_partial = pick[7] & 1 == 0;
         let answer = query.find_path_vec(start, goal, &options);
         // The loaded mesh may have off-mesh links: their segments are not on the mesh.
-        let details = answer.as_ref().map_or(Vec::new(), |path| path.details.clone());
+        let details = answer
+            .as_ref()
+            .map_or(Vec::new(), |path| path.details.clone());
         let answer = answer.map(|path| (path.corners, path.status));
         check_path(mesh, start, goal, &options, &answer, &details);
     }
