@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         mesh.polygon_count()
     );
     println!(
-        "arrivals {}, cut off by closed doors {}, paths planned {} ({} after a door closed ahead)",
+        "arrivals {}, cut off by closed doors {}, paths planned {} ({} corridors repaired after a door closed ahead)",
         report.arrivals, report.cut_offs, report.plans, report.replans
     );
     println!(

@@ -80,6 +80,16 @@
 // the target, then one along each wall met.
 #define NAVSTAR_MAX_SURFACE_LEGS 4
 
+// `navstar_corridor_repair` found every polygon admitted: nothing changed.
+#define NAVSTAR_REPAIR_VALID 0
+
+// `navstar_corridor_repair` replanned the part after the first refused polygon.
+#define NAVSTAR_REPAIR_REPAIRED 1
+
+// `navstar_corridor_repair` found the target cut off: the corridor leads to the
+// reachable point nearest it, and the target moved there.
+#define NAVSTAR_REPAIR_CUT_OFF 2
+
 // The version of the binary format that `navstar_mesh_save` writes and the loaders
 // read (bytes 8 to 11 of a `.navstar` file, little endian).
 #define NAVSTAR_FORMAT_VERSION 2
@@ -157,6 +167,11 @@ typedef enum NavstarStatus NavstarStatus;
 typedef int32_t NavstarStatus;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+// A path corridor that follows one agent (`PathCorridor`). Create with
+// `navstar_corridor_create`, release with `navstar_corridor_free`. Use from one thread
+// at a time; holds its own reference to the mesh, so the mesh may be freed first.
+typedef struct NavstarCorridor NavstarCorridor;
 
 // An immutable navigation mesh, shared by any number of threads. Create with
 // `navstar_mesh_create`, release with `navstar_mesh_free`.
@@ -1088,6 +1103,169 @@ NavstarStatus navstar_query_random_point_around(struct NavstarQuery *query,
                                                 uint64_t *rng_state,
                                                 float *out_point,
                                                 uint32_t *out_polygon);
+
+// A corridor of polygons from `start` (in `polygons[0]`) to `target` (moved onto the
+// last polygon), a chain of neighbours (a polygon listed twice: the loop between is cut).
+//
+// * `mesh` (in): the corridor keeps its own reference to it.
+// * `polygons` (in): `count` polygon numbers, `count` >= 1.
+// * `start`, `target` (in): 3 floats each; `start` is moved onto `polygons[0]`.
+// * `out_corridor` (out): the corridor, or NULL on error; release it with
+//   `navstar_corridor_free`. One thread at a time.
+//
+// A polygon that is not a polygon of the mesh, an empty list or one that is not a
+// chain of neighbours is `NAVSTAR_ERROR_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `mesh` NULL or live; `polygons` NULL or `count` readable `uint32_t`; `start`,
+// `target` NULL or 3 readable floats; `out_corridor` NULL or writable.
+NavstarStatus navstar_corridor_create(const struct NavstarMesh *mesh,
+                                      const uint32_t *polygons,
+                                      uint32_t count,
+                                      const float *start,
+                                      const float *target,
+                                      struct NavstarCorridor **out_corridor);
+
+// A corridor along the last path `query` found (its polygon corridor), from `start`
+// to `target` (normally that path's first and last corners).
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` when the last path has no corridor (it failed, or
+// was answered without a search: one polygon or direct sight; use
+// `navstar_corridor_create` with the polygons of a straight walk then).
+//
+// # Safety
+// `query` NULL or a live query not used by another thread; `start`, `target` NULL or
+// 3 readable floats; `out_corridor` NULL or writable.
+NavstarStatus navstar_corridor_create_from_query(const struct NavstarQuery *query,
+                                                 const float *start,
+                                                 const float *target,
+                                                 struct NavstarCorridor **out_corridor);
+
+// Releases a corridor. NULL does nothing.
+//
+// # Safety
+// `corridor` NULL or a corridor not freed yet and not in use by another thread.
+void navstar_corridor_free(struct NavstarCorridor *corridor);
+
+// Moves the agent towards `position` along the surface (sliding along walls and
+// polygons `filter` refuses) and trims the corridor (`PathCorridor::move_position`).
+//
+// * `out_on_corridor` (out, optional): 1 when the agent is still on the corridor, 0
+//   when it walked off it (the corridor then starts with the way back).
+//
+// A refused agent polygon is `NAVSTAR_ERROR_INVALID_ARGUMENT`.
+//
+// # Safety
+// `corridor` NULL or live, not used by another thread; `position` NULL or 3 readable
+// floats; `filter` NULL or readable; `out_on_corridor` NULL or writable.
+NavstarStatus navstar_corridor_move_position(struct NavstarCorridor *corridor,
+                                             const float *position,
+                                             const struct NavstarQueryFilter *filter,
+                                             uint32_t *out_on_corridor);
+
+// Moves the target towards `target` along the surface from the corridor's last
+// polygon, extending or trimming its end (`PathCorridor::move_target`).
+//
+// * `out_on_corridor` (out, optional): 1 when the new target's polygon was already on
+//   the corridor.
+//
+// # Safety
+// As `navstar_corridor_move_position`.
+NavstarStatus navstar_corridor_move_target(struct NavstarCorridor *corridor,
+                                           const float *target,
+                                           const struct NavstarQueryFilter *filter,
+                                           uint32_t *out_on_corridor);
+
+// The agent's position and the target (3 floats each).
+//
+// # Safety
+// `corridor` NULL or live; `out_position`, `out_target` NULL or 3 writable floats.
+NavstarStatus navstar_corridor_position(const struct NavstarCorridor *corridor,
+                                        float *out_position,
+                                        float *out_target);
+
+// The corridor's polygons, the agent's first, the target's last.
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit in `capacity`: the first `capacity`
+// are written and `out_count` is the full count.
+//
+// # Safety
+// `corridor` NULL or live; `out_polygons` NULL or `capacity` writable `uint32_t`;
+// `out_count` NULL or writable.
+NavstarStatus navstar_corridor_polygons(const struct NavstarCorridor *corridor,
+                                        uint32_t *out_polygons,
+                                        uint32_t capacity,
+                                        uint32_t *out_count);
+
+// The corners of the way from the agent to the target through the corridor
+// (`PathCorridor::corners_with_details`): the cheapest under `filter`'s area costs,
+// with a corner where the way passes into another area when `split_at_area_changes` is
+// 1; the agent's position is not listed, the target is (last, flagged
+// `NAVSTAR_CORNER_END`).
+//
+// * `out_points` (out): room for `capacity` corners, 3 floats each.
+// * `out_flags` (out, optional): room for `capacity` `NAVSTAR_CORNER_*` bit sets.
+// * `out_count` (out): the number of corners.
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when they do not fit: the first `capacity` are written
+// (steer for the first), `out_count` is the full count.
+//
+// # Safety
+// `corridor` NULL or live, not used by another thread; `filter` NULL or readable;
+// `out_points` NULL or `3 * capacity` writable floats; `out_flags` NULL or `capacity`
+// writable `uint32_t`; `out_count` NULL or writable.
+NavstarStatus navstar_corridor_corners(struct NavstarCorridor *corridor,
+                                       const struct NavstarQueryFilter *filter,
+                                       uint32_t split_at_area_changes,
+                                       float *out_points,
+                                       uint32_t *out_flags,
+                                       uint32_t capacity,
+                                       uint32_t *out_count);
+
+// Whether the first `look_ahead` polygons of the corridor are all admitted by
+// `filter` (`out_valid` 1) or one was closed since (0).
+//
+// # Safety
+// `corridor` NULL or live; `filter` NULL or readable; `out_valid` NULL or writable.
+NavstarStatus navstar_corridor_is_valid(const struct NavstarCorridor *corridor,
+                                        uint32_t look_ahead,
+                                        const struct NavstarQueryFilter *filter,
+                                        uint32_t *out_valid);
+
+// Repairs the corridor after polygons on it were closed (`PathCorridor::repair`):
+// keeps it up to the last admitted polygon before the first refused one and searches
+// with `query` from there to the target only.
+//
+// * `query` (in/out): a query of the corridor's mesh.
+// * `out_outcome` (out): `NAVSTAR_REPAIR_VALID`, `_REPAIRED` or `_CUT_OFF`.
+// * `out_kept` (out, optional): polygons of the old corridor kept at its start (0 when
+//   valid).
+//
+// A query of another mesh, or the agent's own polygon refused, is
+// `NAVSTAR_ERROR_INVALID_ARGUMENT`; the corridor is then unchanged.
+//
+// # Safety
+// `corridor` and `query` NULL or live, neither used by another thread; `filter` NULL
+// or readable; `out_outcome`, `out_kept` NULL or writable.
+NavstarStatus navstar_corridor_repair(struct NavstarCorridor *corridor,
+                                      struct NavstarQuery *query,
+                                      const struct NavstarQueryFilter *filter,
+                                      uint32_t *out_outcome,
+                                      uint32_t *out_kept);
+
+// Shortens the corridor when the agent sees `next` (a point ahead, typically a later
+// corner): the straight walk to it replaces the corridor up to the last of its
+// polygons on it, when that is a shorter chain (`PathCorridor::optimize_visibility`).
+//
+// * `out_changed` (out, optional): 1 when the corridor changed.
+//
+// # Safety
+// `corridor` NULL or live, not used by another thread; `next` NULL or 3 readable
+// floats; `filter` NULL or readable; `out_changed` NULL or writable.
+NavstarStatus navstar_corridor_optimize(struct NavstarCorridor *corridor,
+                                        const float *next,
+                                        const struct NavstarQueryFilter *filter,
+                                        uint32_t *out_changed);
 
 // Creates an empty world.
 //

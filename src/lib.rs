@@ -57,7 +57,7 @@ pub use mesh::{
     Raycast, SurfaceMove, TileCut, TileGrid, WallHit,
 };
 pub use query::{
-    NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query,
+    NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query, Repair,
     SearchStats, SliceProgress, SliceStatus, WallDistance,
 };
 pub use random::SplitMix64;

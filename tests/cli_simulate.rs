@@ -119,6 +119,33 @@ fn elements(svg: &str) -> Vec<String> {
 }
 
 #[test]
+fn the_run_that_stuck_an_agent_on_a_vertex_passes() {
+    // Agent 141 stood on the vertex (35, 18) from frame 231 with a door closed beside it
+    // and went back and forth until its time ran out at frame 247: its direct path was
+    // walked from the wrong polygon round the vertex, and the corridor kept the loop.
+    let output = navstar(&[
+        "simulate",
+        ARENA_MESH,
+        "--agents",
+        "200",
+        "--steps",
+        "500",
+        "--doors",
+        "40",
+        "--door-period",
+        "5",
+        "--step-length",
+        "2",
+        "--seed",
+        "1",
+    ]);
+    let report = expect_exit(&output, 0);
+    assert_eq!(field(&report, "checks:"), "passed");
+    assert!(number(&report, "arrivals:") > 1000.0, "{report}");
+    assert!(number(&report, "cut off:") > 0.0, "{report}");
+}
+
+#[test]
 fn agents_on_arena_pass_the_checks_and_draw_their_trails() {
     let svg_path = temp_path("trails.svg");
     let output = navstar(&[

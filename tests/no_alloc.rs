@@ -253,7 +253,7 @@ fn steady_state_corridor_following_does_not_allocate() {
         }
         frames
     };
-    let mut corridor = navstar::PathCorridor::new(&mesh, there[0], start);
+    let mut corridor = navstar::PathCorridor::new(&mesh, there[0], start).unwrap();
     let warm = follow(&mut corridor, goal, &there);
     assert!(warm > 10);
     assert_eq!(corridor.polygons(), [back[0]]);

@@ -899,6 +899,46 @@ void test_sliced() {
     check(query.cancel_path(&cancelled).ok() && !cancelled, "nothing left to cancel");
     expect_error(query.finish_path(navstar::Span<Vec3>(points.data(), points.size()), count),
                  Status::error_invalid_argument, "begin_path", "finish_path after cancel");
+void test_corridor() {
+    const MeshData data = u_mesh();
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh), Status::ok, "corridor: mesh");
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "corridor: query");
+    std::vector<Vec3> path;
+    expect_status(query.find_path(u_turn.front(), u_turn.back(), path), Status::ok, "corridor: U-turn");
+    navstar::Corridor corridor;
+    expect_status(navstar::Corridor::from_query(query, u_turn.front(), u_turn.back(), corridor), Status::ok,
+                  "corridor from the query's path");
+    std::vector<std::uint32_t> polygons;
+    expect_status(corridor.polygons(polygons), Status::ok, "corridor polygons");
+    check(polygons == std::vector<std::uint32_t>{5, 3, 0, 1, 2, 4, 6}, "the corridor goes round the U");
+    std::vector<Vec3> corners;
+    std::vector<std::uint32_t> flags;
+    expect_status(corridor.corners(corners, flags), Status::ok, "corridor corners");
+    expect_path(corners, std::vector<Vec3>(u_turn.begin() + 1, u_turn.end()), "the corners are the path's");
+    check(flags.size() == 3 && flags[2] == NAVSTAR_CORNER_END && flags[0] == 0, "the target is flagged END");
+    bool on = false;
+    expect_status(corridor.move_position({1, 0, 1}, &on), Status::ok, "a step to the first corner");
+    Vec3 position{}, target{};
+    expect_status(corridor.position(position, target), Status::ok, "corridor position");
+    check(on && near(position, {1, 0, 1}) && near(target, u_turn.back()), "the agent is at the first corner");
+    expect_status(corridor.corners(corners, flags), Status::ok, "corners after the step");
+    expect_path(corners, std::vector<Vec3>(u_turn.begin() + 2, u_turn.end()), "one corner left before the target");
+    // Square 4 (x 2..3, z 1..2) closes: nothing else leads to the target.
+    expect_status(navstar::Result::from_c(navstar_mesh_set_polygon_flags(mesh.get(), 4, 0, nullptr)), Status::ok,
+                  "close square 4");
+    bool valid = true;
+    expect_status(corridor.is_valid(16, valid), Status::ok, "is_valid");
+    check(!valid, "the corridor is no longer valid");
+    std::uint32_t outcome = 99, kept = 99;
+    expect_status(corridor.repair(query, outcome, &kept), Status::ok, "repair");
+    check(outcome == NAVSTAR_REPAIR_CUT_OFF && kept >= 1, "the target is cut off");
+    expect_status(corridor.is_valid(16, valid), Status::ok, "is_valid after the repair");
+    check(valid, "the repaired corridor is valid");
+    expect_error(navstar::Corridor::create(mesh, {0, 99}, {0.5f, 0, 0.5f}, {1.5f, 0, 0.5f}, corridor),
+                 Status::error_invalid_argument, "polygons[1] = 99", "a polygon out of range");
+    check(!corridor, "no corridor after an error");
 }
 
 int main(int argc, char **argv) {
@@ -913,6 +953,7 @@ int main(int argc, char **argv) {
     test_degenerate_connectors();
     test_agents();
     test_sliced();
+    test_corridor();
     test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");
     test_world(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".world.navstar");
     test_load_and_read_back(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".obj", passed, failed);

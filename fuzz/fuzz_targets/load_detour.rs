@@ -53,17 +53,46 @@ fn encode_tile(w: usize, h: usize, x0: f32) -> Vec<u8> {
     for z in 0..h {
         for x in 0..w {
             // Clockwise seen as (x, z), as Detour winds them.
-            polys.push((vec![at(x, z), at(x, z + 1), at(x + 1, z + 1), at(x + 1, z)], 0));
+            polys.push((
+                vec![at(x, z), at(x, z + 1), at(x + 1, z + 1), at(x + 1, z)],
+                0,
+            ));
         }
     }
     let off_mesh_base = polys.len();
     polys.push((vec![ground as u16, ground as u16 + 1], 1 << 6));
     let mut out = Vec::new();
     put(&mut out, *b"VAND");
-    for v in [7, 0, 0, 0, 0, polys.len(), verts.len(), 0, 0, 0, 0, 0, 1, off_mesh_base] {
+    for v in [
+        7,
+        0,
+        0,
+        0,
+        0,
+        polys.len(),
+        verts.len(),
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
+        off_mesh_base,
+    ] {
         put(&mut out, (v as i32).to_le_bytes());
     }
-    for v in [2.0f32, 0.5, 0.5, x0, 0.0, 0.0, x0 + w as f32, 1.0, h as f32, 1.0] {
+    for v in [
+        2.0f32,
+        0.5,
+        0.5,
+        x0,
+        0.0,
+        0.0,
+        x0 + w as f32,
+        1.0,
+        h as f32,
+        1.0,
+    ] {
         put(&mut out, v.to_le_bytes());
     }
     for v in verts.iter().flatten() {
@@ -123,7 +152,10 @@ fuzz_target!(|input: Input| {
             } else {
                 encode_tile(w, h, 0.0)
             };
-            assert!(load_detour_bytes(&bytes, &options).is_ok(), "the undamaged input loads");
+            assert!(
+                load_detour_bytes(&bytes, &options).is_ok(),
+                "the undamaged input loads"
+            );
             let len = bytes.len();
             for &(at, mask) in &input.flips {
                 bytes[at as usize % len] ^= mask;
@@ -135,7 +167,11 @@ fuzz_target!(|input: Input| {
         let mesh = data.mesh();
         assert!(mesh.polygon_count() > 0);
         let again = load_detour_bytes(&bytes, &options).expect("the same bytes load again");
-        assert_eq!(fingerprint(&again.mesh()), fingerprint(&mesh), "two loads differ");
+        assert_eq!(
+            fingerprint(&again.mesh()),
+            fingerprint(&mesh),
+            "two loads differ"
+        );
         // The shared query runner picks points by plain polygon and vertex numbers,
         // which a world's snapshot does not have: run it on single tiles, and on each
         // tile of a set.

@@ -82,7 +82,10 @@ fn load(bytes: &[u8], picks: &[u8]) -> bool {
         // current version, which loads and saves to itself.
         let current = rust.to_bytes();
         assert_eq!(c.save(), current);
-        assert_eq!(current[8..12], navstar::io::WORLD_FORMAT_VERSION.to_le_bytes());
+        assert_eq!(
+            current[8..12],
+            navstar::io::WORLD_FORMAT_VERSION.to_le_bytes()
+        );
         let again = World::from_bytes(&current).expect("a saved world loads");
         assert_eq!(again.to_bytes(), current);
     } else {
@@ -120,7 +123,10 @@ fuzz_target!(|input: Input| {
     if !input.links.is_empty()
         && let Some(linked) = with_links(&saved, &input.links)
     {
-        assert!(load(&linked, &input.picks), "a world with links was refused");
+        assert!(
+            load(&linked, &input.picks),
+            "a world with links was refused"
+        );
         saved = linked;
     }
     let (bytes, changed_payload) = damage(&saved, &input.flips, input.reseal);

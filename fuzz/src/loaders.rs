@@ -10,9 +10,10 @@ use std::path::Path;
 use std::ptr::{self, NonNull};
 
 use navstar::ffi::{
-    NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_DETOUR, NAVSTAR_FORMAT_MOVINGAI_MAP, NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ,
-    NAVSTAR_FORMAT_POLYANYA_MESH, NavstarMesh, NavstarMeshOptions, NavstarStatus,
-    navstar_mesh_load, navstar_mesh_load_bytes, navstar_mesh_save,
+    NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_DETOUR, NAVSTAR_FORMAT_MOVINGAI_MAP,
+    NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ, NAVSTAR_FORMAT_POLYANYA_MESH, NavstarMesh,
+    NavstarMeshOptions, NavstarStatus, navstar_mesh_load, navstar_mesh_load_bytes,
+    navstar_mesh_save,
 };
 use navstar::io::{LoadError, MeshFormat, load_mesh, load_mesh_file};
 use navstar::{BinaryError, MeshOptions, NavMesh};

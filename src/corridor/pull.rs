@@ -64,7 +64,7 @@ fn exit_of(step: &CorridorStep) -> Exit {
 }
 
 /// Reusable memory for pulling corridors.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct PullScratch {
     portals: Vec<Portal>,
     corners: Vec<Vec3>,
@@ -73,7 +73,7 @@ pub(crate) struct PullScratch {
 }
 
 /// A pulled path: corners and their details, in walking order.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct PathBuffer {
     pub corners: Vec<Vec3>,
     pub details: Vec<CornerDetail>,

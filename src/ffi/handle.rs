@@ -1,6 +1,6 @@
 //! The opaque handles of the C ABI and who owns what behind them.
 //!
-//! C sees `NavstarMesh *`, `NavstarQuery *` and `NavstarWorld *` as opaque pointers. Behind each is a Rust
+//! C sees `NavstarMesh *`, `NavstarQuery *`, `NavstarCorridor *` and `NavstarWorld *` as opaque pointers. Behind each is a Rust
 //! value allocated by this module: [`Handle`] ties each opaque type to its Rust type and
 //! to how that value is owned, so the compiler rejects mixing them up (freeing a shared
 //! mesh as if it had one owner, or lending out a mesh mutably). A mesh is shared
@@ -33,6 +33,13 @@ pub struct NavstarQuery {
 /// A world of tiles: add, remove and replace tiles while other threads query snapshots
 /// of it. Create with `navstar_world_create`, release with `navstar_world_free`.
 pub struct NavstarWorld {
+    _opaque: [u8; 0],
+}
+
+/// A path corridor that follows one agent (`PathCorridor`). Create with
+/// `navstar_corridor_create`, release with `navstar_corridor_free`. Use from one thread
+/// at a time; holds its own reference to the mesh, so the mesh may be freed first.
+pub struct NavstarCorridor {
     _opaque: [u8; 0],
 }
 
@@ -110,6 +117,11 @@ impl Handle for NavstarMesh {
 
 impl Handle for NavstarQuery {
     type Rust = QueryState;
+    type Ownership = Boxed;
+}
+
+impl Handle for NavstarCorridor {
+    type Rust = crate::PathCorridor;
     type Ownership = Boxed;
 }
 

@@ -44,6 +44,8 @@ mod clearance;
 
 mod agents;
 
+mod corridor;
+
 mod world;
 
 mod saved;
@@ -58,13 +60,20 @@ pub use agents::{
     navstar_query_random_point_around,
 };
 pub use clearance::{navstar_mesh_nearest_point_for_agent, navstar_mesh_raycast_for_agent};
+pub use corridor::{
+    NAVSTAR_REPAIR_CUT_OFF, NAVSTAR_REPAIR_REPAIRED, NAVSTAR_REPAIR_VALID,
+    navstar_corridor_corners, navstar_corridor_create, navstar_corridor_create_from_query,
+    navstar_corridor_free, navstar_corridor_is_valid, navstar_corridor_move_position,
+    navstar_corridor_move_target, navstar_corridor_optimize, navstar_corridor_polygons,
+    navstar_corridor_position, navstar_corridor_repair,
+};
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,
     navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,
     navstar_world_options_default,
 };
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
-pub use handle::{NavstarMesh, NavstarQuery, NavstarWorld};
+pub use handle::{NavstarCorridor, NavstarMesh, NavstarQuery, NavstarWorld};
 pub use load::{
     NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_DETOUR, NAVSTAR_FORMAT_MOVINGAI_MAP,
     NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ, NAVSTAR_FORMAT_POLYANYA_MESH, navstar_mesh_load,

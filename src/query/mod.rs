@@ -33,7 +33,7 @@ use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, 
 use crate::search::exact::ExactSearch;
 use crate::search::map::NodeMap;
 use direct::{direct_cost, in_direct_sight};
-pub use follow::PathCorridor;
+pub use follow::{PathCorridor, Repair};
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};

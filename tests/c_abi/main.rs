@@ -1,6 +1,8 @@
 //! The C ABI called from Rust (`navstar::ffi::*`) exactly as a C program calls it:
 //!
 //! * `agents`: moving along the surface, the distance to walls, random points;
+//! * `corridor`: the corridor that follows an agent (`navstar_corridor_*`) against the
+//!   Rust `PathCorridor`, its buffers and rejections;
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
 //!   message that names the culprit, output buffers, option struct versioning, handle
 //!   lifetimes and sharing a mesh between threads;
@@ -27,6 +29,7 @@ mod agents;
 #[path = "../common/mod.rs"]
 mod common;
 mod contract;
+mod corridor;
 mod load;
 mod node_limit;
 mod queries;

@@ -23,7 +23,7 @@ fn corridor_of(mesh: &NavMesh, start: Vec3, goal: Vec3) -> Option<(PathCorridor,
     let corners = path.corners.to_vec();
     let polygons: Vec<u32> = query.corridor().collect();
     let first = *polygons.first()?;
-    let mut corridor = PathCorridor::new(mesh, first, corners[0]);
+    let mut corridor = PathCorridor::new(mesh, first, corners[0]).unwrap();
     corridor
         .set_corridor(*corners.last().unwrap(), &polygons)
         .unwrap();
@@ -134,7 +134,7 @@ fn a_moving_target_extends_and_trims_the_end() {
     let mesh = Soup::from_ascii(&["....."]).build();
     let filter = QueryFilter::default();
     // (A straight path needs no search and gives no corridor: set it by hand.)
-    let mut corridor = PathCorridor::new(&mesh, 0, p(0.5, 0.5));
+    let mut corridor = PathCorridor::new(&mesh, 0, p(0.5, 0.5)).unwrap();
     corridor.set_corridor(p(2.5, 0.5), &[0, 1, 2]).unwrap();
     assert_eq!(corridor.corners(4), [p(2.5, 0.5)]);
     assert!(!corridor.move_target(p(4.5, 0.5), &filter).unwrap());
@@ -143,6 +143,63 @@ fn a_moving_target_extends_and_trims_the_end() {
     assert!(corridor.move_target(p(1.5, 0.5), &filter).unwrap());
     assert_eq!(corridor.polygons(), [0, 1]);
     assert_eq!(corridor.target(), p(1.5, 0.5));
+}
+
+/// The fan round the vertex (35, 18) of `data/arena.mesh` where `navstar simulate`'s agent
+/// 141 was stuck (z up): 0 = (35,18) (47,19) (34,19), 1 = (35,18) (34,19) (34,18),
+/// 2 = (35,18) (47,15) (47,19) (the door), 3 = (35,15) (47,15) (35,18); a wall between 1
+/// and 3, so with the door closed 0 and 3 touch only at the vertex.
+fn door_fan() -> NavMesh {
+    let v = |x: f32, y: f32| Vec3::new(x, y, 0.0);
+    let vertices = [
+        v(35.0, 18.0),
+        v(47.0, 19.0),
+        v(34.0, 19.0),
+        v(34.0, 18.0),
+        v(47.0, 15.0),
+        v(35.0, 15.0),
+    ];
+    let indices = [
+        0, 1, 2, /**/ 0, 2, 3, /**/ 0, 4, 1, /**/ 5, 4, 0,
+    ];
+    let options = navstar::MeshOptions::default().with_up_axis(navstar::UpAxis::Z);
+    NavMesh::from_polygons(&vertices, &indices, &[3; 4], &options).unwrap()
+}
+
+#[test]
+fn a_corridor_that_loops_back_is_cut_and_the_agent_arrives() {
+    // Regression (`navstar simulate data/arena.mesh --agents 200 --steps 500 --doors 40
+    // --door-period 5 --step-length 2 --seed 1`, frame 247): with the door closed, a move
+    // from 0 at the vertex towards 3 slides round through 1 and back into 0 along the
+    // door; that walk, [0, 1, 0], set as the corridor, was kept with its loop. The agent
+    // in the first 0 could never be trimmed past it: its corners led to the vertex and
+    // back to the target for ever.
+    let mesh = door_fan();
+    let filter = QueryFilter::default();
+    mesh.set_polygon_flags(2, 0).unwrap();
+    let vertex = Vec3::new(35.0, 18.0, 0.0);
+    let target = Vec3::new(35.747_906, 15.747_589, 0.0);
+    let mut visited = Vec::new();
+    let moved = mesh
+        .move_along_surface(Some(0), vertex, target, &filter, &mut visited)
+        .unwrap();
+    assert_eq!(
+        visited,
+        [0, 1, 0],
+        "the walk goes round the vertex and back"
+    );
+    assert_eq!((moved.polygon, moved.walls), (0, 2));
+    let mut corridor = PathCorridor::new(&mesh, 0, vertex).unwrap();
+    corridor.set_corridor(moved.point, &visited).unwrap();
+    assert_eq!(corridor.polygons(), [0], "the loop is cut");
+    assert_eq!(corridor.corners(4), [moved.point]);
+    assert!(corridor.move_position(moved.point, &filter).unwrap());
+    assert!(corridor.corners(4).is_empty(), "arrived");
+    // A loop in the middle of a longer chain: 3 0 1 0 is 3 0.
+    mesh.set_polygon_flags(2, 1).unwrap();
+    let mut corridor = PathCorridor::new(&mesh, 2, Vec3::new(44.0, 17.0, 0.0)).unwrap();
+    corridor.set_corridor(vertex, &[2, 0, 1, 0, 2, 3]).unwrap();
+    assert_eq!(corridor.polygons(), [2, 3]);
 }
 
 proptest! {

@@ -13,6 +13,8 @@
 //! * `spatial`: nearest point, raycast and interpolation on the mesh;
 //! * `agents`: moving along the surface and the distance to walls;
 //! * `follow`: the corridor that follows an agent (`PathCorridor`);
+//! * `corridor_repair`: that corridor changed ahead of the agent: corner details, repair
+//!   after polygons close, shortening by sight;
 //! * `random_points`: random points by area, over the mesh and around a point;
 //! * `sliced`: time-sliced path searches against the one-shot query;
 //! * `threads`: one mesh shared by several threads;
@@ -24,6 +26,7 @@ mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod connectors;
+mod corridor_repair;
 mod exact;
 mod follow;
 mod known;

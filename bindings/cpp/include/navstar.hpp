@@ -1034,6 +1034,164 @@ class Query {
 };
 
 // ---------------------------------------------------------------------------------
+// Corridor
+
+// The corridor that follows one agent (navstar_corridor_*): the polygons from its
+// position to its target, trimmed as it moves, its next corners with their
+// NAVSTAR_CORNER_* flags, checked against the current flags and repaired when polygons
+// on it close. One thread at a time; holds its own reference to the mesh.
+class Corridor {
+   public:
+    Corridor() noexcept = default;
+    // Takes ownership of a corridor made by the C API (NULL gives an empty Corridor).
+    explicit Corridor(NavstarCorridor *raw) noexcept : raw_(raw) {}
+    ~Corridor() { reset(); }
+    Corridor(Corridor &&other) noexcept : raw_(other.release()) {}
+    Corridor &operator=(Corridor &&other) noexcept {
+        if (this != &other) {
+            reset(other.release());
+        }
+        return *this;
+    }
+    Corridor(const Corridor &) = delete;
+    Corridor &operator=(const Corridor &) = delete;
+
+    // navstar_corridor_create: polygons[0] is the agent's polygon, a chain of neighbours.
+    static Result create(const Mesh &mesh, const std::vector<std::uint32_t> &polygons, const Vec3 &start,
+                         const Vec3 &target, Corridor &out) {
+        out.reset();
+        if (polygons.size() > detail::max_u32) {
+            return detail::argument_error("navstar::Corridor::create", "too many polygons");
+        }
+        const float a[3] = {start.x, start.y, start.z};
+        const float b[3] = {target.x, target.y, target.z};
+        NavstarCorridor *raw = nullptr;
+        Result result = Result::from_c(navstar_corridor_create(
+            mesh.get(), polygons.data(), static_cast<std::uint32_t>(polygons.size()), a, b, &raw));
+        out.reset(raw);
+        return result;
+    }
+
+    // navstar_corridor_create_from_query: along the query's last searched path.
+    static Result from_query(const Query &query, const Vec3 &start, const Vec3 &target, Corridor &out) {
+        out.reset();
+        const float a[3] = {start.x, start.y, start.z};
+        const float b[3] = {target.x, target.y, target.z};
+        NavstarCorridor *raw = nullptr;
+        Result result = Result::from_c(navstar_corridor_create_from_query(query.get(), a, b, &raw));
+        out.reset(raw);
+        return result;
+    }
+
+    // Moves the agent along the surface and trims the corridor; on_corridor (optional):
+    // whether it is still on it.
+    Result move_position(const Vec3 &position, bool *on_corridor = nullptr, const QueryFilter *filter = nullptr) {
+        const float p[3] = {position.x, position.y, position.z};
+        std::uint32_t on = 0;
+        Result result =
+            Result::from_c(navstar_corridor_move_position(raw_, p, filter ? &filter->raw() : nullptr, &on));
+        if (on_corridor != nullptr) {
+            *on_corridor = on == 1;
+        }
+        return result;
+    }
+
+    // Moves the target along the surface, extending or trimming the corridor's end.
+    Result move_target(const Vec3 &target, bool *on_corridor = nullptr, const QueryFilter *filter = nullptr) {
+        const float p[3] = {target.x, target.y, target.z};
+        std::uint32_t on = 0;
+        Result result = Result::from_c(navstar_corridor_move_target(raw_, p, filter ? &filter->raw() : nullptr, &on));
+        if (on_corridor != nullptr) {
+            *on_corridor = on == 1;
+        }
+        return result;
+    }
+
+    // The agent's position and the target.
+    Result position(Vec3 &out_position, Vec3 &out_target) const {
+        return Result::from_c(navstar_corridor_position(raw_, reinterpret_cast<float *>(&out_position),
+                                                        reinterpret_cast<float *>(&out_target)));
+    }
+
+    // The polygons from the agent's to the target's; the vector is reused.
+    Result polygons(std::vector<std::uint32_t> &out) const {
+        return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_corridor_polygons(raw_, data, capacity, &count);
+        });
+    }
+
+    // The corners from the agent to the target (the agent's position not listed, the
+    // target last) and their NAVSTAR_CORNER_* flags; both vectors end up the same size.
+    Result corners(std::vector<Vec3> &points, std::vector<std::uint32_t> &flags, const QueryFilter *filter = nullptr,
+                   bool split_at_area_changes = false) {
+        points.resize(points.capacity());
+        for (;;) {
+            const std::uint32_t capacity =
+                static_cast<std::uint32_t>(points.size() < detail::max_u32 ? points.size() : detail::max_u32);
+            flags.resize(capacity);
+            std::uint32_t count = 0;
+            Result result = Result::from_c(navstar_corridor_corners(
+                raw_, filter ? &filter->raw() : nullptr, split_at_area_changes ? 1u : 0u,
+                capacity == 0 ? nullptr : reinterpret_cast<float *>(points.data()),
+                capacity == 0 ? nullptr : flags.data(), capacity, &count));
+            if (result.status() == Status::buffer_too_small && count > capacity) {
+                points.resize(count);
+                continue;
+            }
+            const std::size_t kept = result.is_error() ? 0 : count;
+            points.resize(kept);
+            flags.resize(kept);
+            return result;
+        }
+    }
+
+    // Whether the first look_ahead polygons are all admitted by the filter.
+    Result is_valid(std::uint32_t look_ahead, bool &valid, const QueryFilter *filter = nullptr) const {
+        std::uint32_t answer = 0;
+        Result result =
+            Result::from_c(navstar_corridor_is_valid(raw_, look_ahead, filter ? &filter->raw() : nullptr, &answer));
+        valid = answer == 1;
+        return result;
+    }
+
+    // Repairs the corridor after polygons on it closed, searching with `query` (of the
+    // same mesh) from the last admitted polygon before the break only. outcome:
+    // NAVSTAR_REPAIR_VALID, _REPAIRED or _CUT_OFF; kept (optional): polygons kept.
+    Result repair(Query &query, std::uint32_t &outcome, std::uint32_t *kept = nullptr,
+                  const QueryFilter *filter = nullptr) {
+        return Result::from_c(
+            navstar_corridor_repair(raw_, query.get(), filter ? &filter->raw() : nullptr, &outcome, kept));
+    }
+
+    // Shortens the corridor when the agent sees `next`; changed (optional): whether it did.
+    Result optimize(const Vec3 &next, bool *changed = nullptr, const QueryFilter *filter = nullptr) {
+        const float p[3] = {next.x, next.y, next.z};
+        std::uint32_t answer = 0;
+        Result result = Result::from_c(navstar_corridor_optimize(raw_, p, filter ? &filter->raw() : nullptr, &answer));
+        if (changed != nullptr) {
+            *changed = answer == 1;
+        }
+        return result;
+    }
+
+    explicit operator bool() const noexcept { return raw_ != nullptr; }
+    NavstarCorridor *get() const noexcept { return raw_; }
+    NavstarCorridor *release() noexcept {
+        NavstarCorridor *raw = raw_;
+        raw_ = nullptr;
+        return raw;
+    }
+    void reset(NavstarCorridor *raw = nullptr) noexcept {
+        NavstarCorridor *old = raw_;
+        raw_ = raw;
+        navstar_corridor_free(old);  // NULL does nothing
+    }
+
+   private:
+    NavstarCorridor *raw_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------
 // World
 
 // World options, starting from the library's defaults. Setters chain:

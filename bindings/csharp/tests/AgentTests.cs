@@ -9,6 +9,55 @@ using Navstar;
 
 internal static unsafe partial class NavstarTests
 {
+    private static void TestCorridor()
+    {
+        using (NavstarMesh mesh = MakeUMesh())
+        using (NavstarQuery query = NavstarQuery.Create(mesh))
+        {
+            // Round the U: 5 3 0 1 2 4 6, from (0.5, 2.5) to (2.5, 2.5).
+            NavstarCorridor corridor;
+            ExpectStatus(NavstarCorridor.TryCreate(mesh, new[] { 5, 3, 0, 1, 2, 4, 6 }, V(0.5f, 0, 2.5f),
+                                                   V(2.5f, 0, 2.5f), out corridor),
+                         Status.Ok, "corridor round the U");
+            using (corridor)
+            {
+                var points = new Vector3[8];
+                var flags = new CornerFlags[8];
+                int count;
+                ExpectStatus(corridor.GetCorners(points, flags, out count), Status.Ok, "corners");
+                Check(count == 3 && Near(points[0], V(1, 0, 1)) && Near(points[1], V(2, 0, 1)) &&
+                      Near(points[2], V(2.5f, 0, 2.5f)) && flags[2] == CornerFlags.End && flags[0] == 0,
+                      "the corners of the U, the target flagged End");
+                var one = new Vector3[1];
+                ExpectStatus(corridor.GetCorners(one, null, out count), Status.BufferTooSmall, "one corner's room");
+                Check(count == 3 && Near(one[0], V(1, 0, 1)), "the first corner and the full count");
+                bool on;
+                ExpectStatus(corridor.MovePosition(V(1, 0, 1), out on), Status.Ok, "a step to the first corner");
+                Vector3 position, target;
+                ExpectStatus(corridor.GetPosition(out position, out target), Status.Ok, "position");
+                Check(on && Near(position, V(1, 0, 1)) && Near(target, V(2.5f, 0, 2.5f)), "at the first corner");
+                // Square 4 closes: the target is cut off.
+                mesh.SetPolygonFlags(4, 0);
+                bool valid;
+                ExpectStatus(corridor.IsValid(16, out valid), Status.Ok, "is valid");
+                Check(!valid, "no longer valid");
+                CorridorRepair outcome;
+                int kept;
+                ExpectStatus(corridor.Repair(query, out outcome, out kept), Status.Ok, "repair");
+                Check(outcome == CorridorRepair.CutOff && kept >= 1, "the target is cut off");
+                ExpectStatus(corridor.IsValid(16, out valid), Status.Ok, "is valid after the repair");
+                Check(valid, "valid after the repair");
+                var polygons = new int[16];
+                ExpectStatus(corridor.GetPolygons(polygons, out count), Status.Ok, "polygons");
+                Check(count >= 1 && Array.IndexOf(polygons, 4, 0, count) < 0, "square 4 is not on the corridor");
+            }
+            ExpectError(NavstarCorridor.TryCreate(mesh, new[] { 0, 99 }, V(0.5f, 0, 0.5f), V(1.5f, 0, 0.5f),
+                                                  out corridor),
+                        Status.ErrorInvalidArgument, "polygons[1] = 99", "a polygon out of range");
+            Check(corridor == null, "no corridor after an error");
+        }
+    }
+
     private static void TestAgents()
     {
         using (NavstarMesh mesh = MakeUMesh())

@@ -62,6 +62,7 @@ internal static unsafe partial class NavstarTests
         Run("loading files, reading meshes back", TestLoadAndReadBack);
         Run("agents: move along the surface, walls, random points", TestAgents);
         Run("time-sliced path searches", TestSliced);
+        Run("corridor: corners, moves, repair", TestCorridor);
 #if UNITY_5_3_OR_NEWER
         Run("Unity overloads", UnityTests.Run);
         Run("Unity idioms: Vector3 twins, areas, NavstarNavMesh", UnityIdiomTests.Run);

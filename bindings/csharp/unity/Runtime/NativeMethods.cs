@@ -149,6 +149,45 @@ namespace Navstar
             out SurfaceMove move, uint* visited, uint capacity, out uint count);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_create(
+            NavstarMesh mesh, uint* polygons, uint count, float* start, float* target, out NavstarCorridor corridor);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void navstar_corridor_free(IntPtr corridor);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_move_position(
+            NavstarCorridor corridor, float* position, QueryFilter* filter, uint* onCorridor);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_move_target(
+            NavstarCorridor corridor, float* target, QueryFilter* filter, uint* onCorridor);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_position(NavstarCorridor corridor, float* position, float* target);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_polygons(
+            NavstarCorridor corridor, uint* polygons, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_corners(
+            NavstarCorridor corridor, QueryFilter* filter, uint splitAtAreaChanges, float* points, uint* flags,
+            uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_is_valid(
+            NavstarCorridor corridor, uint lookAhead, QueryFilter* filter, out uint valid);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_repair(
+            NavstarCorridor corridor, NavstarQuery query, QueryFilter* filter, out uint outcome, out uint kept);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_optimize(
+            NavstarCorridor corridor, float* next, QueryFilter* filter, out uint changed);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_query_distance_to_wall(
             NavstarQuery query, float* point, float radius, QueryFilter* filter, out WallDistance wall);
 

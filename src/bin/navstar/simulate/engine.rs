@@ -8,7 +8,9 @@
 use std::time::Instant;
 
 use navstar::glam::Vec3;
-use navstar::{NavMesh, PathCorridor, PathOptions, PathStatus, Query, QueryFilter, SplitMix64};
+use navstar::{
+    NavMesh, PathCorridor, PathOptions, PathStatus, Query, QueryFilter, Repair, SplitMix64,
+};
 
 use super::doors::Doors;
 
@@ -49,9 +51,9 @@ pub struct Report {
     pub arrivals: u64,
     /// Targets given up because a path to them found them cut off by closed doors.
     pub cut_offs: u64,
-    /// Paths planned (first ones and after a closed door ahead).
+    /// Paths planned (first ones, and corridors repaired after a closed door ahead).
     pub plans: u64,
-    /// Replans because a door ahead closed.
+    /// Repairs because a door ahead closed (part of [`Report::plans`]).
     pub replans: u64,
     /// Doors opened or closed.
     pub door_changes: u64,
@@ -134,7 +136,8 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
             .random_point(&world.filter, &mut || random.next_u64())
             .map_err(|e| format!("cannot place an agent: {e}"))?;
         agents.push(Agent {
-            corridor: PathCorridor::new(mesh, start.polygon, start.point),
+            corridor: PathCorridor::new(mesh, start.polygon, start.point)
+                .map_err(|e| format!("cannot place an agent: {e}"))?,
             walking: false,
             frames_left: 0,
         });
@@ -188,8 +191,7 @@ impl World<'_> {
             self.plan(agent, target.point, report)?;
         } else if !agent.corridor.is_valid(LOOK_AHEAD, &self.filter) {
             report.replans += 1;
-            let target = agent.corridor.target();
-            self.plan(agent, target, report)?;
+            self.repair(agent, report)?;
         }
         if !agent.walking {
             return Ok(None);
@@ -226,6 +228,43 @@ impl World<'_> {
         }))
     }
 
+    /// Repairs the agent's corridor after a door closed on it: a search from the last
+    /// open polygon before the door only ([`PathCorridor::repair`]), keeping the corridor
+    /// up to there; a target cut off is given up and counted. A new plan from the agent
+    /// when the corridor cannot be repaired (its own polygon closed).
+    fn repair(&mut self, agent: &mut Agent, report: &mut Report) -> Result<(), String> {
+        match agent.corridor.repair(&mut self.query, &self.options) {
+            Ok(Repair::CutOff { .. }) => {
+                report.plans += 1;
+                report.cut_offs += 1;
+                agent.walking = false;
+                Ok(())
+            }
+            Ok(_) => {
+                report.plans += 1;
+                // Frames of the way left at a full step each, one more per corner, doubled.
+                let here = agent.corridor.position();
+                let corners = agent.corridor.corners(usize::MAX);
+                let mut at = here;
+                let length: f32 = corners
+                    .iter()
+                    .map(|&c| {
+                        let d = at.distance(c);
+                        at = c;
+                        d
+                    })
+                    .sum();
+                let frames = (length / self.step).ceil() as u32 + corners.len() as u32 + 1;
+                agent.frames_left = frames.saturating_mul(2).saturating_add(8);
+                Ok(())
+            }
+            Err(_) => {
+                let target = agent.corridor.target();
+                self.plan(agent, target, report)
+            }
+        }
+    }
+
     /// Plans a path from the agent to `target` and sets its corridor; a target cut off
     /// by closed doors (partial path) is given up and counted.
     fn plan(&mut self, agent: &mut Agent, target: Vec3, report: &mut Report) -> Result<(), String> {
@@ -248,14 +287,19 @@ impl World<'_> {
         let here = agent.corridor.polygons()[0];
         if self.polygons.is_empty() {
             // Answered without a search (one polygon, or in direct sight): the polygons
-            // a straight walk crosses.
+            // a straight walk crosses, from the polygon the query started in (the same
+            // snapping: `None`). Not from the agent's polygon: an agent on a vertex is on
+            // several polygons, and the one the query chose may touch the agent's only at
+            // that vertex, with a closed door between them; the walk from the agent's
+            // would slide along the door instead.
             self.mesh
-                .move_along_surface(Some(here), start, goal, &self.filter, &mut self.visited)
+                .move_along_surface(None, start, goal, &self.filter, &mut self.visited)
                 .map_err(|e| format!("walk from {start} to {goal} failed: {e}"))?;
             self.polygons.extend_from_slice(&self.visited);
         }
         if self.polygons[0] != here {
-            agent.corridor = PathCorridor::new(self.mesh, self.polygons[0], start);
+            agent.corridor = PathCorridor::new(self.mesh, self.polygons[0], start)
+                .map_err(|e| format!("corridor from {start} refused: {e}"))?;
         }
         agent
             .corridor
@@ -406,7 +450,7 @@ mod tests {
         let world = world(&mesh);
         let doors = Doors::choose(&mesh, 0, 1, &mut SplitMix64::new(1));
         let agent = Agent {
-            corridor: PathCorridor::new(&mesh, 1, Vec3::new(1.5, 0.0, 0.5)),
+            corridor: PathCorridor::new(&mesh, 1, Vec3::new(1.5, 0.0, 0.5)).unwrap(),
             walking: false,
             frames_left: 0,
         };
@@ -426,12 +470,62 @@ mod tests {
     }
 
     #[test]
+    fn a_direct_path_from_a_vertex_starts_where_the_query_started() {
+        // The fan round (35, 18) of data/arena.mesh (z up) where agent 141 of
+        // `simulate data/arena.mesh --agents 200 --steps 500 --doors 40 --door-period 5
+        // --step-length 2 --seed 1` was stuck: 0 = (35,15) (47,15) (35,18),
+        // 1 = (35,18) (47,19) (34,19), 2 = (35,18) (34,19) (34,18),
+        // 3 = (35,18) (47,15) (47,19) (a door); a wall between 2 and 0. (In this order the
+        // query snaps the vertex to 0, as it snapped it to 81 in the arena.)
+        let v = |x: f32, y: f32| Vec3::new(x, y, 0.0);
+        let vertices = [
+            v(35.0, 18.0),
+            v(47.0, 19.0),
+            v(34.0, 19.0),
+            v(34.0, 18.0),
+            v(47.0, 15.0),
+            v(35.0, 15.0),
+        ];
+        let indices = [
+            5, 4, 0, /**/ 0, 1, 2, /**/ 0, 2, 3, /**/ 0, 4, 1,
+        ];
+        let options = MeshOptions::default().with_up_axis(navstar::UpAxis::Z);
+        let mesh = NavMesh::from_polygons(&vertices, &indices, &[3; 4], &options).unwrap();
+        mesh.set_polygon_flags(3, 0).unwrap();
+        let mut world = world(&mesh);
+        world.step = 2.0;
+        let mut report = Report::default();
+        // The agent stands on the vertex, its corridor in 1; its target is in 0, in
+        // direct sight from the vertex (the query starts in 0), but the walk from 1 slides
+        // along the closed door.
+        let mut agent = Agent {
+            corridor: PathCorridor::new(&mesh, 1, v(35.0, 18.0)).unwrap(),
+            walking: false,
+            frames_left: 0,
+        };
+        let target = v(35.747_906, 15.747_589);
+        world.plan(&mut agent, target, &mut report).unwrap();
+        assert!(agent.walking);
+        assert_eq!(agent.corridor.polygons(), [0]);
+        assert!(agent.corridor.target().distance(target) < 1e-5);
+        let doors = Doors::choose(&mesh, 0, 1, &mut SplitMix64::new(1));
+        // 2.37 to walk at 2 a frame: two moves, then the arrival.
+        for _ in 0..3 {
+            let step = world.step_agent(&mut agent, &mut report).unwrap();
+            world.check(&agent, step, &doors).unwrap();
+        }
+        assert_eq!(report.arrivals, 1);
+        let at = agent.corridor.position();
+        assert!(at.distance(target) < 1e-5, "at {at}");
+    }
+
+    #[test]
     fn an_agent_that_does_not_arrive_in_time_fails() {
         let mesh = row();
         let mut world = world(&mesh);
         let mut report = Report::default();
         let mut agent = Agent {
-            corridor: PathCorridor::new(&mesh, 0, Vec3::new(0.5, 0.0, 0.5)),
+            corridor: PathCorridor::new(&mesh, 0, Vec3::new(0.5, 0.0, 0.5)).unwrap(),
             walking: false,
             frames_left: 0,
         };

@@ -24,8 +24,8 @@ use engine::Settings;
 ///
 /// Places N agents at random points of the mesh. Each frame every agent without a target
 /// draws a random point and plans a path to it, follows the path's corridor one step
-/// towards its next corner (a move along the surface), and plans again when a polygon
-/// ahead has closed. A few polygons of narrow passages (chosen from the seed) are doors:
+/// towards its next corner (a move along the surface), and repairs the corridor when a
+/// polygon ahead has closed (a search from the last open polygon before it only). A few polygons of narrow passages (chosen from the seed) are doors:
 /// each closes for --door-period frames, then opens for as many, but only closes when
 /// nobody stands in it.
 ///
@@ -121,7 +121,7 @@ impl SimulateCommand {
         println!("arrivals:     {}", report.arrivals);
         println!("cut off:      {}", report.cut_offs);
         println!(
-            "plans:        {} ({} after a door closed ahead)",
+            "plans:        {} ({} corridors repaired after a door closed ahead)",
             report.plans, report.replans
         );
         println!("walked:       {}", format_number(report.walked as f32, 1));

@@ -3,12 +3,20 @@
 //! surface (polygons walked through are trimmed) and as the target moves, with the next
 //! corners of the shortest way through it on demand.
 
+mod details;
+mod loops;
+mod repair;
+
 use glam::Vec3;
 
+pub use repair::Repair;
+
 use crate::corridor::funnel::{Portal, string_pull};
-use crate::error::QueryError;
+use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
+use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
 use crate::mesh::{CORNER_REACH, NavMesh};
+use loops::{cut_loops, has_repeats, merge_start};
 
 /// How many polygons of the corridor ahead a move that left it may rejoin directly.
 const SHORTCUT_LOOK_AHEAD: usize = 16;
@@ -21,8 +29,11 @@ const SHORTCUT_LOOK_AHEAD: usize = 16;
 /// then each frame move the agent with [`PathCorridor::move_position`] (a
 /// [`NavMesh::move_along_surface`] from the corridor's first polygon; the polygons walked
 /// through replace the start of the corridor), read where to steer with
-/// [`PathCorridor::corners`], and check with [`PathCorridor::is_valid`] that no polygon
-/// ahead has been closed since (flags change at run time); replan when it is not. The
+/// [`PathCorridor::corners`] (or [`PathCorridor::corners_with_details`] for their flags),
+/// and check with [`PathCorridor::is_valid`] that no polygon ahead has been closed since
+/// (flags change at run time); [`PathCorridor::repair`] replans only the part after the
+/// break, and [`PathCorridor::optimize_visibility`] shortens the corridor when the agent
+/// sees further ahead. The
 /// corridor keeps its own vectors: after the first frames it allocates nothing. One
 /// agent, one thread at a time (`&mut self`); the mesh is shared.
 ///
@@ -39,7 +50,7 @@ const SHORTCUT_LOOK_AHEAD: usize = 16;
 /// let (start, goal) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
 /// let mut query = Query::new(&mesh);
 /// query.find_path(start, goal, &PathOptions::default())?;
-/// let mut corridor = PathCorridor::new(&mesh, 1, start);
+/// let mut corridor = PathCorridor::new(&mesh, 1, start)?;
 /// let polygons: Vec<u32> = query.corridor().collect();
 /// corridor.set_corridor(goal, &polygons)?;
 /// // Round the inner corner (1, 1) of the L.
@@ -65,18 +76,29 @@ pub struct PathCorridor {
     visited: Vec<u32>,
     portals: Vec<Portal>,
     corners: Vec<Vec3>,
+    /// Scratch of the corners with details: the corridor as steps, the pull's memory
+    /// and its answer; and a sorted copy of the polygons (loop checks).
+    steps: Vec<CorridorStep>,
+    pull: PullScratch,
+    path: PathBuffer,
+    sorted: Vec<u32>,
 }
 
 impl PathCorridor {
     /// A corridor of one polygon, `polygon`, with the agent and its target both at
-    /// `position` (moved onto the polygon).
+    /// `position` (moved onto the polygon). The corridor shares `mesh` (a cheap clone of
+    /// its handle) and keeps its own scratch vectors.
     ///
-    /// # Panics
-    /// If `polygon` is not a polygon of `mesh`.
-    #[must_use]
-    pub fn new(mesh: &NavMesh, polygon: u32, position: Vec3) -> PathCorridor {
+    /// # Errors
+    /// [`QueryError::IndexOutOfRange`] when `polygon` is not a polygon of `mesh`;
+    /// [`QueryError::NonFinitePoint`] (the start) for a NaN or infinite `position`.
+    pub fn new(mesh: &NavMesh, polygon: u32, position: Vec3) -> Result<PathCorridor, QueryError> {
+        if !position.is_finite() {
+            return Err(QueryError::NonFinitePoint(Endpoint::Start));
+        }
+        mesh.data().check_polygon(polygon)?;
         let position = mesh.closest_point_on_polygon(polygon, position);
-        PathCorridor {
+        Ok(PathCorridor {
             mesh: mesh.clone(),
             position,
             target: position,
@@ -84,7 +106,11 @@ impl PathCorridor {
             visited: Vec::new(),
             portals: Vec::new(),
             corners: Vec::new(),
-        }
+            steps: Vec::new(),
+            pull: PullScratch::default(),
+            path: PathBuffer::default(),
+            sorted: Vec::new(),
+        })
     }
 
     /// The agent's position (on the corridor's first polygon).
@@ -117,7 +143,7 @@ impl PathCorridor {
     /// corridor is unchanged on error.
     pub fn set_corridor(&mut self, target: Vec3, polygons: &[u32]) -> Result<(), QueryError> {
         if !target.is_finite() {
-            return Err(QueryError::NonFinitePoint(crate::error::Endpoint::Goal));
+            return Err(QueryError::NonFinitePoint(Endpoint::Goal));
         }
         let mesh = self.mesh.data();
         for &polygon in polygons {
@@ -142,6 +168,10 @@ impl PathCorridor {
         }
         self.polygons.clear();
         self.polygons.extend_from_slice(polygons);
+        if has_repeats(&self.polygons, &mut self.sorted) {
+            let all = self.polygons.len();
+            cut_loops(&mut self.polygons, all);
+        }
         let last = *polygons.last().expect("checked not empty");
         self.target = self.mesh.closest_point_on_polygon(last, target);
         Ok(())
@@ -181,7 +211,8 @@ impl PathCorridor {
     /// old corridor, the corridor goes on from there instead of back the way walked.
     fn merge_moved(&mut self) -> bool {
         let old_len = self.polygons.len();
-        if merge_start(&mut self.polygons, &self.visited) {
+        let walked_off = merge_start(&mut self.polygons, &self.visited);
+        if walked_off == 0 {
             return true;
         }
         let end = self.polygons[0];
@@ -192,8 +223,10 @@ impl PathCorridor {
             .find(|&k| self.portal(end, self.polygons[k]).is_some())
         {
             self.polygons.drain(1..k);
+            cut_loops(&mut self.polygons, 1);
             return true;
         }
+        cut_loops(&mut self.polygons, walked_off);
         false
     }
 
@@ -215,14 +248,15 @@ impl PathCorridor {
         )?;
         self.target = moved.point;
         self.polygons.reverse();
-        let kept = merge_start(&mut self.polygons, &self.visited);
+        let walked_off = merge_start(&mut self.polygons, &self.visited);
+        cut_loops(&mut self.polygons, walked_off);
         self.polygons.reverse();
-        Ok(kept)
+        Ok(walked_off == 0)
     }
 
     /// Whether the first `look_ahead` polygons of the corridor are all still admitted by
     /// `filter` (their flags change at run time: a door closes). When it is false, plan
-    /// a new path from [`PathCorridor::position`].
+    /// a new path from [`PathCorridor::position`], or [`PathCorridor::repair`] it.
     #[must_use]
     pub fn is_valid(&self, look_ahead: usize, filter: &QueryFilter) -> bool {
         self.polygons
@@ -278,27 +312,4 @@ impl PathCorridor {
             right_world,
         })
     }
-}
-
-/// Replaces the start of `path` by `visited` (the polygons walked through from
-/// `path[0]`): from the last visited polygon that is on the path, back along the way
-/// walked. Returns whether that polygon was on the path beyond its first (or the walk
-/// stayed in the first polygon); false when the walk left the path, which then starts
-/// with the way back to its first polygon.
-fn merge_start(path: &mut Vec<u32>, visited: &[u32]) -> bool {
-    // The furthest polygon walked through that is on the path, and where on the path.
-    let found = visited
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(i, p)| path.iter().position(|q| q == p).map(|j| (i, j)));
-    let Some((i, j)) = found else {
-        // Cannot happen: the walk starts at path[0]. Keep the path as it is.
-        return false;
-    };
-    // New start: visited[last] .. visited[i + 1] (walked back), then path[j..].
-    let walked_off = &visited[i + 1..];
-    path.drain(..j);
-    path.splice(0..0, walked_off.iter().rev().copied());
-    walked_off.is_empty()
 }
