@@ -113,7 +113,11 @@ impl AStar {
             return; // No node left for it: the main node's route stays the only one.
         };
         let held = self.nodes[index as usize];
-        if !sooner(label.reach, held.reach) || (held.closed && *reopen_budget == 0) {
+        // A held route may have successors: estimates must not rise along parent links
+        // (see `AStar::offer`), so it gives way only to a route no worse by estimate.
+        let replaceable = held.polygon == super::NONE || label.estimate <= held.estimate;
+        if !replaceable || !sooner(label.reach, held.reach) || (held.closed && *reopen_budget == 0)
+        {
             return;
         }
         if held.closed {
