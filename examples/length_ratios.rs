@@ -88,12 +88,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 }
             }
         }
-        let name = Path::new(&pair[0]).file_name().unwrap_or_default();
-        println!(
-            "{} ({} problems, {failed} failed)",
-            name.display(),
-            problems.len()
-        );
+        let name = Path::new(&pair[0])
+            .file_name()
+            .map_or_else(|| pair[0].clone(), |n| n.to_string_lossy().into_owned());
+        println!("{name} ({} problems, {failed} failed)", problems.len());
         let [on, off] = variants;
         println!("  merged on : {}", on.summary(&problems));
         println!("  merged off: {}", off.summary(&problems));
