@@ -3,6 +3,8 @@
 //! * `answers`: what a path query answers at the edges of its contract (where a partial
 //!   path ends, costs in the exact mode, goals the filter moves, links at the ends);
 //! * `known`: hand-made meshes whose shortest paths were worked out by hand;
+//! * `homotopy`: the default mode keeps the short route where two cross one long portal
+//!   (a piece of a benchmark city map);
 //! * `exact`: the exact mode (`PathMode::Optimal`) against the visibility-graph oracle of
 //!   `tests/common` and the reference lengths of the shared scenario files;
 //! * `properties`: random meshes, every path checked by the independent checker;
@@ -29,6 +31,7 @@ mod connectors;
 mod corridor_repair;
 mod exact;
 mod follow;
+mod homotopy;
 mod known;
 mod merged;
 mod node_limit;

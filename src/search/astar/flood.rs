@@ -47,6 +47,7 @@ impl AStar {
             max_cost,
             needs_cost: true,
             within: None,
+            alternates: false,
         };
         self.listed.clear();
         self.begin(mesh, &ctx, start_polygon, start);

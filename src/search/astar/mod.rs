@@ -48,6 +48,7 @@
 mod chain;
 mod flood;
 mod nodes;
+mod offer;
 mod open;
 mod run;
 mod sampled;
@@ -151,6 +152,9 @@ struct Context<'a> {
     needs_cost: bool,
     /// The region the search keeps to, if any.
     within: Option<Within<'a>>,
+    /// Whether a way in may hold a second route, its alternate node (see `offer.rs`):
+    /// ordered searches towards targets with areas costing alike.
+    alternates: bool,
 }
 
 impl<'a> Context<'a> {
@@ -168,6 +172,13 @@ impl<'a> Context<'a> {
             needs_cost: !(request.strategy == SearchStrategy::AStar
                 && request.heuristic_weight == 1.0),
             within: request.within,
+            alternates: request.filter.is_uniform()
+                && !matches!(
+                    request.strategy,
+                    SearchStrategy::GreedyBestFirst
+                        | SearchStrategy::BreadthFirst
+                        | SearchStrategy::DepthFirst
+                ),
         }
     }
 
@@ -307,6 +318,7 @@ impl AStar {
             polygon: start_polygon,
             estimate,
             wedge,
+            reach: 0.0,
             ..UNVISITED
         };
         if ctx.sampled {
@@ -389,7 +401,7 @@ impl AStar {
             // funnel work. The unordered strategies never improve a reached node.
             let known = self.nodes.find(slot as u64);
             if let Slot::Found(known) = known
-                && ((ctx.uniform && self.nodes[known as usize].estimate <= node.estimate)
+                && ((ctx.uniform && self.settled(ctx, slot as u64, known, &node))
                     || ctx.first_come())
             {
                 continue;
@@ -415,6 +427,11 @@ impl AStar {
             } else {
                 node.cost
             };
+            let reach = if ctx.alternates {
+                wedge.reach(up, left, right).max(node.reach)
+            } else {
+                0.0
+            };
             let child = Child {
                 key: slot as u64,
                 known,
@@ -422,6 +439,7 @@ impl AStar {
                 wedge,
                 penalty,
                 cost,
+                reach,
             };
             if let Some(parent) = &sampled {
                 let offer = parent.arrive(ctx, [left, left.lerp(right, 0.5), right], 0.0);
@@ -442,8 +460,7 @@ impl AStar {
             let key = hop_key(first_hop + i as u32);
             let known = self.nodes.find(key);
             if let Slot::Found(known) = known
-                && ((ctx.uniform && self.nodes[known as usize].estimate <= node.estimate)
-                    || ctx.first_come())
+                && ((ctx.uniform && self.settled(ctx, key, known, &node)) || ctx.first_come())
             {
                 continue;
             }
@@ -465,6 +482,7 @@ impl AStar {
                 wedge,
                 penalty,
                 cost,
+                reach: walked.max(node.reach),
             };
             if let Some(parent) = &sampled {
                 let at_start = parent.arrive(ctx, [hop.from; 3], link_cost);
@@ -475,58 +493,6 @@ impl AStar {
                 self.offer(mesh, ctx, index, &node, child, reopen_budget);
             }
         }
-    }
-
-    /// Records `child` (reached from node `parent`) unless it is no better than what the
-    /// node already holds, and pushes it.
-    #[inline(always)]
-    fn offer(
-        &mut self,
-        mesh: &MeshData,
-        ctx: &Context<'_>,
-        parent: u32,
-        parent_node: &Node,
-        child: Child,
-        reopen_budget: &mut usize,
-    ) {
-        if child.cost > ctx.max_cost {
-            return;
-        }
-        // Never below the parent's estimate: keeps estimates monotone along parent
-        // links, which rules out parent cycles when nodes are reopened.
-        let estimate = ctx
-            .estimate(mesh, &child.wedge, child.penalty, child.cost)
-            .max(parent_node.estimate);
-        let Some(index) = self.child_node(&child) else {
-            return;
-        };
-        let next = self.nodes[index as usize];
-        if estimate >= next.estimate || (next.closed && *reopen_budget == 0) {
-            return;
-        }
-        if next.closed {
-            *reopen_budget -= 1;
-        }
-        self.nodes[index as usize] = Node {
-            key: child.key,
-            polygon: child.polygon,
-            estimate,
-            cost: child.cost.min(estimate),
-            penalty: child.penalty,
-            wedge: child.wedge,
-            parent,
-            ..UNVISITED
-        };
-        self.push(ctx, index, child.cost.min(estimate), estimate);
-    }
-
-    /// The index of `child`'s node, added unvisited when the search has not reached it
-    /// yet; `None` (and the search marked cut) when the node limit is reached.
-    #[inline]
-    fn child_node(&mut self, child: &Child) -> Option<u32> {
-        let index = self.nodes.add(child.key, child.known);
-        self.cut |= index.is_none();
-        index
     }
 }
 
@@ -545,4 +511,6 @@ struct Child {
     wedge: Wedge,
     penalty: f32,
     cost: f32,
+    /// Lower bound of the length walked to its entry ([`Wedge::reach`]).
+    reach: f32,
 }

@@ -17,6 +17,16 @@ pub(super) const NONE: u32 = u32::MAX;
 /// The key of the root node (the start polygon): neither a corner slot nor a link hop.
 pub(super) const ROOT_KEY: StepKey = StepKey::MAX - 1;
 
+/// Added to a way's key to find its alternate node (see `offer.rs`): above every slot
+/// and hop key (hops are below 2^33), below [`ROOT_KEY`].
+const ALTERNATE: StepKey = 1 << 62;
+
+/// The key under which the alternate node of way `key` is found in the pool.
+#[inline]
+pub(super) fn alternate_key(key: StepKey) -> StepKey {
+    key | ALTERNATE
+}
+
 /// Per-node search state.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
@@ -36,6 +46,9 @@ pub(super) struct Node {
     pub cost: f32,
     /// Area-cost penalty of the corridor so far (see the module docs).
     pub penalty: f32,
+    /// Lower bound of the length walked to the entry portal through this node's corridor
+    /// ([`Wedge::reach`]); decides which route an entry's alternate node keeps.
+    pub reach: f32,
     /// Funnel state of the corridor from the start to this node.
     pub wedge: Wedge,
     /// The index of the node this one was reached from (`NONE` for the root).
@@ -49,6 +62,7 @@ pub(super) const UNVISITED: Node = Node {
     estimate: f32::INFINITY,
     cost: 0.0,
     penalty: 0.0,
+    reach: f32::INFINITY,
     wedge: Wedge {
         apex: Vec3::ZERO,
         apex_cost: 0.0,
@@ -107,6 +121,13 @@ impl NodePool {
     /// or out of memory.
     #[inline]
     pub fn add(&mut self, key: StepKey, slot: Slot) -> Option<u32> {
+        self.add_as(key, key, slot)
+    }
+
+    /// [`NodePool::add`] of a node found under `map_key` (an alternate node's key) whose
+    /// way in is `key`.
+    #[inline]
+    pub fn add_as(&mut self, map_key: StepKey, key: StepKey, slot: Slot) -> Option<u32> {
         let bucket = match slot {
             Slot::Found(index) => return Some(index),
             Slot::Vacant(bucket) => bucket,
@@ -115,7 +136,7 @@ impl NodePool {
             return None;
         }
         let index = self.nodes.len() as u32;
-        if !self.map.insert_at(bucket, key, index) {
+        if !self.map.insert_at(bucket, map_key, index) {
             return None;
         }
         self.nodes.push(Node { key, ..UNVISITED });

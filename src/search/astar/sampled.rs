@@ -199,6 +199,7 @@ impl AStar {
             estimate: rank,
             cost: state.arrival.iter().copied().fold(f32::INFINITY, f32::min),
             penalty: child.penalty,
+            reach: child.reach,
             wedge: child.wedge,
             parent: state.via[best].0,
         };

@@ -195,6 +195,43 @@ impl Wedge {
         self.apex_cost + remaining
     }
 
+    /// A lower bound of the length of any path from the start through the corridor to
+    /// the portal `left..right` the wedge was just narrowed by (or restarted after): to
+    /// the apex, then straight to the nearest point of the portal seen inside the wedge.
+    /// Unlike [`Wedge::length_to`] it does not depend on the target, so of two routes into
+    /// one portal the one with the smaller reach gets to some of the portal's points
+    /// sooner, whatever their estimates say (see `offer.rs`).
+    #[inline]
+    pub fn reach(self, up: UpAxis, left: Vec3, right: Vec3) -> f32 {
+        let g = |p: Vec3| up.ground(p);
+        let apex = g(self.apex);
+        let nearest = closest_point_on_segment(self.apex, left, right);
+        let n = g(nearest);
+        // The side of the wedge the nearest point falls beyond, if any: its bounding ray
+        // then meets the portal at the nearest point seen from the apex.
+        let beyond = if g(self.left) != apex && signed_area2(apex, g(self.left), n) > 0.0 {
+            Some(self.left)
+        } else if g(self.right) != apex && signed_area2(apex, g(self.right), n) < 0.0 {
+            Some(self.right)
+        } else {
+            None
+        };
+        let seen = match beyond {
+            None => nearest,
+            Some(bound) => {
+                let (l, edge, ray) = (g(left), g(right) - g(left), g(bound) - apex);
+                let across = edge.perp_dot(ray);
+                if across.abs() <= f32::EPSILON * edge.length() * ray.length() {
+                    bound
+                } else {
+                    let t = (edge.perp_dot(l - apex) / across).max(0.0);
+                    self.apex + (bound - self.apex) * t
+                }
+            }
+        };
+        self.apex_cost + self.apex.distance(seen)
+    }
+
     /// Length of the path from the start to the nearest point of the portal
     /// `left..right`, going straight from the apex: what the walk has cost so far.
     #[inline]
@@ -266,6 +303,24 @@ mod tests {
         assert_eq!(w.apex, p(2.0, 3.5));
         let expected = p(0.0, -0.5).distance(p(1.0, 1.0)) + p(1.0, 1.0).distance(p(2.0, 3.5));
         assert!((w.apex_cost - expected).abs() < 1e-5);
+    }
+
+    #[test]
+    fn reach_is_measured_to_the_part_of_the_portal_seen_from_the_apex() {
+        // From (0, 0) through the gap (1, -0.5)..(1, -1): the wedge looks down-right.
+        let w = Wedge::through_all(
+            UpAxis::Y,
+            p(0.0, 0.0),
+            2.0,
+            &[portal(p(1.0, -0.5), p(1.0, -1.0), 0)],
+        );
+        // A long portal at x = 2 from z = 3 down to z = -3: its nearest point (2, 0) is
+        // outside the wedge; the nearest seen is where the wedge's upper ray meets it.
+        let reach = w.reach(UpAxis::Y, p(2.0, 3.0), p(2.0, -3.0));
+        assert!((reach - (2.0 + p(0.0, 0.0).distance(p(2.0, -1.0)))).abs() < 1e-5);
+        // A portal wholly inside the wedge: its nearest point.
+        let inside = w.reach(UpAxis::Y, p(1.0, -0.6), p(1.0, -0.9));
+        assert!((inside - (2.0 + p(0.0, 0.0).distance(p(1.0, -0.6)))).abs() < 1e-5);
     }
 
     #[test]
