@@ -899,6 +899,8 @@ void test_sliced() {
     check(query.cancel_path(&cancelled).ok() && !cancelled, "nothing left to cancel");
     expect_error(query.finish_path(navstar::Span<Vec3>(points.data(), points.size()), count),
                  Status::error_invalid_argument, "begin_path", "finish_path after cancel");
+}
+
 void test_corridor() {
     const MeshData data = u_mesh();
     navstar::Mesh mesh;

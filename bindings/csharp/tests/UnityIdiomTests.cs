@@ -109,6 +109,34 @@ internal static class UnityIdiomTests
             UVector3 nearest;
             int polygon;
             float distance;
+            // The sliced search with UnityEngine.Vector3 gives the one-shot path round the U.
+            var whole = new UVector3[16];
+            int wholeCount;
+            NavstarTests.ExpectStatus(query.FindPath(U(0.5f, 0, 2.5f), U(2.5f, 0, 2.5f), PathOptions.Default,
+                                                     QueryFilter.Default, whole, out wholeCount),
+                                      Status.Ok, "one-shot FindPath with UnityEngine.Vector3");
+            bool done;
+            NavstarTests.ExpectStatus(query.BeginPath(U(0.5f, 0, 2.5f), U(2.5f, 0, 2.5f), out done), Status.Ok,
+                                      "BeginPath with UnityEngine.Vector3");
+            SliceProgress progress;
+            int slices = 0;
+            do
+            {
+                NavstarTests.ExpectStatus(query.AdvancePath(2, out progress), Status.Ok, "AdvancePath");
+                slices++;
+            } while (!progress.Done && slices < 1000);
+            var sliced = new UVector3[16];
+            int slicedCount;
+            NavstarTests.ExpectStatus(query.FinishPath(sliced, out slicedCount), Status.Ok,
+                                      "FinishPath into UnityEngine.Vector3[]");
+            bool same = !done && wholeCount == slicedCount && wholeCount >= 3;
+            for (int i = 0; same && i < slicedCount; i++)
+            {
+                same = sliced[i].x == whole[i].x && sliced[i].y == whole[i].y && sliced[i].z == whole[i].z;
+            }
+            NavstarTests.Check(same, "the sliced UnityEngine.Vector3 path equals the one-shot path (" + slicedCount +
+                                     " corners, " + slices + " slices)");
+
             NavstarTests.ExpectStatus(mesh.NearestPoint(U(1.5f, 2, 0.5f), 5, out nearest, out polygon, out distance),
                                       Status.Ok, "NearestPoint with UnityEngine.Vector3");
             NavstarTests.Check(Near(nearest, 1.5f, 0, 0.5f) && polygon == 1 && Math.Abs(distance - 2) < 1e-5f,

@@ -172,6 +172,26 @@ namespace Navstar
             return result;
         }
 
+        /// <summary>As BeginPath(Navstar.Vector3, Navstar.Vector3, out bool, PathOptions?).</summary>
+        public Status BeginPath(UVector3 start, UVector3 goal, out bool done, PathOptions? options = null)
+        {
+            return BeginPath((Vector3)start, (Vector3)goal, out done, options);
+        }
+
+        /// <summary>As FinishPath(Navstar.Vector3[], out int), into a UnityEngine.Vector3[] (no copy).</summary>
+        public unsafe Status FinishPath(UVector3[] buffer, out int count)
+        {
+            uint total;
+            Status status;
+            fixed (UVector3* points = buffer)
+            {
+                status = NativeMethods.navstar_query_finish_path(
+                    this, (float*)points, buffer == null ? 0u : (uint)buffer.Length, out total);
+            }
+            count = (int)Math.Min(total, int.MaxValue);
+            return status;
+        }
+
         /// <summary>As FindNearestTarget(Navstar.Vector3, Navstar.Vector3[], Navstar.Vector3[], ...) (no copy).</summary>
         public unsafe Status FindNearestTarget(
             UVector3 start, UVector3[] goals, UVector3[] buffer, out int count, out int goal,
