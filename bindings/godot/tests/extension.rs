@@ -144,7 +144,7 @@ fn gdextension_file_matches_the_build() {
 }
 
 /// The source files of `NavstarMesh` (main and secondary `#[godot_api]` blocks).
-const MESH_SOURCES: [&str; 2] = ["src/lib.rs", "src/class_queries.rs"];
+const MESH_SOURCES: [&str; 3] = ["src/lib.rs", "src/class_queries.rs", "src/class_agents.rs"];
 
 /// Names of the `#[func]`s and `#[var]`s of `NavstarMesh`, read from the source.
 fn registered_names() -> BTreeSet<String> {
@@ -234,6 +234,16 @@ fn sample_project_uses_only_registered_methods() {
         "replace_tile",
         "remove_tile",
         "get_tile_count",
+        // Moving agents.
+        "move_along_surface",
+        "get_distance_to_wall",
+        "get_random_point",
+        "get_random_point_around",
+        "begin_path",
+        "advance_path",
+        "finish_path",
+        "cancel_path",
+        "create_corridor",
     ] {
         assert!(
             names.contains(expected),
@@ -295,13 +305,40 @@ fn resource_class_registers_its_members() {
     );
 }
 
-/// Every registered member of both classes is described in docs/godot.md's reference
+#[test]
+fn corridor_class_registers_its_members() {
+    let names = names_in("src/corridor_class.rs");
+    let expected = [
+        "move_position",
+        "move_target",
+        "get_corners",
+        "get_last_corner_flags",
+        "is_valid",
+        "repair",
+        "optimize_visibility",
+        "get_position",
+        "get_target",
+        "get_polygons",
+        "get_last_error",
+    ];
+    for name in expected {
+        assert!(names.contains(name), "{name} missing from {names:?}");
+    }
+    assert_eq!(
+        names.len(),
+        expected.len(),
+        "a new member needs a line here and in docs/godot.md: {names:?}"
+    );
+}
+
+/// Every registered member of the classes is described in docs/godot.md's reference
 /// tables (as `` `name(...`` for a method, `` `name: type`` for a property).
 #[test]
 fn every_member_is_documented() {
     let doc = read("../../docs/godot.md");
     let mut names = registered_names();
     names.extend(names_in("src/resource.rs"));
+    names.extend(names_in("src/corridor_class.rs"));
     for name in names {
         assert!(
             ["`", "`static "].iter().any(|prefix| {
