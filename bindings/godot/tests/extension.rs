@@ -519,3 +519,76 @@ fn sample_filters_flags_and_links_give_the_documented_answers() {
         (3, Ok(0))
     );
 }
+
+/// What `_follow` in sample/main.gd does, on the sample scene's mesh, with the answers
+/// docs/godot.md quotes.
+#[test]
+fn sample_corridor_and_move_give_the_documented_answers() {
+    use navstar::glam::Vec3;
+    use navstar_godot::navigator::{Navigator, Settings};
+
+    let script = read("sample/main.gd");
+    for call in [
+        "_follow(mesh)",
+        "mesh.create_corridor()",
+        "corridor.get_corners(1)",
+        "corridor.move_position(here + (next[0] - here).limit_length(1.0))",
+        "while steps < 100:",
+        "mesh.move_along_surface(Vector3(6.0, 0.0, 2.0), Vector3(9.0, 0.0, 6.0))",
+    ] {
+        assert!(
+            script.contains(call),
+            "sample/main.gd no longer calls {call}"
+        );
+    }
+    // Every `corridor.` member the script uses is registered by NavstarCorridor.
+    let names = names_in("src/corridor_class.rs");
+    for (at, _) in script.match_indices("corridor.") {
+        let member: String = script[at + "corridor.".len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        assert!(
+            names.contains(&member),
+            "sample/main.gd uses NavstarCorridor.{member}, which the class does not register"
+        );
+    }
+
+    let v = |x: f32, z: f32| [x, 0.0, z];
+    let vertices = [
+        v(0.0, 0.0),
+        v(4.0, 0.0),
+        v(8.0, 0.0),
+        v(0.0, 4.0),
+        v(4.0, 4.0),
+        v(8.0, 4.0),
+        v(0.0, 8.0),
+        v(4.0, 8.0),
+    ];
+    let polygons: [&[i32]; 3] = [&[0, 1, 4, 3], &[1, 2, 5, 4], &[3, 4, 7, 6]];
+    let s = Settings::default();
+    let mut nav = Navigator::default();
+    nav.build(vertices, polygons, &s).unwrap();
+    nav.find_path(v(7.5, 2.0), v(2.0, 7.5), &s).unwrap();
+    let mut corridor = nav.corridor_from_last_path(&s).unwrap();
+    let mut steps = 0;
+    while steps < 100 {
+        let (next, _) = corridor.corners(1).unwrap();
+        let Some(&next) = next.first() else { break };
+        let here = corridor.position();
+        let step = (next - here).clamp_length_max(1.0);
+        corridor.move_position((here + step).to_array()).unwrap();
+        steps += 1;
+    }
+    assert_eq!(steps, 10);
+    assert!(corridor.position().distance(Vec3::new(2.0, 0.0, 7.5)) < 1e-5);
+    let slide = nav
+        .move_along_surface(v(6.0, 2.0), v(9.0, 6.0), &s)
+        .unwrap();
+    assert_eq!(slide.surface.walls, 2);
+    assert!(
+        slide.surface.point.distance(Vec3::new(8.0, 0.0, 4.0)) < 1e-4,
+        "{:?}",
+        slide.surface.point
+    );
+}
