@@ -345,3 +345,52 @@ fn sliced_path_to_an_unreachable_goal() {
     assert!(outcome.is_err());
     assert_eq!(nav.last_error(), "the goal is unreachable from the start");
 }
+
+#[test]
+fn another_path_query_interrupts_the_sliced_search() {
+    // Two rows of three unit squares with the middle of the lower row refused: a path
+    // along the lower row needs a search.
+    let vertices: Vec<[f32; 3]> = (0..3)
+        .flat_map(|z| (0..4).map(move |x| [x as f32, 0.0, z as f32]))
+        .collect();
+    let polygons: Vec<[i32; 4]> = (0..2)
+        .flat_map(|r| {
+            (0..3).map(move |c| {
+                let a = r * 4 + c;
+                [a, a + 1, a + 5, a + 4]
+            })
+        })
+        .collect();
+    let mut nav = Navigator::default();
+    let s = Settings {
+        include_flags: 1,
+        ..Settings::default()
+    };
+    nav.build(vertices, polygons.iter().map(|p| p.as_slice()), &s)
+        .unwrap();
+    nav.set_polygon_flags(1, 2).unwrap();
+    let whole: Vec<Vec3> = nav
+        .find_path(v(0.5, 0.5), v(2.5, 0.5), &s)
+        .unwrap()
+        .to_vec();
+    assert!(whole.len() > 2, "{whole:?}");
+
+    assert_eq!(
+        nav.begin_path(v(0.5, 0.5), v(2.5, 0.5), &s).unwrap(),
+        SliceStatus::InProgress
+    );
+    nav.find_path(v(0.5, 0.5), v(2.5, 0.5), &s).unwrap();
+    assert_eq!(
+        nav.advance_path(1),
+        Err(FindError::Query(QueryError::SlicedPathInterrupted))
+    );
+    assert!(!nav.last_error().is_empty());
+    // Begun again and left alone, it ends with the one-shot path.
+    nav.begin_path(v(0.5, 0.5), v(2.5, 0.5), &s).unwrap();
+    // A wall distance and a move in between use no search: no interruption.
+    nav.distance_to_wall(v(0.5, 0.5), 1.0, &s).unwrap();
+    nav.move_along_surface(v(0.5, 0.5), v(0.5, 1.5), &s)
+        .unwrap();
+    while nav.advance_path(1).unwrap().status == SliceStatus::InProgress {}
+    assert_eq!(nav.finish_path().unwrap(), whole.as_slice());
+}
