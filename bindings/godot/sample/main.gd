@@ -44,6 +44,7 @@ func _ready() -> void:
 	var path: PackedVector3Array = region.global_transform * local_path
 	print("navstar path, %d corners: %s" % [path.size(), path])
 	_draw_path(path)
+	_follow(mesh)
 
 	# 4. Errors come back as an empty array plus get_last_error().
 	mesh.max_snap_distance = 1.0
@@ -63,6 +64,29 @@ func _ready() -> void:
 	await get_tree().physics_frame
 	var godot_path := NavigationServer3D.map_get_path(get_world_3d().navigation_map, from, to, true)
 	print("NavigationServer3D path, %d corners: %s" % [godot_path.size(), godot_path])
+
+
+## An agent following the last path: a corridor made from it, moved at most 1 unit a
+## step towards its next corner until no corner is left; then a move along the surface
+## that slides along the far wall of the right arm. (Local coordinates.)
+func _follow(mesh: NavstarMesh) -> void:
+	var corridor := mesh.create_corridor()
+	if corridor == null:
+		push_error("navstar: no corridor: " + mesh.get_last_error())
+		return
+	var steps := 0
+	while steps < 100:
+		var next := corridor.get_corners(1)
+		if next.is_empty():
+			break
+		var here := corridor.get_position()
+		corridor.move_position(here + (next[0] - here).limit_length(1.0))
+		steps += 1
+	print("navstar corridor: the agent reached %s in %d steps" % [
+		corridor.get_position().snapped(Vector3(0.01, 0.01, 0.01)), steps])
+	var slide := mesh.move_along_surface(Vector3(6.0, 0.0, 2.0), Vector3(9.0, 0.0, 6.0))
+	print("navstar move_along_surface: stopped at %s after %d wall(s)" % [
+		(slide["position"] as Vector3).snapped(Vector3(0.01, 0.01, 0.01)), slide["walls"]])
 
 
 func _draw_path(path: PackedVector3Array) -> void:

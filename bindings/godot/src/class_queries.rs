@@ -14,7 +14,7 @@ use crate::navigator::FindError;
 use crate::{NavstarMesh, array3, complain, convert, path_or_empty, positions, report};
 
 /// The value, or `fallback` after printing a script mistake.
-fn or<T>(outcome: Result<T, FindError>, fallback: T) -> T {
+pub(crate) fn or<T>(outcome: Result<T, FindError>, fallback: T) -> T {
     outcome.unwrap_or_else(|e| {
         complain(&e);
         fallback

@@ -1,25 +1,32 @@
 //! # navstar-godot
 //!
 //! A Godot 4 GDExtension (built with [gdext](https://godot-rust.github.io)) that exposes
-//! navstar to GDScript as two classes: `NavstarMesh`, a navigation mesh with its own
+//! navstar to GDScript as three classes: `NavstarMesh`, a navigation mesh with its own
 //! query (paths with filters, area costs and links, raycast, closest point, nearest
 //! target, reachable polygons, run-time flags, interpolation, loading and saving, 2D
-//! variants, debug drawing), and `NavstarMeshResource`, a mesh saved as a `Resource`.
+//! variants, debug drawing, moves along the surface, distances to walls, random points,
+//! time-sliced paths), `NavstarCorridor`, one agent following a path, and
+//! `NavstarMeshResource`, a mesh saved as a `Resource`.
 //! See `docs/godot.md` for building, installing, every method and the threading rules.
 //!
-//! The binding is thin on purpose. Every `#[func]` (here, in `class_queries.rs` and in
-//! `resource.rs`) only turns Godot values into `[f32; 3]`s and slices and calls the
-//! plain-Rust code in [`navigator`], [`queries`], [`options`], [`extras`], [`loading`],
+//! The binding is thin on purpose. Every `#[func]` (here, in `class_queries.rs`,
+//! `class_agents.rs`, `corridor_class.rs` and `resource.rs`) only turns Godot values into
+//! `[f32; 3]`s and slices and calls the plain-Rust code in [`navigator`], [`queries`],
+//! [`agents`], [`follow`], [`options`], [`extras`], [`loading`],
 //! [`debug`] and [`convert`],
 //! which `cargo test -p navstar-godot` tests without an engine (Godot's engine-backed
 //! types, such as `PackedVector3Array`, panic when no engine is running). Panics never
 //! reach the engine: gdext catches them at every `#[func]` and reports them as errors,
 //! and the code here returns errors instead of panicking.
 
+pub mod agents;
+mod class_agents;
 mod class_queries;
 pub mod convert;
+mod corridor_class;
 pub mod debug;
 pub mod extras;
+pub mod follow;
 mod godot_io;
 pub mod loading;
 pub mod navigator;
@@ -34,6 +41,7 @@ use godot::prelude::*;
 use godot_io::{polygon_arrays, read_navigation_mesh, read_navigation_polygon};
 use navigator::{FindError, Navigator, Settings};
 
+pub use corridor_class::NavstarCorridor;
 pub use resource::NavstarMeshResource;
 
 struct NavstarExtension;

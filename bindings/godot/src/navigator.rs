@@ -82,6 +82,9 @@ pub struct Navigator {
     pub(crate) last_cost: f32,
     /// The world of tiles the mesh is a snapshot of, when built with `add_tile`.
     pub(crate) world: Option<navstar::World>,
+    /// First and last corner of the last path (where a corridor made from it starts and
+    /// ends); `None` after a failure.
+    pub(crate) last_ends: Option<(Vec3, Vec3)>,
 }
 
 impl Navigator {
@@ -201,6 +204,7 @@ impl Navigator {
             last_partial,
             last_details,
             last_cost,
+            last_ends,
             ..
         } = self;
         let query = query.as_mut().ok_or(FindError::NoMesh)?;
@@ -210,6 +214,7 @@ impl Navigator {
                 *last_partial = path.status.is_partial();
                 last_details.extend_from_slice(path.details);
                 *last_cost = path.cost;
+                *last_ends = ends(path.corners);
                 Ok(path.corners)
             }
             Err(e) => {
@@ -242,6 +247,7 @@ impl Navigator {
         self.last_partial = false;
         self.last_details.clear();
         self.last_cost = 0.0;
+        self.last_ends = None;
     }
 
     /// The text of the error of the last build or path call, or "" when it succeeded.
@@ -273,6 +279,11 @@ impl Navigator {
     pub fn island_count(&self) -> i64 {
         convert::count(self.mesh().map_or(0, NavMesh::island_count))
     }
+}
+
+/// The first and last corner of a path (`None` for no corners).
+pub(crate) fn ends(corners: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    Some((*corners.first()?, *corners.last()?))
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub struct Reached {
 
 impl Navigator {
     /// Runs `f` on the mesh, keeping its error (or clearing the last one on success).
-    fn on_mesh<T>(
+    pub(crate) fn on_mesh<T>(
         &mut self,
         f: impl FnOnce(&NavMesh) -> Result<T, FindError>,
     ) -> Result<T, FindError> {
@@ -38,7 +38,7 @@ impl Navigator {
     }
 
     /// Runs `f` on the mesh with the settings' filter.
-    fn with_filter<T>(
+    pub(crate) fn with_filter<T>(
         &mut self,
         settings: &Settings,
         f: impl FnOnce(&NavMesh, &QueryFilter) -> Result<T, FindError>,
@@ -149,6 +149,7 @@ impl Navigator {
             last_error,
             last_details,
             last_cost,
+            last_ends,
             ..
         } = self;
         let query = query.as_mut().ok_or(FindError::NoMesh)?;
@@ -157,6 +158,7 @@ impl Navigator {
                 last_error.clear();
                 last_details.extend_from_slice(found.path.details);
                 *last_cost = found.path.cost;
+                *last_ends = crate::navigator::ends(found.path.corners);
                 Ok((found.target, found.path.corners))
             }
             Err(e) => {

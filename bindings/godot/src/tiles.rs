@@ -120,6 +120,8 @@ impl Navigator {
             Some(query) => query.set_mesh(&snapshot),
             None => self.query = Some(Query::new(&snapshot)),
         }
+        // The last path was found on the old snapshot (whose corridor the query forgot).
+        self.forget_path();
         match outcome {
             Ok(value) => {
                 self.last_error.clear();
@@ -209,6 +211,34 @@ mod tests {
         let n = nav.closest_point([5.5, 1.0, 0.5], &s).unwrap().unwrap();
         assert_eq!(n.point, Vec3::new(5.5, 0.0, 0.5));
         assert_eq!(nav.last_error(), "");
+    }
+
+    #[test]
+    fn corridors_follow_paths_of_the_current_snapshot_only() {
+        let mut nav = Navigator::default();
+        let s = Settings::default();
+        for x in [0.0, 1.0, 2.0] {
+            add(&mut nav, x).unwrap();
+        }
+        nav.find_path([0.5, 0.0, 0.5], [2.5, 0.0, 0.5], &s).unwrap();
+        let mut follower = nav.corridor_from_last_path(&s).unwrap();
+        assert_eq!(follower.polygons().len(), 3);
+        let (corners, _) = follower.corners(4).unwrap();
+        assert_eq!(corners, [Vec3::new(2.5, 0.0, 0.5)]);
+
+        // A tile change makes a new snapshot: the last path (and its details) is
+        // forgotten, so no corridor is made from a path of the old one.
+        add(&mut nav, 3.0).unwrap();
+        assert_eq!(nav.last_cost(), 0.0);
+        assert!(nav.corridor_from_last_path(&s).is_err());
+        assert!(
+            nav.last_error().starts_with("no last path"),
+            "{}",
+            nav.last_error()
+        );
+        // The corridor made before keeps its own snapshot.
+        assert!(follower.move_position([1.5, 0.0, 0.5]).unwrap());
+        assert_eq!(follower.polygons().len(), 2);
     }
 
     #[test]

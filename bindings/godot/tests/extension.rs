@@ -144,7 +144,7 @@ fn gdextension_file_matches_the_build() {
 }
 
 /// The source files of `NavstarMesh` (main and secondary `#[godot_api]` blocks).
-const MESH_SOURCES: [&str; 2] = ["src/lib.rs", "src/class_queries.rs"];
+const MESH_SOURCES: [&str; 3] = ["src/lib.rs", "src/class_queries.rs", "src/class_agents.rs"];
 
 /// Names of the `#[func]`s and `#[var]`s of `NavstarMesh`, read from the source.
 fn registered_names() -> BTreeSet<String> {
@@ -234,6 +234,16 @@ fn sample_project_uses_only_registered_methods() {
         "replace_tile",
         "remove_tile",
         "get_tile_count",
+        // Moving agents.
+        "move_along_surface",
+        "get_distance_to_wall",
+        "get_random_point",
+        "get_random_point_around",
+        "begin_path",
+        "advance_path",
+        "finish_path",
+        "cancel_path",
+        "create_corridor",
     ] {
         assert!(
             names.contains(expected),
@@ -295,13 +305,40 @@ fn resource_class_registers_its_members() {
     );
 }
 
-/// Every registered member of both classes is described in docs/godot.md's reference
+#[test]
+fn corridor_class_registers_its_members() {
+    let names = names_in("src/corridor_class.rs");
+    let expected = [
+        "move_position",
+        "move_target",
+        "get_corners",
+        "get_last_corner_flags",
+        "is_valid",
+        "repair",
+        "optimize_visibility",
+        "get_position",
+        "get_target",
+        "get_polygons",
+        "get_last_error",
+    ];
+    for name in expected {
+        assert!(names.contains(name), "{name} missing from {names:?}");
+    }
+    assert_eq!(
+        names.len(),
+        expected.len(),
+        "a new member needs a line here and in docs/godot.md: {names:?}"
+    );
+}
+
+/// Every registered member of the classes is described in docs/godot.md's reference
 /// tables (as `` `name(...`` for a method, `` `name: type`` for a property).
 #[test]
 fn every_member_is_documented() {
     let doc = read("../../docs/godot.md");
     let mut names = registered_names();
     names.extend(names_in("src/resource.rs"));
+    names.extend(names_in("src/corridor_class.rs"));
     for name in names {
         assert!(
             ["`", "`static "].iter().any(|prefix| {
@@ -480,5 +517,78 @@ fn sample_filters_flags_and_links_give_the_documented_answers() {
     assert_eq!(
         (reloaded.polygon_count(), reloaded.link_flags(0)),
         (3, Ok(0))
+    );
+}
+
+/// What `_follow` in sample/main.gd does, on the sample scene's mesh, with the answers
+/// docs/godot.md quotes.
+#[test]
+fn sample_corridor_and_move_give_the_documented_answers() {
+    use navstar::glam::Vec3;
+    use navstar_godot::navigator::{Navigator, Settings};
+
+    let script = read("sample/main.gd");
+    for call in [
+        "_follow(mesh)",
+        "mesh.create_corridor()",
+        "corridor.get_corners(1)",
+        "corridor.move_position(here + (next[0] - here).limit_length(1.0))",
+        "while steps < 100:",
+        "mesh.move_along_surface(Vector3(6.0, 0.0, 2.0), Vector3(9.0, 0.0, 6.0))",
+    ] {
+        assert!(
+            script.contains(call),
+            "sample/main.gd no longer calls {call}"
+        );
+    }
+    // Every `corridor.` member the script uses is registered by NavstarCorridor.
+    let names = names_in("src/corridor_class.rs");
+    for (at, _) in script.match_indices("corridor.") {
+        let member: String = script[at + "corridor.".len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        assert!(
+            names.contains(&member),
+            "sample/main.gd uses NavstarCorridor.{member}, which the class does not register"
+        );
+    }
+
+    let v = |x: f32, z: f32| [x, 0.0, z];
+    let vertices = [
+        v(0.0, 0.0),
+        v(4.0, 0.0),
+        v(8.0, 0.0),
+        v(0.0, 4.0),
+        v(4.0, 4.0),
+        v(8.0, 4.0),
+        v(0.0, 8.0),
+        v(4.0, 8.0),
+    ];
+    let polygons: [&[i32]; 3] = [&[0, 1, 4, 3], &[1, 2, 5, 4], &[3, 4, 7, 6]];
+    let s = Settings::default();
+    let mut nav = Navigator::default();
+    nav.build(vertices, polygons, &s).unwrap();
+    nav.find_path(v(7.5, 2.0), v(2.0, 7.5), &s).unwrap();
+    let mut corridor = nav.corridor_from_last_path(&s).unwrap();
+    let mut steps = 0;
+    while steps < 100 {
+        let (next, _) = corridor.corners(1).unwrap();
+        let Some(&next) = next.first() else { break };
+        let here = corridor.position();
+        let step = (next - here).clamp_length_max(1.0);
+        corridor.move_position((here + step).to_array()).unwrap();
+        steps += 1;
+    }
+    assert_eq!(steps, 10);
+    assert!(corridor.position().distance(Vec3::new(2.0, 0.0, 7.5)) < 1e-5);
+    let slide = nav
+        .move_along_surface(v(6.0, 2.0), v(9.0, 6.0), &s)
+        .unwrap();
+    assert_eq!(slide.surface.walls, 2);
+    assert!(
+        slide.surface.point.distance(Vec3::new(8.0, 0.0, 4.0)) < 1e-4,
+        "{:?}",
+        slide.surface.point
     );
 }

@@ -221,3 +221,120 @@ proptest! {
         prop_assert_eq!(got.ok(), expected.ok());
     }
 }
+
+/// The mesh of `case` straight from navstar, and the filter of its properties, built
+/// independently of the binding.
+fn oracle_mesh(case: &Case, grid: &Grid) -> (NavMesh, QueryFilter) {
+    let points: Vec<Vec3> = grid.vertices.iter().map(|&v| Vec3::from_array(v)).collect();
+    let indices: Vec<u32> = grid.polygons.iter().flatten().map(|&i| i as u32).collect();
+    let sizes = vec![4u32; grid.polygons.len()];
+    let areas8: Vec<u8> = grid.areas.iter().map(|&a| a as u8).collect();
+    let flags32: Vec<u32> = grid.flags.iter().map(|&f| f as u32).collect();
+    let input = MeshInput::new(&points, &indices)
+        .with_polygon_sizes(&sizes)
+        .with_areas(&areas8)
+        .with_flags(&flags32);
+    let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+    let mut filter = QueryFilter::default()
+        .with_include_flags(case.include)
+        .with_exclude_flags(case.exclude);
+    for (area, &cost) in case.costs.iter().enumerate() {
+        filter = filter.with_area_cost(area as u8, cost);
+    }
+    (mesh, filter)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Moves, wall distances, random points, time-sliced paths and corridors through
+    /// the binding equal navstar's own calls.
+    #[test]
+    fn agent_queries_answer_as_navstar(case in case()) {
+        let g = grid(&case);
+        prop_assume!(!g.polygons.is_empty());
+        let settings = Settings {
+            include_flags: i64::from(case.include),
+            exclude_flags: i64::from(case.exclude),
+            area_costs: &case.costs,
+            agent_radius: case.radius,
+            ..Settings::default()
+        };
+        let mut nav = Navigator::default();
+        nav.build_with(
+            g.vertices.iter().copied(),
+            g.polygons.iter().map(Vec::as_slice),
+            &extras::extras(&g.areas, &g.flags, Vec::new()).unwrap(),
+            &settings,
+        )
+        .unwrap();
+        let (mesh, filter) = oracle_mesh(&case, &g);
+        let options = PathOptions::default()
+            .with_filter(filter.clone())
+            .with_agent_radius(case.radius);
+        let mut query = Query::new(&mesh);
+        let (from, to) = (Vec3::from_array(case.from), Vec3::from_array(case.to));
+
+        // A move along the surface, from the polygon nearest the start.
+        let mut visited = Vec::new();
+        let expected = mesh.nearest_point(from, f32::INFINITY, Some(&filter)).map(|start| {
+            mesh.move_along_surface(Some(start.polygon), from, to, &filter, &mut visited)
+                .unwrap()
+        });
+        let got = nav.move_along_surface(case.from, case.to, &settings).ok();
+        prop_assert_eq!(got.as_ref().map(|m| m.surface), expected);
+        if let Some(m) = got {
+            let polygons: Vec<i64> = visited.iter().map(|&p| i64::from(p)).collect();
+            prop_assert_eq!(m.polygons, polygons);
+        }
+
+        // The nearest wall within max_cost.
+        let wall = query.distance_to_wall(from, case.max_cost, &filter);
+        prop_assert_eq!(nav.distance_to_wall(case.from, case.max_cost, &settings).ok(), wall.ok());
+
+        // Random points, seeded from the case.
+        let seed = i64::from(case.from[0].to_bits()) * 31 + i64::from(case.to[2].to_bits());
+        let mut rng = navstar::SplitMix64::new(seed as u64);
+        let expected = mesh.random_point(&filter, &mut || rng.next_u64());
+        prop_assert_eq!(nav.random_point(seed, &settings).ok(), expected.ok());
+        let mut rng = navstar::SplitMix64::new(seed as u64);
+        let expected = query.random_point_around(from, case.max_cost, &filter, &mut || rng.next_u64());
+        prop_assert_eq!(nav.random_point_around(case.from, case.max_cost, seed, &settings).ok(), expected.ok());
+
+        // A time-sliced path, a few expansions at a time, equals the one-shot path.
+        let whole = query.find_path(from, to, &options).map(|p| p.to_owned_path());
+        let sliced = nav.begin_path(case.from, case.to, &settings).and_then(|_| {
+            while nav.advance_path(3)?.status == navstar::SliceStatus::InProgress {}
+            nav.finish_path().map(<[Vec3]>::to_vec)
+        });
+        match (&whole, &sliced) {
+            (Ok(path), Ok(corners)) => {
+                prop_assert_eq!(&path.corners, corners);
+                prop_assert_eq!(nav.last_cost(), path.cost);
+                prop_assert_eq!(nav.last_partial(), path.status.is_partial());
+            }
+            (Err(e), Err(_)) => prop_assert_eq!(nav.last_error(), e.to_string()),
+            _ => prop_assert!(false, "navstar {:?}, binding {:?}", whole, sliced),
+        }
+
+        // A corridor along that path: its corners (cheapest under the area costs) equal
+        // navstar's corridor's, before and after a step towards the first corner.
+        if let Ok(path) = &whole {
+            let polygons: Vec<u32> = query.corridor().collect();
+            if let (Ok(mut follower), false) = (nav.corridor_from_last_path(&settings), polygons.is_empty()) {
+                let (start, end) = (path.corners[0], *path.corners.last().unwrap());
+                let mut core = navstar::PathCorridor::new(&mesh, polygons[0], start).unwrap();
+                core.set_corridor(end, &polygons).unwrap();
+                let (corners, _) = follower.corners(8).unwrap();
+                prop_assert_eq!(corners.as_slice(), core.corners_with_details(8, &options).0);
+                if let Some(&next) = corners.first() {
+                    let step = start.lerp(next, 0.5);
+                    prop_assert_eq!(follower.move_position(step.to_array()).ok(), core.move_position(step, &filter).ok());
+                    prop_assert_eq!(follower.position(), core.position());
+                    let (after, _) = follower.corners(8).unwrap();
+                    prop_assert_eq!(after.as_slice(), core.corners_with_details(8, &options).0);
+                }
+            }
+        }
+    }
+}
