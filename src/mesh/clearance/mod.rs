@@ -8,7 +8,8 @@
 //!   wall;
 //! * [`pieces`]: its constrained triangulation together with the original polygons'
 //!   edges, each piece tagged with the original polygon holding it, merged while convex
-//!   within that polygon, and built into a [`NavMesh`] by the normal builder;
+//!   within that polygon (the shared `mesh/partition.rs`), and built into a [`NavMesh`]
+//!   by the normal builder;
 //! * here: the cache, keyed by the radius, and by the filter's flag masks and the mesh's
 //!   flag generation when the filter refuses some polygon (refused polygons are walls),
 //!   lock-free for readers: an `arc-swap` of an immutable list, copied on insert, bounded
@@ -173,14 +174,7 @@ impl MeshData {
 
     /// Builds the eroded mesh of the polygons `admitted` accepts.
     fn erode(&self, radius: f32, admitted: impl Fn(u32) -> bool) -> Result<ErodedMesh, QueryError> {
-        let region = region::erode(self, f64::from(radius), admitted);
-        let pieces = pieces::triangulate(&region)?;
-        if pieces.triangles.is_empty() {
-            return Err(QueryError::ClearanceUnavailable(
-                "agent_radius: no point of the mesh keeps that distance from its walls",
-            ));
-        }
-        let (mesh, of_original) = pieces::build_mesh(self, &pieces)?;
+        let (mesh, of_original) = pieces::eroded_mesh(self, f64::from(radius), admitted)?;
         Ok(ErodedMesh { mesh, of_original })
     }
 }

@@ -19,19 +19,12 @@ use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::overlay::FloatOverlay;
 
 use super::ARC_SEGMENTS;
+use crate::mesh::partition::Region;
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
 
-/// The admitted polygons of a mesh and the region eroded from them.
-pub(super) struct ErodedRegion {
-    /// Each admitted polygon: its id and its ground corners, counter-clockwise.
-    pub polygons: Vec<(u32, Vec<DVec2>)>,
-    /// The boundary rings of the eroded region (outer rings and holes; orientation
-    /// does not matter to the triangulation).
-    pub rings: Vec<Vec<DVec2>>,
-}
-
-/// Erodes the polygons of `mesh` for which `admitted` holds by `r > 0`.
-pub(super) fn erode(mesh: &MeshData, r: f64, admitted: impl Fn(u32) -> bool) -> ErodedRegion {
+/// Erodes the polygons of `mesh` for which `admitted` holds by `r > 0`: the admitted
+/// polygons and the rings of the eroded region.
+pub(super) fn erode(mesh: &MeshData, r: f64, admitted: impl Fn(u32) -> bool) -> Region {
     let point = |v: u32| mesh.ground[v as usize].as_dvec2();
     let mut polygons = Vec::new();
     let mut band: Vec<Vec<[f64; 2]>> = Vec::new();
@@ -105,5 +98,5 @@ pub(super) fn erode(mesh: &MeshData, r: f64, admitted: impl Fn(u32) -> bool) -> 
         .map(|ring| ring.into_iter().map(DVec2::from).collect::<Vec<_>>())
         .filter(|ring| ring.len() >= 3)
         .collect();
-    ErodedRegion { polygons, rings }
+    Region { polygons, rings }
 }
