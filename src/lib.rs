@@ -63,4 +63,4 @@ pub use query::{
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};
-pub use world::{PolyRef, TileRef, WeakNavMesh, World, WorldOptions};
+pub use world::{ObstacleId, PolyRef, TileRef, WeakNavMesh, World, WorldOptions};

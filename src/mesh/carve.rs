@@ -31,8 +31,8 @@ struct Cut<'a> {
     high: DVec2,
 }
 
-/// `mesh` (one tile) with `obstacles` carved out, or `None` when none of them touches
-/// a polygon.
+/// `mesh` (one tile) with `obstacles` carved out and, per polygon of it, the polygon
+/// of `mesh` it comes from; `None` when none of them touches a polygon.
 ///
 /// # Errors
 /// [`MeshError::CarveFailed`] when a cut region could not be split into polygons the
@@ -41,7 +41,7 @@ struct Cut<'a> {
 pub(crate) fn carve(
     mesh: &MeshData,
     obstacles: &[&Obstacle],
-) -> Result<Option<NavMesh>, MeshError> {
+) -> Result<Option<(NavMesh, Vec<u32>)>, MeshError> {
     let radius = mesh.clearance.baked_radius;
     let cuts: Vec<Cut<'_>> = obstacles
         .iter()
@@ -211,12 +211,14 @@ fn union_rings<'a>(shapes: impl Iterator<Item = &'a Vec<DVec2>>) -> Vec<Vec<DVec
 }
 
 /// The tile again: the untouched polygons as they were (in their order), then the
-/// pieces, with the original areas, flags, links and options.
+/// pieces, with the original areas, flags, links and options; and per polygon, the
+/// polygon of `mesh` it comes from.
 fn rebuild(
     mesh: &MeshData,
     touching: &[Vec<usize>],
     merged: &partition::Merged,
-) -> Result<NavMesh, MeshError> {
+) -> Result<(NavMesh, Vec<u32>), MeshError> {
+    let mut of_original = Vec::new();
     let mut vertices: Vec<Vec3> = mesh.vertices.as_single().to_vec();
     let mut indices = Vec::new();
     let mut sizes = Vec::new();
@@ -230,6 +232,7 @@ fn rebuild(
         let corners = &mesh.corners[mesh.corner_range(p)];
         degenerate |= area(&ground_corners(mesh, p)) <= 0.0;
         indices.extend_from_slice(corners);
+        of_original.push(p);
         sizes.push(corners.len() as u32);
         areas.push(mesh.areas[p as usize]);
         flags.push(mesh.flags_of(p));
@@ -258,6 +261,7 @@ fn rebuild(
             indices.push(index);
         }
         start += size as usize;
+        of_original.push(owner);
         sizes.push(size);
         areas.push(mesh.areas[owner as usize]);
         flags.push(mesh.flags_of(owner));
@@ -285,6 +289,7 @@ fn rebuild(
         &options,
     )
     .map_err(|_| MeshError::CarveFailed("the carved polygons could not be built into a mesh"))
+    .map(|carved| (carved, of_original))
 }
 
 impl NavMesh {
@@ -326,6 +331,6 @@ impl NavMesh {
             ));
         }
         let refs: Vec<&Obstacle> = obstacles.iter().collect();
-        Ok(carve(data, &refs)?.unwrap_or_else(|| self.clone()))
+        Ok(carve(data, &refs)?.map_or_else(|| self.clone(), |(carved, _)| carved))
     }
 }

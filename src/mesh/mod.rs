@@ -12,7 +12,7 @@
 #[cfg(test)]
 mod assembled_tests;
 mod build;
-mod carve;
+pub(crate) mod carve;
 mod clearance;
 mod coarse;
 mod cut;
