@@ -223,7 +223,7 @@ pub(super) struct State {
     /// merge).
     pub merged_layer: bool,
     /// The obstacles carved into the tiles, and the tiles as they were added.
-    pub obstacles: ObstacleSet,
+    pub obstacles: Box<ObstacleSet>,
 }
 
 impl State {
@@ -238,7 +238,7 @@ impl State {
             flags_generation: Arc::new(AtomicU64::new(0)),
             empty_index: Arc::new(PolygonIndex::build(&[])?),
             merged_layer: false,
-            obstacles: ObstacleSet::default(),
+            obstacles: Box::default(),
         })
     }
 
