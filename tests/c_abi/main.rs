@@ -28,6 +28,7 @@ mod common;
 mod contract;
 mod load;
 mod node_limit;
+mod obstacles;
 mod queries;
 mod radius;
 mod readback;
