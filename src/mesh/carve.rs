@@ -42,6 +42,14 @@ pub(crate) fn carve(
     mesh: &MeshData,
     obstacles: &[&Obstacle],
 ) -> Result<Option<(NavMesh, Vec<u32>)>, MeshError> {
+    if obstacles.is_empty() {
+        return Ok(None);
+    }
+    if mesh.tiles.len() != 1 || mesh.local_bits != 32 {
+        return Err(MeshError::InvalidOption(
+            "obstacles are carved into a mesh built on its own, not a snapshot of a world",
+        ));
+    }
     let radius = mesh.clearance.baked_radius;
     let cuts: Vec<Cut<'_>> = obstacles
         .iter()

@@ -95,8 +95,13 @@ pub(super) fn carved_tile(
     slot: u32,
     generation: u32,
 ) -> Result<(Tile, Option<Carved>), MeshError> {
+    let data = mesh.data();
+    if data.tiles.len() != 1 || data.local_bits != 32 {
+        // Not a tile: refused by `Tile::new`, with its own message.
+        return Ok((Tile::new(mesh, links, slot, generation, state)?, None));
+    }
     let near = state.obstacles.near(mesh);
-    match carve::carve(mesh.data(), &near)? {
+    match carve::carve(data, &near)? {
         None => Ok((Tile::new(mesh, links, slot, generation, state)?, None)),
         Some((carved, of_original)) => {
             let tile = Tile::new(&carved, links, slot, generation, state)?;

@@ -298,3 +298,23 @@ fn the_baked_agent_radius_grows_the_cut() {
         Err(MeshError::InvalidOption(_))
     ));
 }
+
+#[test]
+fn a_saved_world_keeps_its_tiles_as_added_and_loads() {
+    let world = world_of(&[room(6.0, 6.0, 3, 3)]);
+    let count = world.snapshot().polygon_count();
+    world
+        .add_obstacle(&Obstacle::circle(Vec2::new(3.0, 3.0), 1.0).unwrap())
+        .unwrap();
+    assert!(world.snapshot().polygon_count() > count);
+    // Obstacles are run-time state: the file holds the tiles as they were added.
+    let loaded = World::from_bytes(&world.to_bytes()).unwrap();
+    assert_eq!(loaded.snapshot().polygon_count(), count);
+    assert_eq!(loaded.obstacle_count(), 0);
+    assert_eq!(
+        loaded.tiles().iter().map(|(t, _)| *t).collect::<Vec<_>>(),
+        world.tiles().iter().map(|(t, _)| *t).collect::<Vec<_>>()
+    );
+    // Saved again, it loads again.
+    assert!(World::from_bytes(&loaded.to_bytes()).is_ok());
+}
