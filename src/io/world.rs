@@ -211,7 +211,7 @@ impl World {
             let recorded = generations.get(slot as usize).copied();
             // A tile's generation is its slot's, or below it when obstacles were carved
             // into the tile since it was added (carving moves the slot's generation on).
-            if tile.generation() == 0 || !recorded.is_some_and(|g| g >= tile.generation()) {
+            if tile.generation() == 0 || recorded.is_none_or(|g| g < tile.generation()) {
                 return Err(invalid(format!(
                     "slot {slot}, generation {}: the generations record has {} for the slot",
                     tile.generation(),
