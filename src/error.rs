@@ -246,7 +246,7 @@ pub enum MeshError {
     },
     /// An obstacle's footprint or height range is unusable (see [`crate::Obstacle`]);
     /// `corner` names the footprint corner at fault when there is one.
-    #[error("obstacle {}: {reason}", corner.map_or_else(|| "footprint".to_string(), |c| format!("footprint corner {c}")))]
+    #[error("obstacle{}: {reason}", corner.map_or_else(String::new, |c| format!(" footprint corner {c}")))]
     InvalidObstacle {
         /// The footprint corner at fault, if one is.
         corner: Option<u32>,
