@@ -6,6 +6,8 @@
 //! 1. Add and remove: a disc of radius 1 at a random point of the mesh is added, then
 //!    removed; median and p95 of each (the touched tiles rebuilt from their meshes as
 //!    added, restitched, one snapshot published), with the polygons per touched tile.
+//!    Then the same on a world of one tile, the whole level: the cost of rebuilding a
+//!    large tile whole.
 //! 2. Queries before and after 100 obstacles: the same random default-mode paths on the
 //!    snapshot without obstacles and with 100 discs carved in; median and p95.
 //!
@@ -75,9 +77,10 @@ fn main() {
             .expect("a tile joins");
     }
     let up = mesh.up_axis();
-    let per_tile = mesh.polygon_count() as f64 / cut.tiles.len() as f64;
+    let tiled = world.snapshot().polygon_count();
+    let per_tile = f64::from(tiled) / cut.tiles.len() as f64;
     println!(
-        "{name}: {} polygons, {} tiles of side {side} ({per_tile:.0} polygons per tile on average)",
+        "{name}: {} polygons; cut into {} tiles of side {side}: {tiled} polygons ({per_tile:.0} per tile on average)",
         mesh.polygon_count(),
         cut.tiles.len()
     );
@@ -105,6 +108,23 @@ fn main() {
     println!("add a disc of radius 1:    {}", summary(adds));
     println!("remove it:                 {}", summary(removes));
 
+    // 1b. The same on a world of one tile: the whole level (the tile rebuilt whole).
+    let single = World::new(&WorldOptions::default().with_up_axis(up)).expect("a world");
+    single.add_tile(&mesh).expect("the level is a tile");
+    let (mut adds, mut removes) = (Vec::new(), Vec::new());
+    for _ in 0..runs / 4 {
+        let obstacle = disc(point());
+        let started = Instant::now();
+        let id = single.add_obstacle(&obstacle).expect("the disc is carved");
+        adds.push(started.elapsed());
+        let started = Instant::now();
+        single.remove_obstacle(id).expect("the disc is removed");
+        removes.push(started.elapsed());
+    }
+    println!("one tile of {} polygons:", mesh.polygon_count());
+    println!("  add a disc:              {}", summary(adds));
+    println!("  remove it:               {}", summary(removes));
+
     // 2. Queries before and after 100 obstacles.
     let queries: Vec<(Vec3, Vec3)> = (0..if quick { 100 } else { 1000 })
         .map(|_| (point(), point()))
@@ -125,6 +145,7 @@ fn main() {
             })
             .collect::<Vec<_>>()
     };
+    let before_count = world.snapshot().polygon_count();
     let before = time_queries(&world.snapshot());
     let mut ids = Vec::new();
     let started = Instant::now();
@@ -138,7 +159,7 @@ fn main() {
     let snapshot = world.snapshot();
     let after = time_queries(&snapshot);
     println!(
-        "queries, no obstacles:     {}\nqueries, 100 obstacles:    {}  ({} polygons now; the 100 added in {:.1} ms)",
+        "queries, no obstacles:     {}  ({before_count} polygons)\nqueries, 100 obstacles:    {}  ({} polygons now; the 100 added in {:.1} ms)",
         summary(before),
         summary(after),
         snapshot.polygon_count(),
