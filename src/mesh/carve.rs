@@ -277,27 +277,41 @@ fn rebuild(
     if sizes.is_empty() {
         return Err(MeshError::CarveFailed("the obstacles cover the whole mesh"));
     }
-    let links: Vec<_> = mesh
+    // The links, each end where it was attached (radius 1e-3, for the heights of the
+    // pieces: an end the cut took away does not attach elsewhere, and the link is left
+    // out).
+    let mut links: Vec<_> = mesh
         .links
         .attached(0..mesh.polygon_count())
         .into_iter()
-        .map(|a| a.link)
+        .map(|a| a.link.with_radius(1e-3))
         .collect();
     let options = MeshOptions::default()
         .with_up_axis(mesh.up)
         .with_weld_vertices(false)
         .with_agent_radius(mesh.clearance.baked_radius)
         .with_allow_degenerate_connectors(degenerate);
-    NavMesh::from_input(
-        &MeshInput::new(&vertices, &indices)
-            .with_polygon_sizes(&sizes)
-            .with_areas(&areas)
-            .with_flags(&flags)
-            .with_links(&links),
-        &options,
-    )
-    .map_err(|_| MeshError::CarveFailed("the carved polygons could not be built into a mesh"))
-    .map(|carved| (carved, of_original))
+    loop {
+        let built = NavMesh::from_input(
+            &MeshInput::new(&vertices, &indices)
+                .with_polygon_sizes(&sizes)
+                .with_areas(&areas)
+                .with_flags(&flags)
+                .with_links(&links),
+            &options,
+        );
+        match built {
+            Ok(carved) => return Ok((carved, of_original)),
+            Err(MeshError::LinkOffMesh { link, .. }) if (link as usize) < links.len() => {
+                links.remove(link as usize);
+            }
+            Err(_) => {
+                return Err(MeshError::CarveFailed(
+                    "the carved polygons could not be built into a mesh",
+                ));
+            }
+        }
+    }
 }
 
 impl NavMesh {
@@ -307,7 +321,8 @@ impl NavMesh {
     /// convex polygons with the original polygon's area and flags. Untouched polygons
     /// keep their corners, areas and flags, but polygon ids change (untouched polygons
     /// first, in their order, then the pieces); with no polygon touched the mesh itself
-    /// is returned (shared). For obstacles that come and go while threads query, use a
+    /// is returned (shared). Off-mesh links keep their ends where they were attached; a
+    /// link with an end inside a cut is left out. For obstacles that come and go while threads query, use a
     /// [`crate::World`] ([`crate::World::add_obstacle`]).
     ///
     /// # Errors

@@ -12,6 +12,7 @@
 //! over: each piece takes the flags its original polygon had.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::Ordering;
 
 use glam::DVec2;
 
@@ -160,6 +161,12 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
         let new = Tile::new(&mesh, &tile.links.given, slot, tile.generation, state)?;
         let of = |p: u32| carved.as_ref().map_or(p, |c| c.of_original[p as usize]);
         new.set_flags(|p| flags[of(p) as usize].unwrap_or(0));
+        if new.links.flags.len() == tile.links.flags.len() {
+            // The same links (none left out by the cut): their run-time flags carry over.
+            for (to, from) in new.links.flags.iter().zip(tile.links.flags.iter()) {
+                to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
         let generation = state.next_generation(slot);
         plans.push(Plan {
             slot,

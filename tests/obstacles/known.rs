@@ -318,3 +318,31 @@ fn a_saved_world_keeps_its_tiles_as_added_and_loads() {
     // Saved again, it loads again.
     assert!(World::from_bytes(&loaded.to_bytes()).is_ok());
 }
+
+#[test]
+fn links_keep_their_ends_and_flags_and_go_with_a_cut_end() {
+    use navstar::{MeshInput, OffMeshLink};
+    let v3 = [v(0.0, 0.0), v(10.0, 0.0), v(10.0, 4.0), v(0.0, 4.0)];
+    let jump = [OffMeshLink::new(v(1.0, 2.0), v(9.0, 2.0))];
+    let input = MeshInput::new(&v3, &[0, 1, 2, 3])
+        .with_polygon_sizes(&[4])
+        .with_links(&jump);
+    let mesh = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+    let world = world_of(&[mesh]);
+    world.snapshot().set_link_flags(0, 0x8).unwrap();
+    // An obstacle away from the link's ends: the link stays, with its flags.
+    let away = world
+        .add_obstacle(&Obstacle::circle(Vec2::new(5.0, 2.0), 0.5).unwrap())
+        .unwrap();
+    let snapshot = world.snapshot();
+    assert_eq!(snapshot.link_count(), 1);
+    assert_eq!(snapshot.link_flags(0), 0x8);
+    // One over its far end: the link goes; removing it brings the link back.
+    let over = world
+        .add_obstacle(&Obstacle::circle(Vec2::new(9.0, 2.0), 0.5).unwrap())
+        .unwrap();
+    assert_eq!(world.snapshot().link_count(), 0);
+    world.remove_obstacle(over).unwrap();
+    world.remove_obstacle(away).unwrap();
+    assert_eq!(world.snapshot().link_count(), 1);
+}
