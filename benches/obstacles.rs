@@ -121,7 +121,18 @@ fn main() {
         single.remove_obstacle(id).expect("the disc is removed");
         removes.push(started.elapsed());
     }
+    let mut carves = Vec::new();
+    for _ in 0..runs / 4 {
+        let obstacle = disc(point());
+        let started = Instant::now();
+        let carved = mesh
+            .with_obstacles(&[obstacle])
+            .expect("the disc is carved");
+        carves.push(started.elapsed());
+        std::hint::black_box(carved);
+    }
     println!("one tile of {} polygons:", mesh.polygon_count());
+    println!("  carve alone (with_obstacles): {}", summary(carves));
     println!("  add a disc:              {}", summary(adds));
     println!("  remove it:               {}", summary(removes));
 
