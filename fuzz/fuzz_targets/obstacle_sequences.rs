@@ -30,7 +30,9 @@ use navstar::{
     WorldOptions,
 };
 use navstar_fuzz::world::{CWorld, STALE_REFERENCE, c_world_create};
-use navstar_fuzz::{CMesh, INVALID_ARGUMENT, OK, c_find_path, c_grid_create, check_status_and_message};
+use navstar_fuzz::{
+    CMesh, INVALID_ARGUMENT, OK, c_find_path, c_grid_create, check_status_and_message,
+};
 
 #[derive(Arbitrary, Debug)]
 struct Shape {
@@ -71,7 +73,10 @@ fn coord(v: u8) -> f32 {
 impl Shape {
     /// The C struct and the Rust obstacle (or the Rust refusal). `points` must outlive
     /// the struct's use.
-    fn both(&self, points: &mut Vec<f32>) -> (NavstarObstacle, Result<Obstacle, navstar::MeshError>) {
+    fn both(
+        &self,
+        points: &mut Vec<f32>,
+    ) -> (NavstarObstacle, Result<Obstacle, navstar::MeshError>) {
         let mut raw = navstar_obstacle_default();
         let (x, z) = (coord(self.x), coord(self.z));
         let size = |v: u8| f32::from(v) / 64.0;
@@ -101,7 +106,10 @@ impl Shape {
                 raw.point_count = footprint.len() as u32;
                 raw.points = points.as_ptr();
                 if raw.point_count < 3 || footprint.len() > navstar::MAX_FOOTPRINT_CORNERS {
-                    Err(navstar::MeshError::InvalidObstacle { corner: None, reason: "count" })
+                    Err(navstar::MeshError::InvalidObstacle {
+                        corner: None,
+                        reason: "count",
+                    })
                 } else {
                     Obstacle::new(&footprint)
                 }
@@ -119,14 +127,25 @@ impl Shape {
     }
 }
 
-fn c_add(world: &CWorld, raw: &NavstarObstacle) -> (navstar::ffi::NavstarStatus, NavstarObstacleRef) {
-    let mut out = NavstarObstacleRef { world: 5, reserved: 5, id: 5 };
+fn c_add(
+    world: &CWorld,
+    raw: &NavstarObstacle,
+) -> (navstar::ffi::NavstarStatus, NavstarObstacleRef) {
+    let mut out = NavstarObstacleRef {
+        world: 5,
+        reserved: 5,
+        id: 5,
+    };
     // SAFETY: a live world; a whole struct whose points (a polygon's) are readable;
     // `out` is writable.
     let status = unsafe { navstar_world_add_obstacle(world.as_ptr(), raw, &mut out) };
     check_status_and_message("navstar_world_add_obstacle", status);
     if status != OK {
-        assert_eq!(out, NavstarObstacleRef::default(), "*out_obstacle not zeroed");
+        assert_eq!(
+            out,
+            NavstarObstacleRef::default(),
+            "*out_obstacle not zeroed"
+        );
     }
     (status, out)
 }
@@ -136,24 +155,47 @@ fn path(c: &CMesh, rust: &NavMesh, from: Vec3, to: Vec3) -> (PathStatus, Vec<[u3
     let mut query = Query::new(rust);
     let options = PathOptions::default();
     let mut c_query = c.query();
-    let answer = c_find_path(&mut c_query, Some(from.to_array()), Some(to.to_array()), None, 64, false);
+    let answer = c_find_path(
+        &mut c_query,
+        Some(from.to_array()),
+        Some(to.to_array()),
+        None,
+        64,
+        false,
+    );
     let bits = |points: &[Vec3]| -> Vec<[u32; 3]> {
-        points.iter().map(|p| p.to_array().map(f32::to_bits)).collect()
+        points
+            .iter()
+            .map(|p| p.to_array().map(f32::to_bits))
+            .collect()
     };
     match query.find_path(from, to, &options) {
         Ok(path) => {
             let corners = path.corners.to_vec();
-            assert_eq!(answer.status, navstar::ffi::NavstarStatus::from(path.status));
+            assert_eq!(
+                answer.status,
+                navstar::ffi::NavstarStatus::from(path.status)
+            );
             let n = (answer.count as usize).min(64);
             if n == corners.len() {
-                assert_eq!(bits(&answer.points[..n]), bits(&corners), "C and Rust paths differ");
+                assert_eq!(
+                    bits(&answer.points[..n]),
+                    bits(&corners),
+                    "C and Rust paths differ"
+                );
             }
             // Valid on the world: corners and points along segments are on the mesh.
             for w in corners.windows(2) {
                 for k in 0..=8 {
                     let q = w[0].lerp(w[1], k as f32 / 8.0);
-                    let near = rust.nearest_point(q, 1.0, None).expect("a point of the path off the mesh");
-                    assert!(near.point.distance(q) < 1e-3, "{q} is {} off the mesh", near.point.distance(q));
+                    let near = rust
+                        .nearest_point(q, 1.0, None)
+                        .expect("a point of the path off the mesh");
+                    assert!(
+                        near.point.distance(q) < 1e-3,
+                        "{q} is {} off the mesh",
+                        near.point.distance(q)
+                    );
                 }
             }
             if path.status == PathStatus::Complete {
@@ -174,7 +216,13 @@ fuzz_target!(|input: Input| {
         .map(|i| u8::from(input.cells == 0 || input.cells >> i & 1 == 1))
         .collect();
     let walkable: Vec<bool> = cells.iter().map(|&c| c == 1).collect();
-    let grid = TileGrid { width: SIDE, height: SIDE, walkable: &walkable, cell_size: 1.0, origin: Vec3::ZERO };
+    let grid = TileGrid {
+        width: SIDE,
+        height: SIDE,
+        walkable: &walkable,
+        cell_size: 1.0,
+        origin: Vec3::ZERO,
+    };
     let Ok(tile) = NavMesh::from_grid(&grid, &MeshOptions::default()) else {
         return;
     };
@@ -251,7 +299,9 @@ fuzz_target!(|input: Input| {
                 }
             }
             Op::Foreign { pick } => {
-                let Some(&target) = live.get(*pick as usize % live.len().max(1)) else { continue };
+                let Some(&target) = live.get(*pick as usize % live.len().max(1)) else {
+                    continue;
+                };
                 // SAFETY: a live world (another one).
                 let status = unsafe { navstar_world_remove_obstacle(other.as_ptr(), target) };
                 check_status_and_message("navstar_world_remove_obstacle", status);
@@ -267,8 +317,14 @@ fuzz_target!(|input: Input| {
             }
         }
         // SAFETY: a live world.
-        assert_eq!(unsafe { navstar_world_obstacle_count(world.as_ptr()) } as usize, rust.obstacle_count());
-        assert_eq!(world.snapshot().polygon_count(), rust.snapshot().polygon_count());
+        assert_eq!(
+            unsafe { navstar_world_obstacle_count(world.as_ptr()) } as usize,
+            rust.obstacle_count()
+        );
+        assert_eq!(
+            world.snapshot().polygon_count(),
+            rust.snapshot().polygon_count()
+        );
     }
     // Everything removed: the world as it was.
     for target in live.drain(..) {
