@@ -29,6 +29,7 @@ mod common;
 mod contract;
 mod load;
 mod node_limit;
+mod obstacles;
 mod queries;
 mod radius;
 mod radius_spatial;
