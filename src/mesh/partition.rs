@@ -386,8 +386,24 @@ pub(crate) fn merge(original: &MeshData, pieces: &Pieces) -> Result<Merged, Part
     let mut vertices: Vec<Vec3> = Vec::new();
     let mut indices = Vec::with_capacity(pieces.triangles.len() * 3);
     let mut owners = Vec::with_capacity(pieces.triangles.len());
+    // Triangles thinner than the tolerance (points a weld or rounding left on one line,
+    // whose `f32` area may still come out positive) are left out as well: such a
+    // triangle would lie along its neighbours' edges and share one with two of them.
+    let scale = pieces
+        .points
+        .iter()
+        .map(|q| q.abs().max_element())
+        .fold(1.0, f64::max);
+    let thin = CLOSE_POINTS * scale;
     for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
-        let g: [Vec2; 3] = triangle.map(|v| pieces.points[v].as_vec2());
+        let q = triangle.map(|v| pieces.points[v]);
+        let longest = (0..3)
+            .map(|k| q[k].distance(q[(k + 1) % 3]))
+            .fold(0.0, f64::max);
+        if (q[1] - q[0]).perp_dot(q[2] - q[0]) <= thin * longest {
+            continue;
+        }
+        let g: [Vec2; 3] = q.map(|p| p.as_vec2());
         if (g[1] - g[0]).perp_dot(g[2] - g[0]) <= 0.0 {
             continue;
         }
