@@ -90,6 +90,17 @@
 // reachable point nearest it, and the target moved there.
 #define NAVSTAR_REPAIR_CUT_OFF 2
 
+// `NavstarObstacle::shape`: a convex polygon of `point_count` ground points at
+// `points`. The default.
+#define NAVSTAR_OBSTACLE_POLYGON 0
+
+// `NavstarObstacle::shape`: a disc of `radius` round `center` (drawn as a polygon of
+// 16 corners outside the circle).
+#define NAVSTAR_OBSTACLE_CIRCLE 1
+
+// `NavstarObstacle::shape`: a box of `half_extents` round `center`, turned by `angle`.
+#define NAVSTAR_OBSTACLE_BOX 2
+
 // The version of the binary format that `navstar_mesh_save` writes and the loaders
 // read (bytes 8 to 11 of a `.navstar` file, little endian).
 #define NAVSTAR_FORMAT_VERSION 2
@@ -461,6 +472,50 @@ typedef struct NavstarTileRef {
   // How many times the slot had been filled when the tile was added (from 1).
   uint32_t generation;
 } NavstarTileRef;
+
+// An obstacle's shape for `navstar_world_add_obstacle` and
+// `navstar_world_move_obstacle`. Get defaults from `navstar_obstacle_default()` and
+// set the fields of the shape you choose. Coordinates are in the ground plane: `x, z`
+// when Y is up, `x, y` when Z is up.
+typedef struct NavstarObstacle {
+  // `sizeof(NavstarObstacle)` as the caller was compiled; set by the default
+  // constructor.
+  uint32_t struct_size;
+  // `NAVSTAR_OBSTACLE_POLYGON` (default), `NAVSTAR_OBSTACLE_CIRCLE` or
+  // `NAVSTAR_OBSTACLE_BOX`.
+  uint32_t shape;
+  // Circle and box: the centre (ground plane).
+  float center[2];
+  // Circle: the radius, finite and > 0.
+  float radius;
+  // Box: half its size along each of its axes, finite and > 0.
+  float half_extents[2];
+  // Box: its turn in radians, counter-clockwise from the first ground axis.
+  float angle;
+  // The lowest height the obstacle stands in (default -infinity).
+  float bottom;
+  // The highest height it stands in (default +infinity); `bottom <= top`.
+  float top;
+  // Polygon: the number of points (3 to 256).
+  uint32_t point_count;
+  // Zero.
+  uint32_t reserved;
+  // Polygon: `2 * point_count` floats, the ground points of a strictly convex polygon
+  // in either winding. Not kept after the call.
+  const float *points;
+} NavstarObstacle;
+
+// An obstacle of a world, as `navstar_world_add_obstacle` hands it out. A reference to
+// an obstacle that was removed, or one made by another world (or a zeroed one), is
+// refused with `NAVSTAR_ERROR_STALE_REFERENCE`.
+typedef struct NavstarObstacleRef {
+  // The world that made the reference (never 0 in a reference navstar made).
+  uint32_t world;
+  // Zero.
+  uint32_t reserved;
+  // The obstacle's number in that world (from 1, never given twice).
+  uint64_t id;
+} NavstarObstacleRef;
 
 
 
@@ -1427,6 +1482,66 @@ NavstarStatus navstar_mesh_polygon_ref(const struct NavstarMesh *mesh,
 NavstarStatus navstar_mesh_resolve_polygon_ref(const struct NavstarMesh *mesh,
                                                uint64_t polygon_ref,
                                                uint32_t *out_polygon);
+
+// Default obstacle: a polygon with no points (set `points` and `point_count`, or
+// choose another `shape`), standing at every height.
+struct NavstarObstacle navstar_obstacle_default(void);
+
+// Adds an obstacle to a world: the polygons its footprint (grown by each tile's baked
+// agent radius) overlaps within its height range are cut, and the next snapshot has
+// them so; snapshots taken before keep the world as it was. Polygon references into
+// the tiles it cuts become stale (tile references stay valid). Tiles added later are
+// cut by it too.
+//
+// * `obstacle` (in): the shape; NULL is `NAVSTAR_ERROR_NULL_ARGUMENT`. An unknown
+//   `shape`, too few or too many points, a NaN or infinite coordinate, a footprint that
+//   is not strictly convex, a radius or half extent that is not > 0, or `bottom > top`,
+//   is `NAVSTAR_ERROR_INVALID_ARGUMENT` naming the field (and the point).
+// * `out_obstacle` (out): the obstacle's reference; zeroed on error.
+//
+// A cut that cannot be split into polygons is `NAVSTAR_ERROR_INVALID_MESH`; the world
+// is then unchanged.
+//
+// # Safety
+// `world` must be NULL or a live world; `obstacle` NULL or a readable struct of its
+// `struct_size` whose `points` (for a polygon) has `2 * point_count` readable floats;
+// `out_obstacle` NULL or writable.
+NavstarStatus navstar_world_add_obstacle(struct NavstarWorld *world,
+                                         const struct NavstarObstacle *obstacle,
+                                         struct NavstarObstacleRef *out_obstacle);
+
+// Gives an obstacle a new shape (moved, turned, resized): the tiles near it before or
+// after are cut again, in one step for the snapshots.
+//
+// * `obstacle` (in): the obstacle; one removed, never made, or made by another world is
+//   `NAVSTAR_ERROR_STALE_REFERENCE`.
+// * `shape` (in): its new shape, checked as by `navstar_world_add_obstacle`.
+//
+// On error the world is unchanged.
+//
+// # Safety
+// `world` must be NULL or a live world; `shape` as `obstacle` of
+// `navstar_world_add_obstacle`.
+NavstarStatus navstar_world_move_obstacle(struct NavstarWorld *world,
+                                          struct NavstarObstacleRef obstacle,
+                                          const struct NavstarObstacle *shape);
+
+// Removes an obstacle: the tiles it cut are cut again without it (a tile left with no
+// obstacle is the mesh it was added as again, polygon for polygon).
+//
+// An obstacle already removed, never made, or made by another world is
+// `NAVSTAR_ERROR_STALE_REFERENCE`; the world is then unchanged.
+//
+// # Safety
+// `world` must be NULL or a live world.
+NavstarStatus navstar_world_remove_obstacle(struct NavstarWorld *world,
+                                            struct NavstarObstacleRef obstacle);
+
+// The number of obstacles in a world now (0 for NULL).
+//
+// # Safety
+// `world` must be NULL or a live world.
+uint32_t navstar_world_obstacle_count(const struct NavstarWorld *world);
 
 // Writes a mesh in navstar's binary format (`.navstar`: polygons, areas, current flags,
 // off-mesh links and the tables derived from them) into `buffer`.

@@ -244,6 +244,26 @@ pub enum MeshError {
         /// The generation of the tile in that slot now, `None` when it is empty.
         current: Option<u32>,
     },
+    /// An obstacle's footprint or height range is unusable (see [`crate::Obstacle`]);
+    /// `corner` names the footprint corner at fault when there is one.
+    #[error("obstacle{}: {reason}", corner.map_or_else(String::new, |c| format!(" footprint corner {c}")))]
+    InvalidObstacle {
+        /// The footprint corner at fault, if one is.
+        corner: Option<u32>,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// Carving obstacles into a tile failed: the cut region could not be split into
+    /// convex polygons (the text says why). The world is unchanged.
+    #[error("carving obstacles into the mesh failed: {0}")]
+    CarveFailed(&'static str),
+    /// An [`crate::ObstacleId`] names no obstacle of the world: it was removed (or the id
+    /// comes from another world).
+    #[error("obstacle {id} is not in the world (removed, or never added to it)")]
+    StaleObstacle {
+        /// The id.
+        id: u64,
+    },
 }
 
 /// Which end of a path request an error is about.

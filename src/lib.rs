@@ -52,9 +52,10 @@ pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::{Aabb, UpAxis};
 pub use glam;
 pub use mesh::{
-    ARC_LENGTH_EXCESS, ARC_SEGMENTS, BinaryError, CutTile, FORMAT_VERSION, MAX_CUT_TILES,
-    MAX_SURFACE_LEGS, MeshInput, MeshOptions, NavMesh, NearestPoint, OffMeshLink, RandomPoint,
-    Raycast, SurfaceMove, TileCut, TileGrid, WallHit,
+    ARC_LENGTH_EXCESS, ARC_SEGMENTS, BinaryError, CIRCLE_SEGMENTS, CutTile, FORMAT_VERSION,
+    MAX_CUT_TILES, MAX_FOOTPRINT_CORNERS, MAX_SURFACE_LEGS, MeshInput, MeshOptions, NavMesh,
+    NearestPoint, Obstacle, OffMeshLink, RandomPoint, Raycast, SurfaceMove, TileCut, TileGrid,
+    WallHit,
 };
 pub use query::{
     NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query, Repair,
@@ -62,4 +63,4 @@ pub use query::{
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};
-pub use world::{PolyRef, TileRef, WeakNavMesh, World, WorldOptions};
+pub use world::{ObstacleId, PolyRef, TileRef, WeakNavMesh, World, WorldOptions};

@@ -752,6 +752,36 @@ void test_world(const std::string &scratch_path) {
     }
     check(stale == b.polygon_count(), "references into the replaced tile are stale, the others resolve");
 
+    // Obstacles: a box across the seam's row blocks the way along z = 0.5, a removed
+    // one gives the polygons back, bad shapes and stale references are named.
+    const std::uint32_t before_obstacles = later.polygon_count();
+    navstar::ObstacleRef wall{};
+    expect_status(world.add_obstacle(navstar::Obstacle::box(3.0f, 1.0f, 0.25f, 2.0f), wall), Status::ok,
+                  "a wall across B");
+    check(world.obstacle_count() == 1, "one obstacle");
+    navstar::Mesh walled;
+    expect_status(world.snapshot(walled), Status::ok, "a snapshot with the wall");
+    check(walled.polygon_count() > before_obstacles, "B is cut in two");
+    navstar::Query walled_query;
+    expect_status(navstar::Query::create(walled, walled_query), Status::ok, "a query on it");
+    expect_status(walled_query.find_path({0.5f, 0, 0.5f}, {3.5f, 0, 0.5f}, path), Status::partial_path,
+                  "the wall blocks the way");
+    check(!path.empty() && std::fabs(path.back().x - 2.75f) < 1e-4f, "the path ends against the wall");
+    expect_status(world.move_obstacle(wall, navstar::Obstacle::polygon({3.0f, 1.5f, 3.5f, 1.5f, 3.5f, 1.9f})),
+                  Status::ok, "the wall becomes a small triangle");
+    navstar::ObstacleRef refused{};
+    expect_error(world.add_obstacle(navstar::Obstacle::polygon({0, 0, 2, 0, 1, 0.5f, 1, 2}), refused),
+                 Status::error_invalid_argument, "convex", "a dart is not convex");
+    expect_error(world.add_obstacle(navstar::Obstacle::circle(1, 1, -1), refused), Status::error_invalid_argument,
+                 "radius", "a negative radius");
+    check(refused.id == 0 && refused.world == 0, "no reference after an error");
+    navstar::ObstacleRef moved = wall;
+    expect_status(world.remove_obstacle(moved), Status::ok, "remove the obstacle");
+    expect_error(world.remove_obstacle(moved), Status::error_stale_reference, "obstacle", "removed twice");
+    navstar::Mesh restored;
+    expect_status(world.snapshot(restored), Status::ok, "a snapshot without obstacles");
+    check(restored.polygon_count() == before_obstacles && world.obstacle_count() == 0, "the polygons are back");
+
     std::vector<std::uint8_t> bytes;
     expect_status(world.save(bytes), Status::ok, "save the world");
     navstar::World loaded;

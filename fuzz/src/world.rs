@@ -189,6 +189,11 @@ impl CWorld {
         self.0.as_ptr()
     }
 
+    /// The raw handle (for calls this module does not wrap).
+    pub fn as_ptr(&self) -> *mut NavstarWorld {
+        self.0.as_ptr()
+    }
+
     /// `navstar_world_add_tile`.
     pub fn add(&self, tile: &CMesh) -> (NavstarStatus, NavstarTileRef) {
         let mut out = NavstarTileRef {

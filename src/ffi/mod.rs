@@ -48,6 +48,8 @@ mod corridor;
 
 mod world;
 
+mod obstacles;
+
 mod saved;
 
 mod load;
@@ -87,6 +89,11 @@ pub use mesh_input::{
     NAVSTAR_LINK_COST_DISTANCE, NavstarMeshInput, NavstarOffMeshLink, navstar_mesh_create_ex,
     navstar_mesh_link_count, navstar_mesh_polygon_info, navstar_mesh_set_link_flags,
     navstar_mesh_set_polygon_flags,
+};
+pub use obstacles::{
+    NAVSTAR_OBSTACLE_BOX, NAVSTAR_OBSTACLE_CIRCLE, NAVSTAR_OBSTACLE_POLYGON, NavstarObstacle,
+    NavstarObstacleRef, navstar_obstacle_default, navstar_world_add_obstacle,
+    navstar_world_move_obstacle, navstar_world_obstacle_count, navstar_world_remove_obstacle,
 };
 pub use options::{
     NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_SEARCH_BREADTH_FIRST,

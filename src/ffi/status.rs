@@ -130,8 +130,11 @@ impl From<&MeshError> for NavstarStatus {
             MeshError::InvalidOption(_)
             | MeshError::TooLarge(_)
             | MeshError::WorldFull { .. }
-            | MeshError::TileTooLarge { .. } => NavstarStatus::NavstarErrorInvalidArgument,
-            MeshError::StaleTile { .. } => NavstarStatus::NavstarErrorStaleReference,
+            | MeshError::TileTooLarge { .. }
+            | MeshError::InvalidObstacle { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            MeshError::StaleTile { .. } | MeshError::StaleObstacle { .. } => {
+                NavstarStatus::NavstarErrorStaleReference
+            }
             MeshError::OutOfMemory(_) => NavstarStatus::NavstarErrorOutOfMemory,
             _ => NavstarStatus::NavstarErrorInvalidMesh,
         }

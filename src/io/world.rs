@@ -209,7 +209,9 @@ impl World {
             }
             previous_slot = Some(slot);
             let recorded = generations.get(slot as usize).copied();
-            if tile.generation() == 0 || recorded != Some(tile.generation()) {
+            // A tile's generation is its slot's, or below it when obstacles were carved
+            // into the tile since it was added (carving moves the slot's generation on).
+            if tile.generation() == 0 || recorded.is_none_or(|g| g < tile.generation()) {
                 return Err(invalid(format!(
                     "slot {slot}, generation {}: the generations record has {} for the slot",
                     tile.generation(),
@@ -259,9 +261,11 @@ impl World {
             let snapshot = world.snapshot();
             for (local, flags) in (0..).zip(flags.chunks_exact(4)) {
                 let flags = u32::from_le_bytes([flags[0], flags[1], flags[2], flags[3]]);
+                // The tile was just put in its slot: its polygons are the slot's
+                // elements (its reference's generation may be below the slot's).
+                let id = element_id(world.options().max_tiles, slot, local);
                 snapshot
-                    .resolve(polygon_ref(world.options().max_tiles, tile, local))
-                    .and_then(|id| snapshot.set_polygon_flags(id, flags))
+                    .set_polygon_flags(id, flags)
                     .map_err(|e| invalid(e.to_string()))?;
             }
             for (local, &flags) in (0..).zip(link_flags.iter().flatten()) {

@@ -12,6 +12,7 @@
 #[cfg(test)]
 mod assembled_tests;
 mod build;
+pub(crate) mod carve;
 mod clearance;
 mod coarse;
 mod cut;
@@ -20,6 +21,8 @@ mod grid;
 mod interpolate;
 mod links;
 mod locate;
+mod obstacle;
+mod partition;
 mod raycast;
 mod sample;
 mod slide;
@@ -44,6 +47,7 @@ pub use grid::TileGrid;
 pub use links::OffMeshLink;
 pub(crate) use links::{LinkHop, Links, validate as validate_link};
 pub(crate) use locate::PolygonIndex;
+pub use obstacle::{CIRCLE_SEGMENTS, MAX_FOOTPRINT_CORNERS, Obstacle};
 pub use raycast::{Raycast, WallHit};
 pub use sample::RandomPoint;
 pub(crate) use sample::pick_by_area;

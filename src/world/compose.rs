@@ -32,6 +32,7 @@ use super::TileRef;
 use super::chunks::TileChunks;
 use super::islands::island_maps;
 use super::links::TileLinks;
+use super::obstacles::ObstacleSet;
 use super::restitch::Stitched;
 use super::stitch::{Border, SeamRules, TileShape};
 use crate::error::MeshError;
@@ -186,6 +187,19 @@ impl Tile {
             .expect("a tile in the world is stitched")
     }
 
+    /// The world's current flags of `polygon` (local id).
+    pub fn flags_of(&self, polygon: u32) -> u32 {
+        self.flags[polygon as usize].load(Ordering::Relaxed)
+    }
+
+    /// Sets the world's flags of every polygon (local id) to `flags` of it (before the
+    /// tile is published).
+    pub fn set_flags(&self, flags: impl Fn(u32) -> u32) {
+        for (p, f) in self.flags.iter().enumerate() {
+            f.store(flags(p as u32), Ordering::Relaxed);
+        }
+    }
+
     /// The local island of `polygon` (local id).
     pub fn island(&self, polygon: u32) -> u32 {
         self.mesh.data().local_island.as_single()[polygon as usize]
@@ -208,6 +222,8 @@ pub(super) struct State {
     /// Whether every tile's merged layer is stitched (while some tile's polygons
     /// merge).
     pub merged_layer: bool,
+    /// The obstacles carved into the tiles, and the tiles as they were added.
+    pub obstacles: Box<ObstacleSet>,
 }
 
 impl State {
@@ -222,6 +238,7 @@ impl State {
             flags_generation: Arc::new(AtomicU64::new(0)),
             empty_index: Arc::new(PolygonIndex::build(&[])?),
             merged_layer: false,
+            obstacles: Box::default(),
         })
     }
 
@@ -296,7 +313,7 @@ impl State {
                     slot: slot as u32,
                     generation: tile.generation,
                 };
-                Some((r, tile.mesh.clone()))
+                Some((r, self.obstacles.added_mesh(slot as u32, tile).clone()))
             })
             .collect()
     }
@@ -393,7 +410,9 @@ impl State {
 
     /// Puts `tile` into the empty `slot` and joins it to its neighbours.
     pub fn put(&mut self, slot: u32, tile: Tile) -> Result<(), MeshError> {
-        let generation = tile.generation;
+        // Never lower: a tile put back from a saved world keeps its reference's
+        // generation, which may be below the slot's (obstacles carved since).
+        let generation = tile.generation.max(self.generations[slot as usize]);
         let regions = [tile.mesh.data().bounds];
         let mut touched = self.link(slot, tile);
         touched.push(slot);
@@ -423,9 +442,9 @@ impl State {
         }
     }
 
-    /// Replaces the tile of `slot` (which holds one) by `tile`.
-    pub fn swap(&mut self, slot: u32, tile: Tile) -> Result<(), MeshError> {
-        let generation = tile.generation;
+    /// Replaces the tile of `slot` (which holds one) by `tile`; the slot's generation
+    /// (that of its polygon references) becomes `generation`.
+    pub fn swap(&mut self, slot: u32, tile: Tile, generation: u32) -> Result<(), MeshError> {
         let old = self.unlink(slot);
         let regions = [old.mesh.data().bounds, tile.mesh.data().bounds];
         let mut touched = self.link(slot, tile);

@@ -19,6 +19,7 @@ mod chunks;
 mod compose;
 mod islands;
 mod links;
+mod obstacles;
 mod refs;
 mod restitch;
 pub(crate) mod stitch;
@@ -30,6 +31,7 @@ use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use crate::sync::{Mutex, MutexGuard, SnapshotCell};
 use compose::{State, Tile};
+pub use obstacles::ObstacleId;
 pub use refs::{PolyRef, WeakNavMesh};
 use stitch::SeamRules;
 
@@ -443,9 +445,10 @@ impl World {
     ) -> Result<TileRef, MeshError> {
         let mut state = self.lock();
         let slot = state.free_slot()?;
-        let tile = Tile::new(tile, links, slot, state.next_generation(slot), &state)?;
-        let generation = tile.generation;
+        let generation = state.next_generation(slot);
+        let (tile, carved) = obstacles::carved_tile(&state, tile, links, slot, generation)?;
         state.put(slot, tile)?;
+        state.obstacles.set_carved(slot, carved);
         self.publish(&state);
         Ok(TileRef { slot, generation })
     }
@@ -474,6 +477,7 @@ impl World {
         let mut state = self.lock();
         state.check(tile)?;
         state.take(tile.slot)?;
+        state.obstacles.set_carved(tile.slot, None);
         self.publish(&state);
         Ok(())
     }
@@ -521,9 +525,10 @@ impl World {
         let mut state = self.lock();
         state.check(tile)?;
         let slot = tile.slot;
-        let new = Tile::new(mesh, links, slot, state.next_generation(slot), &state)?;
-        let generation = new.generation;
-        state.swap(slot, new)?;
+        let generation = state.next_generation(slot);
+        let (new, carved) = obstacles::carved_tile(&state, mesh, links, slot, generation)?;
+        state.swap(slot, new, generation)?;
+        state.obstacles.set_carved(slot, carved);
         self.publish(&state);
         Ok(TileRef { slot, generation })
     }
@@ -555,7 +560,7 @@ impl World {
                     slot,
                     generation: tile.generation,
                 },
-                mesh: tile.mesh.clone(),
+                mesh: state.obstacles.added_mesh(slot, tile).clone(),
                 links: tile.links.given.clone(),
                 link_flags: tile
                     .links

@@ -9,8 +9,10 @@ use crate::mesh::{MeshData, NavMesh};
 
 /// A polygon of a mesh or of a world, as callers keep it across snapshots (corridors,
 /// reachable sets, nearest-point answers): `generation << 32 | polygon id`, where the
-/// generation is that of the polygon's tile slot ([`crate::TileRef::generation`]; 0 for
-/// a mesh built on its own). Make one with [`NavMesh::polygon_ref`]; turn it back into a
+/// generation is that of the polygon's tile slot (0 for a mesh built on its own). It is
+/// [`crate::TileRef::generation`] until an obstacle is carved into the tile
+/// ([`crate::World::add_obstacle`]): the slot's generation then moves on (the tile keeps
+/// its `TileRef`), so that references into the carved tile become stale. Make one with [`NavMesh::polygon_ref`]; turn it back into a
 /// polygon id of a later snapshot with [`NavMesh::resolve`].
 ///
 /// # Example

@@ -32,6 +32,7 @@ mod contract;
 mod corridor;
 mod load;
 mod node_limit;
+mod obstacles;
 mod queries;
 mod radius;
 mod radius_spatial;

@@ -313,3 +313,11 @@ fn stacked_levels_keep_the_radius_from_the_walls_of_their_level() {
     // Ramps 1 wide and radii below 0.45: most pairs of points are joined.
     assert!(complete * 4 >= config.cases as usize, "{complete}");
 }
+
+/// A case the property test found: welded points left a triangle along the diagonal of
+/// a split cell, which the builder saw as a third polygon on that edge, and the eroded
+/// mesh could not be built.
+#[test]
+fn stacked_levels_with_a_triangle_thinner_than_the_tolerance() {
+    stacked_case(17070785524467337309);
+}

@@ -295,6 +295,7 @@ fn csharp_tests(name: &str, unity: bool) -> String {
     all.push(csharp_dir().join("tests/LoadReadBackTests.cs"));
     all.push(csharp_dir().join("tests/AgentTests.cs"));
     all.push(csharp_dir().join("tests/UnityIdiomTests.cs"));
+    all.push(csharp_dir().join("tests/ObstacleTests.cs"));
     mcs(&args, &all);
 
     let mut library_path = OsString::from(lib_dir());

@@ -1235,6 +1235,67 @@ class WorldOptions {
 // A tile of a world: its world, slot and generation (plain data, NavstarTileRef).
 using TileRef = NavstarTileRef;
 
+// An obstacle's shape for World::add_obstacle and World::move_obstacle (NavstarObstacle):
+// a strictly convex polygon, a disc or a turned box, in ground-plane coordinates (x, z
+// when Y is up; x, y when Z is up), standing in a range of heights (every height by
+// default). The shape is checked by the library when it is used.
+//   navstar::Obstacle::circle(5, 5, 1).set_height_range(0, 2)
+class Obstacle {
+   public:
+    Obstacle() noexcept : raw_(navstar_obstacle_default()) {}
+    // A disc of `radius` round (x, z).
+    static Obstacle circle(float x, float z, float radius) noexcept {
+        Obstacle o;
+        o.raw_.shape = NAVSTAR_OBSTACLE_CIRCLE;
+        o.raw_.center[0] = x;
+        o.raw_.center[1] = z;
+        o.raw_.radius = radius;
+        return o;
+    }
+    // A box of half extents (half_x, half_z) round (x, z), turned by `angle` radians.
+    static Obstacle box(float x, float z, float half_x, float half_z, float angle = 0.0f) noexcept {
+        Obstacle o;
+        o.raw_.shape = NAVSTAR_OBSTACLE_BOX;
+        o.raw_.center[0] = x;
+        o.raw_.center[1] = z;
+        o.raw_.half_extents[0] = half_x;
+        o.raw_.half_extents[1] = half_z;
+        o.raw_.angle = angle;
+        return o;
+    }
+    // A convex polygon: x, z pairs (copied), either winding.
+    static Obstacle polygon(std::vector<float> points) {
+        Obstacle o;
+        o.raw_.shape = NAVSTAR_OBSTACLE_POLYGON;
+        o.points_ = std::move(points);
+        return o;
+    }
+    // Stands from `bottom` to `top` only.
+    Obstacle &set_height_range(float bottom, float top) noexcept {
+        raw_.bottom = bottom;
+        raw_.top = top;
+        return *this;
+    }
+    // The C struct, its points pointing into this object (valid while it lives
+    // unchanged).
+    NavstarObstacle raw() const noexcept {
+        NavstarObstacle r = raw_;
+        if (r.shape == NAVSTAR_OBSTACLE_POLYGON) {
+            r.points = points_.data();
+            r.point_count = points_.size() / 2 > detail::max_u32 ? detail::max_u32
+                                                                 : static_cast<std::uint32_t>(points_.size() / 2);
+        }
+        return r;
+    }
+
+   private:
+    NavstarObstacle raw_;
+    std::vector<float> points_;
+};
+
+// An obstacle of a world: its world and number (plain data, NavstarObstacleRef).
+using ObstacleRef = NavstarObstacleRef;
+
 // A world of tiles (owns a NavstarWorld*): add, remove and replace tiles while other
 // threads query snapshots of it. Move-only; any number of threads may use one World at
 // once. Empty (false) when default-constructed or after a failed create or load.
@@ -1291,6 +1352,24 @@ class World {
     }
     // Removes a tile; Status::error_stale_reference when it is gone already.
     Result remove_tile(const TileRef &tile) { return Result::from_c(navstar_world_remove_tile(raw_, tile)); }
+    // Adds an obstacle: the polygons it overlaps (grown by each tile's baked agent
+    // radius, within its height range) are cut in the next snapshot.
+    Result add_obstacle(const Obstacle &obstacle, ObstacleRef &out) {
+        const NavstarObstacle raw = obstacle.raw();
+        return Result::from_c(navstar_world_add_obstacle(raw_, &raw, &out));
+    }
+    // Gives an obstacle a new shape; Status::error_stale_reference when it is gone.
+    Result move_obstacle(const ObstacleRef &obstacle, const Obstacle &shape) {
+        const NavstarObstacle raw = shape.raw();
+        return Result::from_c(navstar_world_move_obstacle(raw_, obstacle, &raw));
+    }
+    // Removes an obstacle (its tiles are cut again without it, or restored);
+    // Status::error_stale_reference when it is gone already.
+    Result remove_obstacle(const ObstacleRef &obstacle) {
+        return Result::from_c(navstar_world_remove_obstacle(raw_, obstacle));
+    }
+    // 0 for an empty World.
+    std::uint32_t obstacle_count() const noexcept { return navstar_world_obstacle_count(raw_); }
     // Replaces a tile in one step; `out` is the new tile (same slot, next generation).
     Result replace_tile(const TileRef &tile, const Mesh &mesh, TileRef &out) {
         return Result::from_c(navstar_world_replace_tile(raw_, tile, mesh.get(), &out));

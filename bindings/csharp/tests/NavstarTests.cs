@@ -59,6 +59,7 @@ internal static unsafe partial class NavstarTests
         Run("degenerate connectors", TestDegenerateConnectors);
         Run("save and load, query options", TestSaveLoadAndQueryOptions);
         Run("worlds of tiles", TestWorld);
+        Run("obstacles", TestObstacles);
         Run("loading files, reading meshes back", TestLoadAndReadBack);
         Run("agents: move along the surface, walls, random points", TestAgents);
         Run("time-sliced path searches", TestSliced);

@@ -29,6 +29,8 @@ pub struct LoadedMesh {
     /// With `--tile-size`: how the mesh was cut into tiles (`mesh` is then the snapshot
     /// of a world of those tiles).
     pub tiling: Option<Tiling>,
+    /// With `--obstacle`: the discs carved out of `mesh`.
+    pub obstacles: Vec<navstar::Obstacle>,
 }
 
 /// Loads the mesh file `path` (OBJ files with `up` as the up axis).
@@ -52,6 +54,7 @@ pub fn load_mesh(path: &str, up: UpAxis) -> Result<LoadedMesh, CliError> {
         format,
         load_time: started.elapsed(),
         tiling: None,
+        obstacles: Vec::new(),
     })
 }
 

@@ -1,13 +1,13 @@
 //! The options several commands share, each declared once: the mesh's up axis
 //! ([`MeshArgs`]), the path options of every path-finding command ([`PathArgs`]: `--mode`,
-//! `--weight`, `--snap`, `--no-partial`, `--radius`, `--tile-size`), how scenario coordinates become points
+//! `--weight`, `--snap`, `--no-partial`, `--radius`, `--tile-size`, `--obstacle`), how scenario coordinates become points
 //! ([`ScenarioArgs`]) and the `X,Y[,Z]` form of a point ([`PointArg`]).
 
 use std::str::FromStr;
 
 use clap::{Args, ValueEnum};
-use navstar::glam::Vec3;
-use navstar::{PathMode, PathOptions, UpAxis};
+use navstar::glam::{Vec2, Vec3};
+use navstar::{Obstacle, PathMode, PathOptions, UpAxis};
 
 use crate::common::PointRule;
 use crate::error::CliError;
@@ -101,6 +101,10 @@ pub struct PathArgs {
     /// tile on their own, and answer on a world of those tiles
     #[arg(long, value_name = "S", value_parser = parse_tile_size, allow_negative_numbers = true)]
     pub tile_size: Option<f32>,
+    /// A disc of radius R at ground point A,B (x,y for .mesh and .map files, x,z for a
+    /// Y-up OBJ), carved out of the mesh before the queries (repeatable)
+    #[arg(long = "obstacle", value_name = "A,B,R", value_parser = parse_obstacle, allow_hyphen_values = true)]
+    pub obstacles: Vec<Obstacle>,
     #[command(flatten)]
     pub mesh: MeshArgs,
 }
@@ -118,6 +122,21 @@ impl PathArgs {
         options.agent_radius = self.radius;
         options
     }
+}
+
+/// `--obstacle A,B,R`: a disc of radius R > 0 at the ground point (A, B).
+fn parse_obstacle(raw: &str) -> Result<Obstacle, String> {
+    let parts: Vec<&str> = raw.split(',').collect();
+    let [a, b, r] = parts.as_slice() else {
+        return Err(format!("'{raw}' is not A,B,R (three numbers)"));
+    };
+    let number = |text: &str| -> Result<f32, String> {
+        text.trim()
+            .parse::<f32>()
+            .map_err(|e| format!("'{text}' in '{raw}': {e}"))
+    };
+    Obstacle::circle(Vec2::new(number(a)?, number(b)?), number(r)?)
+        .map_err(|e| format!("'{raw}': {e}"))
 }
 
 /// `--weight`: a finite number >= 0.

@@ -153,7 +153,8 @@ impl SvgCommand {
             .map_err(|e| CliError::failure(format!("{mesh_path}: {e}")))?;
         let picture = Picture::new(mesh, self.width, y_up, edges)
             .with_tiles(squares)
-            .with_eroded(eroded.as_ref());
+            .with_eroded(eroded.as_ref())
+            .with_obstacles(&loaded.obstacles);
         let svg = picture.render(mesh_path, route.as_ref());
         std::fs::write(out_path, &svg)
             .map_err(|e| CliError::failure(format!("cannot write '{out_path}': {e}")))?;

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use navstar::glam::Vec2;
-use navstar::{NavMesh, World, WorldOptions};
+use navstar::{NavMesh, Obstacle, World, WorldOptions};
 
 use crate::common::{LoadedMesh, load_mesh};
 use crate::error::CliError;
@@ -47,19 +47,32 @@ impl Tiling {
 /// # Errors
 /// As [`load_mesh`]; a failure naming the file when the mesh cannot be cut (a tile size
 /// too small for it, say) or a tile cannot join the world.
+///
+/// With `--obstacle`, the discs are carved out of the mesh (of the world's tiles with
+/// `--tile-size`) before any query.
 pub fn load_path_mesh(path: &str, args: &PathArgs) -> Result<LoadedMesh, CliError> {
     let mut loaded = load_mesh(path, args.mesh.up_axis())?;
     if let Some(tile_size) = args.tile_size {
-        let (world, tiling) = join_tiles(&loaded.mesh, tile_size)
+        let (world, tiling) = join_tiles(&loaded.mesh, tile_size, &args.obstacles)
             .map_err(|e| CliError::failure(format!("{path}: {e}")))?;
         loaded.mesh = world;
         loaded.tiling = Some(tiling);
+    } else if !args.obstacles.is_empty() {
+        loaded.mesh = loaded
+            .mesh
+            .with_obstacles(&args.obstacles)
+            .map_err(|e| CliError::failure(format!("{path}: --obstacle: {e}")))?;
     }
+    loaded.obstacles.clone_from(&args.obstacles);
     Ok(loaded)
 }
 
 /// Cuts `mesh` into tiles of side `tile_size` and joins them in a world; its snapshot.
-fn join_tiles(mesh: &NavMesh, tile_size: f32) -> Result<(NavMesh, Tiling), String> {
+fn join_tiles(
+    mesh: &NavMesh,
+    tile_size: f32,
+    obstacles: &[Obstacle],
+) -> Result<(NavMesh, Tiling), String> {
     let started = Instant::now();
     let cut = mesh.cut_into_tiles(tile_size).map_err(|e| e.to_string())?;
     let bounds = mesh.bounds();
@@ -80,6 +93,11 @@ fn join_tiles(mesh: &NavMesh, tile_size: f32) -> Result<(NavMesh, Tiling), Strin
                     tile.column, tile.row
                 )
             })?;
+    }
+    for obstacle in obstacles {
+        world
+            .add_obstacle(obstacle)
+            .map_err(|e| format!("--obstacle: {e}"))?;
     }
     let tiling = Tiling {
         tile_size,

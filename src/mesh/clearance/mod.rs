@@ -11,12 +11,14 @@
 //!   other levels' walls, within `r` of its seams only), with the round corners drawn
 //!   outside the circle, so the region keeps at least `r` from every wall;
 //! * [`pieces`]: each layer's constrained triangulation together with the original
-//!   polygons' edges, each piece tagged with the original polygon holding it;
+//!   polygons' edges, each piece tagged with the original polygon holding it (the
+//!   partition shared with carving, `mesh/partition.rs`);
 //! * [`stitch`]: the layers' pieces joined, their points on each seam made one (they
 //!   come from two computations and differ by rounding) and triangles split at the
 //!   other side's points, so that the builder joins them across;
 //! * [`pieces`] again: heights from the original polygons, triangles merged while convex
-//!   within their original polygon, and a [`NavMesh`] built by the normal builder;
+//!   within their original polygon (the shared partition again), and a [`NavMesh`] built
+//!   by the normal builder;
 //! * here: the cache, keyed by the radius, and by the filter's flag masks and the mesh's
 //!   flag generation when the filter refuses some polygon (refused polygons are walls),
 //!   lock-free for readers: an `arc-swap` of an immutable list, copied on insert, bounded

@@ -23,6 +23,7 @@ use i_overlay::float::overlay::FloatOverlay;
 
 use super::ARC_SEGMENTS;
 use super::layers::LayerInput;
+use crate::mesh::partition::Region;
 
 /// The walls meeting at one point.
 #[derive(Default)]
@@ -61,17 +62,9 @@ fn capsule(a: DVec2, b: DVec2, reach: f64) -> Vec<Vec<[f64; 2]>> {
     parts
 }
 
-/// The admitted polygons of a mesh and the region eroded from them.
-pub(super) struct ErodedRegion {
-    /// Each admitted polygon: its id and its ground corners, counter-clockwise.
-    pub polygons: Vec<(u32, Vec<DVec2>)>,
-    /// The boundary rings of the eroded region (outer rings and holes; orientation
-    /// does not matter to the triangulation).
-    pub rings: Vec<Vec<DVec2>>,
-}
-
-/// Erodes one layer of admitted polygons (see [`super::layers`]) by `r > 0`.
-pub(super) fn erode(input: LayerInput, r: f64) -> ErodedRegion {
+/// Erodes one layer of admitted polygons (see [`super::layers`]) by `r > 0`: the
+/// layer's polygons and the boundary rings of the region eroded from them.
+pub(super) fn erode(input: LayerInput, r: f64) -> Region {
     let mut band: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut near_band: Vec<Vec<[f64; 2]>> = Vec::new();
     // Per wall vertex position: the directions of the walls that arrive and leave, and
@@ -147,5 +140,5 @@ pub(super) fn erode(input: LayerInput, r: f64) -> ErodedRegion {
         .map(|ring| ring.into_iter().map(DVec2::from).collect::<Vec<_>>())
         .filter(|ring| ring.len() >= 3)
         .collect();
-    ErodedRegion { polygons, rings }
+    Region { polygons, rings }
 }

@@ -1,7 +1,5 @@
-//! The pieces of every layer joined into one set of triangles. First, within each
-//! layer, points closer than the tolerance become one (a crossing of two constraints
-//! and a region vertex that rounding left a hair off it would otherwise leave a sliver
-//! that `f32` flattens, and a gap). Then across layers: layers are eroded and
+//! The pieces of every layer joined into one set of triangles (within each layer, the
+//! partition has already made points closer than the tolerance one). Layers are eroded and
 //! triangulated apart, so the points where their pieces meet along a seam (an edge
 //! between two layers) come out of two computations and may differ by rounding, and a
 //! point of one side may have no partner on the other. Here the points on each seam
@@ -14,12 +12,11 @@ use std::collections::HashMap;
 
 use glam::DVec2;
 
-use super::pieces::Pieces;
+use crate::mesh::partition::{CLOSE_POINTS, Pieces};
 
 /// How close (relative to the largest coordinate) two points of a seam must be to
-/// become one: well above `i_overlay`'s snapping grid and spade's rounding, well below
-/// what `f32` corners can tell apart.
-const SEAM_TOLERANCE: f64 = 1e-6;
+/// become one: the partition's tolerance for the points of one layer.
+const SEAM_TOLERANCE: f64 = CLOSE_POINTS;
 
 /// Joins the pieces of all layers along `seams` (each given by its ground ends and the
 /// polygons on either side).
@@ -29,8 +26,7 @@ pub(super) fn join(parts: Vec<Pieces>, seams: &[((DVec2, DVec2), [u32; 2])]) -> 
         triangles: Vec::new(),
         owner: Vec::new(),
     };
-    for mut part in parts {
-        weld_close(&mut part);
+    for part in parts {
         let base = all.points.len();
         all.points.extend(part.points);
         all.triangles
@@ -147,65 +143,6 @@ pub(super) fn join(parts: Vec<Pieces>, seams: &[((DVec2, DVec2), [u32; 2])]) -> 
         triangles,
         owner,
     }
-}
-
-/// Makes the points of one layer's pieces that lie within the tolerance of each other
-/// one, and drops the triangles that collapse. The triangulation puts a vertex where
-/// two constraints cross, and keeps the region's own vertex that rounding left a hair
-/// off it: the sliver between them would flatten in `f32` and leave a gap between the
-/// polygons on either side of an original edge.
-fn weld_close(part: &mut Pieces) {
-    let scale = part
-        .points
-        .iter()
-        .map(|q| q.abs().max_element())
-        .fold(1.0, f64::max);
-    let tol = SEAM_TOLERANCE * scale;
-    let mut root: Vec<usize> = (0..part.points.len()).collect();
-    let find = |root: &mut Vec<usize>, mut i: usize| {
-        while root[i] != i {
-            root[i] = root[root[i]];
-            i = root[i];
-        }
-        i
-    };
-    // Cells of the tolerance's size: close points are in the same or neighbouring cells.
-    let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    let mut merged = false;
-    for (i, q) in part.points.iter().enumerate() {
-        let cell = ((q.x / tol).floor() as i64, (q.y / tol).floor() as i64);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                let Some(near) = cells.get(&(cell.0 + dx, cell.1 + dy)) else {
-                    continue;
-                };
-                for &j in near {
-                    if q.distance(part.points[j]) <= tol {
-                        let (ri, rj) = (find(&mut root, i), find(&mut root, j));
-                        if ri != rj {
-                            root[ri.max(rj)] = ri.min(rj);
-                            merged = true;
-                        }
-                    }
-                }
-            }
-        }
-        cells.entry(cell).or_default().push(i);
-    }
-    if !merged {
-        return;
-    }
-    let mut kept = 0;
-    for i in 0..part.triangles.len() {
-        let t = part.triangles[i].map(|v| find(&mut root, v));
-        if t[0] != t[1] && t[1] != t[2] && t[2] != t[0] {
-            part.triangles[kept] = t;
-            part.owner[kept] = part.owner[i];
-            kept += 1;
-        }
-    }
-    part.triangles.truncate(kept);
-    part.owner.truncate(kept);
 }
 
 /// An edge `k` of `triangle` (from corner `k` to the next) lying on a seam with a

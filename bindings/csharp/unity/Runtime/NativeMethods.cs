@@ -258,6 +258,22 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_world_remove_tile(NavstarWorld world, TileRef tile);
 
+        // Obstacles of a world (NavstarObstacles.cs).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern NativeObstacle navstar_obstacle_default();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_add_obstacle(NavstarWorld world, IntPtr obstacle, out ObstacleRef added);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_move_obstacle(NavstarWorld world, ObstacleRef obstacle, IntPtr shape);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_remove_obstacle(NavstarWorld world, ObstacleRef obstacle);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern uint navstar_world_obstacle_count(NavstarWorld world);
+
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_world_replace_tile(
             NavstarWorld world, TileRef tile, NavstarMesh mesh, out TileRef replaced);

@@ -21,7 +21,7 @@ namespace Navstar
     /// message is then in <see cref="NavstarLibrary.LastErrorMessage"/>) and the others
     /// throw <see cref="NavstarException"/>.
     /// </remarks>
-    public sealed class NavstarWorld : SafeHandle
+    public sealed partial class NavstarWorld : SafeHandle
     {
         // Used by the P/Invoke marshaller for `out NavstarWorld`.
         [Preserve]

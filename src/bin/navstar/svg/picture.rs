@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use clap::ValueEnum;
-use navstar::NavMesh;
 use navstar::glam::{Vec2, Vec3};
+use navstar::{NavMesh, Obstacle};
 
 use super::Route;
 use super::path_data::{PathData, Point, Quantum};
@@ -26,6 +26,8 @@ const START_FILL: &str = "#2a9d3f";
 const GOAL_FILL: &str = "#1d5fd1";
 const TILE_STROKE: &str = "#2b8cbe";
 const DOOR_FILL: &str = "#c0392b";
+/// Obstacles carved out of the mesh (`--obstacle`).
+const OBSTACLE_FILL: &str = "#6c3483";
 /// Stroke colours of agents' trails (trail `i` gets colour `i % len`).
 const TRAIL_STROKES: &[&str] = &[
     "#d62828", "#1d5fd1", "#2a9d3f", "#8e44ad", "#e8710a", "#0e7c86",
@@ -72,6 +74,8 @@ pub struct Picture<'a> {
     doors: &'a [u32],
     /// Agents' trails to draw, each a polyline of world points.
     trails: &'a [Vec<Vec3>],
+    /// Obstacles carved out of the mesh (`--obstacle`), outlined.
+    obstacles: &'a [Obstacle],
 }
 
 impl<'a> Picture<'a> {
@@ -110,7 +114,13 @@ impl<'a> Picture<'a> {
             eroded: None,
             doors: &[],
             trails: &[],
+            obstacles: &[],
         }
+    }
+
+    /// This picture with the footprints of `obstacles` outlined over the mesh.
+    pub fn with_obstacles(self, obstacles: &'a [Obstacle]) -> Picture<'a> {
+        Picture { obstacles, ..self }
     }
 
     /// This picture with the boundary of `eroded` (the region an agent's centre may
@@ -278,6 +288,23 @@ impl<'a> Picture<'a> {
             }
             let attributes = format!("fill=\"none\" {}", self.stroke(ERODED_STROKE, 1.0));
             Self::path_element(&mut svg, "eroded", &attributes, d);
+        }
+        if !self.obstacles.is_empty() {
+            let up = mesh.up_axis();
+            let mut d = PathData::new(self.quantum);
+            for obstacle in self.obstacles {
+                d.polygon(
+                    obstacle
+                        .footprint()
+                        .iter()
+                        .map(|&q| self.point(up.place(q, 0.0))),
+                );
+            }
+            let attributes = format!(
+                "fill=\"{OBSTACLE_FILL}\" fill-opacity=\"0.5\" {}",
+                self.stroke(OBSTACLE_FILL, 1.0)
+            );
+            Self::path_element(&mut svg, "obstacles", &attributes, d);
         }
         if !self.tiles.is_empty() {
             let up = mesh.up_axis();

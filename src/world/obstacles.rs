@@ -1,0 +1,379 @@
+//! Obstacles of a world: added, moved and removed while other threads query. Each change
+//! carves again the tiles the obstacle comes near (before and after a move): a tile is
+//! rebuilt from the mesh it was added as, minus every obstacle now near it
+//! (`mesh/carve.rs`), and swapped in with the world's usual replacement (neighbours
+//! stitched again, one snapshot published for the whole change). A tile left with no
+//! obstacle gets back the very mesh it was added as. Tiles added later are carved by the
+//! obstacles already there.
+//!
+//! A carved tile keeps its [`TileRef`](super::TileRef), but the generation of its slot
+//! moves on, so that polygon references into it ([`super::PolyRef`]) become stale;
+//! references into the other tiles stay valid. The tile's run-time polygon flags carry
+//! over: each piece takes the flags its original polygon had.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::Ordering;
+
+use glam::DVec2;
+
+use super::World;
+use super::compose::{State, Tile};
+use crate::error::MeshError;
+use crate::mesh::{NavMesh, Obstacle, OffMeshLink, carve};
+
+/// An obstacle of a [`World`] ([`World::add_obstacle`]). Ids count from 1 and are never
+/// used twice by one world; an id that names no obstacle of the world (removed, or from
+/// another world) is [`MeshError::StaleObstacle`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObstacleId(pub u64);
+
+/// A tile carved by obstacles.
+pub(super) struct Carved {
+    /// The mesh it was added as.
+    original: NavMesh,
+    /// Per polygon of the carved mesh: the polygon of `original` it comes from.
+    of_original: Vec<u32>,
+}
+
+/// The obstacles of a world and the tiles they carve.
+#[derive(Default)]
+pub(super) struct ObstacleSet {
+    /// The last id given.
+    last_id: u64,
+    live: BTreeMap<u64, Obstacle>,
+    /// Per slot whose tile is carved.
+    carved: HashMap<u32, Carved>,
+}
+
+impl ObstacleSet {
+    /// The mesh the tile of `slot` was added as.
+    pub fn added_mesh<'a>(&'a self, slot: u32, tile: &'a Tile) -> &'a NavMesh {
+        self.carved.get(&slot).map_or(&tile.mesh, |c| &c.original)
+    }
+
+    /// Records how the tile of `slot` is carved now (`None`: not at all, or no tile).
+    pub fn set_carved(&mut self, slot: u32, carved: Option<Carved>) {
+        match carved {
+            Some(c) => self.carved.insert(slot, c),
+            None => self.carved.remove(&slot),
+        };
+    }
+
+    /// The obstacles that may touch `mesh`: those whose footprint, grown by its baked
+    /// radius, meets its bounds in the ground plane.
+    fn near(&self, mesh: &NavMesh) -> Vec<&Obstacle> {
+        self.live.values().filter(|o| comes_near(o, mesh)).collect()
+    }
+}
+
+/// Whether `obstacle`, grown by the baked radius of `mesh`, meets its ground bounds.
+fn comes_near(obstacle: &Obstacle, mesh: &NavMesh) -> bool {
+    let data = mesh.data();
+    if data.polygon_count() == 0 {
+        return false;
+    }
+    let (lo, hi) = (
+        data.up.ground(data.bounds.min).as_dvec2(),
+        data.up.ground(data.bounds.max).as_dvec2(),
+    );
+    let grown = obstacle.grown(data.clearance.baked_radius);
+    let (a, b) = grown.iter().fold(
+        (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+        |(a, b), &q| (a.min(q), b.max(q)),
+    );
+    a.x <= hi.x && a.y <= hi.y && b.x >= lo.x && b.y >= lo.y
+}
+
+/// The tile for `mesh` in `slot` (with `generation`), carved by the world's obstacles,
+/// and how it is carved.
+///
+/// # Errors
+/// As [`Tile::new`] and [`carve::carve`].
+pub(super) fn carved_tile(
+    state: &State,
+    mesh: &NavMesh,
+    links: &[OffMeshLink],
+    slot: u32,
+    generation: u32,
+) -> Result<(Tile, Option<Carved>), MeshError> {
+    let data = mesh.data();
+    if data.tiles.len() != 1 || data.local_bits != 32 {
+        // Not a tile: refused by `Tile::new`, with its own message.
+        return Ok((Tile::new(mesh, links, slot, generation, state)?, None));
+    }
+    let near = state.obstacles.near(mesh);
+    match carve::carve(data, &near)? {
+        None => Ok((Tile::new(mesh, links, slot, generation, state)?, None)),
+        Some((carved, of_original)) => {
+            let tile = Tile::new(&carved, links, slot, generation, state)?;
+            let carved = Carved {
+                original: mesh.clone(),
+                of_original,
+            };
+            Ok((tile, Some(carved)))
+        }
+    }
+}
+
+/// A tile's new state, computed before any is applied.
+struct Plan {
+    slot: u32,
+    tile: Tile,
+    generation: u32,
+    carved: Option<Carved>,
+}
+
+/// Carves the tiles of `slots` again with the world's obstacles (the change is computed
+/// in full, then applied). Returns whether any tile changed.
+fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
+    let mut plans = Vec::new();
+    for &slot in slots {
+        let tile = state.tile(slot);
+        let carved_now = state.obstacles.carved.get(&slot);
+        let original = state.obstacles.added_mesh(slot, tile).clone();
+        // The flags of each original polygon now: those of its first piece.
+        let count = original.polygon_count() as usize;
+        let mut flags: Vec<Option<u32>> = vec![None; count];
+        match carved_now {
+            Some(c) => {
+                for (p, &o) in c.of_original.iter().enumerate() {
+                    flags[o as usize].get_or_insert(tile.flags_of(p as u32));
+                }
+            }
+            None => {
+                for (p, f) in flags.iter_mut().enumerate() {
+                    *f = Some(tile.flags_of(p as u32));
+                }
+            }
+        }
+        let near = state.obstacles.near(&original);
+        let (mesh, carved) = match carve::carve(original.data(), &near)? {
+            Some((mesh, of_original)) => (
+                mesh,
+                Some(Carved {
+                    original: original.clone(),
+                    of_original,
+                }),
+            ),
+            None if carved_now.is_none() => continue,
+            None => (original.clone(), None),
+        };
+        let new = Tile::new(&mesh, &tile.links.given, slot, tile.generation, state)?;
+        let of = |p: u32| carved.as_ref().map_or(p, |c| c.of_original[p as usize]);
+        new.set_flags(|p| flags[of(p) as usize].unwrap_or(0));
+        if new.links.flags.len() == tile.links.flags.len() {
+            // The same links (none left out by the cut): their run-time flags carry over.
+            for (to, from) in new.links.flags.iter().zip(tile.links.flags.iter()) {
+                to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+        }
+        let generation = state.next_generation(slot);
+        plans.push(Plan {
+            slot,
+            tile: new,
+            generation,
+            carved,
+        });
+    }
+    let changed = !plans.is_empty();
+    let mut undo: Vec<Plan> = Vec::new();
+    for plan in plans {
+        // What the slot holds now, to put back should a later swap fail.
+        let old = state.tile(plan.slot);
+        let back = Tile::new(
+            &old.mesh,
+            &old.links.given,
+            plan.slot,
+            old.generation,
+            state,
+        )?;
+        back.set_flags(|p| old.flags_of(p));
+        let back = Plan {
+            slot: plan.slot,
+            tile: back,
+            generation: state.generations()[plan.slot as usize],
+            carved: state.obstacles.carved.remove(&plan.slot),
+        };
+        if let Err(error) = state.swap(plan.slot, plan.tile, plan.generation) {
+            state.obstacles.set_carved(back.slot, back.carved);
+            for undone in undo.into_iter().rev() {
+                // Putting back what was there: the same tiles, already stitched once.
+                let _ = state.swap(undone.slot, undone.tile, undone.generation);
+                state.obstacles.set_carved(undone.slot, undone.carved);
+            }
+            return Err(error);
+        }
+        state.obstacles.set_carved(plan.slot, plan.carved);
+        undo.push(back);
+    }
+    Ok(changed)
+}
+
+/// The slots of the tiles that any of `obstacles` comes near.
+fn slots_near(state: &State, obstacles: &[&Obstacle]) -> Vec<u32> {
+    state
+        .present_tiles()
+        .filter(|&(slot, tile)| {
+            let mesh = state.obstacles.added_mesh(slot, tile);
+            obstacles.iter().any(|o| comes_near(o, mesh))
+        })
+        .map(|(slot, _)| slot)
+        .collect()
+}
+
+impl World {
+    /// Adds an obstacle and carves it into the tiles it overlaps (see [`Obstacle`]):
+    /// the touched polygons are cut and split again, the tiles swapped in and one
+    /// snapshot published, while other threads go on querying the snapshots they hold.
+    /// Polygon references into the carved tiles become stale; the others stay valid.
+    /// Tiles added later are carved by it too.
+    ///
+    /// # Errors
+    /// [`MeshError::CarveFailed`] when a cut cannot be split into polygons;
+    /// [`MeshError::TileTooLarge`] when a carved tile has more elements than a slot
+    /// numbers. The world is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::{Vec2, Vec3}, MeshOptions, NavMesh, Obstacle, PathOptions, PathStatus, Query, World, WorldOptions};
+    ///
+    /// // A corridor 10 long and 2 wide, and a crate across it.
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let corridor = NavMesh::from_polygons(&[v(0.0, 0.0), v(10.0, 0.0), v(10.0, 2.0), v(0.0, 2.0)], &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&corridor)?;
+    /// let id = world.add_obstacle(&Obstacle::rotated_box(Vec2::new(5.0, 1.0), Vec2::new(0.5, 2.0), 0.0)?)?;
+    /// let snapshot = world.snapshot();
+    /// let mut query = Query::new(&snapshot);
+    /// let path = query.find_path(v(1.0, 1.0), v(9.0, 1.0), &PathOptions::default())?;
+    /// assert_eq!(path.status, PathStatus::Partial);
+    /// world.remove_obstacle(id)?;
+    /// assert_eq!(world.snapshot().polygon_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_obstacle(&self, obstacle: &Obstacle) -> Result<ObstacleId, MeshError> {
+        let mut state = self.lock();
+        let id = state.obstacles.last_id + 1;
+        state.obstacles.live.insert(id, obstacle.clone());
+        let slots = slots_near(&state, &[obstacle]);
+        match recarve(&mut state, &slots) {
+            Ok(changed) => {
+                state.obstacles.last_id = id;
+                if changed {
+                    self.publish(&state);
+                }
+                Ok(ObstacleId(id))
+            }
+            Err(error) => {
+                state.obstacles.live.remove(&id);
+                Err(error)
+            }
+        }
+    }
+
+    /// Gives obstacle `id` a new footprint and height range (moved, turned, resized):
+    /// the tiles near it before or after are carved again, in one published snapshot.
+    ///
+    /// # Errors
+    /// [`MeshError::StaleObstacle`] when `id` names no obstacle of the world; otherwise
+    /// as [`World::add_obstacle`]. The world is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::{Vec2, Vec3}, MeshOptions, NavMesh, Obstacle, World, WorldOptions};
+    ///
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let room = NavMesh::from_polygons(&[v(0.0, 0.0), v(10.0, 0.0), v(10.0, 10.0), v(0.0, 10.0)], &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&room)?;
+    /// let id = world.add_obstacle(&Obstacle::circle(Vec2::new(3.0, 3.0), 1.0)?)?;
+    /// let here = world.snapshot().nearest_point(v(3.0, 3.0), 10.0, None).unwrap().point;
+    /// world.move_obstacle(id, &Obstacle::circle(Vec2::new(7.0, 7.0), 1.0)?)?;
+    /// let there = world.snapshot().nearest_point(v(3.0, 3.0), 10.0, None).unwrap().point;
+    /// assert!(here.distance(v(3.0, 3.0)) > 0.999); // out of the disc
+    /// assert!(there.distance(v(3.0, 3.0)) < 1e-6); // free again
+    /// assert!(world.move_obstacle(navstar::ObstacleId(99), &Obstacle::circle(Vec2::ONE, 1.0)?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn move_obstacle(&self, id: ObstacleId, obstacle: &Obstacle) -> Result<(), MeshError> {
+        let mut state = self.lock();
+        let Some(old) = state.obstacles.live.insert(id.0, obstacle.clone()) else {
+            state.obstacles.live.remove(&id.0);
+            return Err(MeshError::StaleObstacle { id: id.0 });
+        };
+        let slots = slots_near(&state, &[&old, obstacle]);
+        match recarve(&mut state, &slots) {
+            Ok(changed) => {
+                if changed {
+                    self.publish(&state);
+                }
+                Ok(())
+            }
+            Err(error) => {
+                state.obstacles.live.insert(id.0, old);
+                Err(error)
+            }
+        }
+    }
+
+    /// Removes obstacle `id`; the tiles it was near are carved again without it (a tile
+    /// left with no obstacle gets back the mesh it was added as, polygon for polygon).
+    ///
+    /// # Errors
+    /// [`MeshError::StaleObstacle`] when `id` names no obstacle of the world; otherwise
+    /// as [`World::add_obstacle`]. The world is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::{Vec2, Vec3}, MeshError, MeshOptions, NavMesh, Obstacle, World, WorldOptions};
+    ///
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let room = NavMesh::from_polygons(&[v(0.0, 0.0), v(10.0, 0.0), v(10.0, 10.0), v(0.0, 10.0)], &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// let world = World::new(&WorldOptions::default())?;
+    /// world.add_tile(&room)?;
+    /// let id = world.add_obstacle(&Obstacle::circle(Vec2::new(5.0, 5.0), 1.0)?)?;
+    /// assert!(world.snapshot().polygon_count() > 1);
+    /// world.remove_obstacle(id)?;
+    /// assert_eq!((world.snapshot().polygon_count(), world.obstacle_count()), (1, 0));
+    /// assert_eq!(world.remove_obstacle(id), Err(MeshError::StaleObstacle { id: id.0 }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove_obstacle(&self, id: ObstacleId) -> Result<(), MeshError> {
+        let mut state = self.lock();
+        let Some(old) = state.obstacles.live.remove(&id.0) else {
+            return Err(MeshError::StaleObstacle { id: id.0 });
+        };
+        let slots = slots_near(&state, &[&old]);
+        match recarve(&mut state, &slots) {
+            Ok(changed) => {
+                if changed {
+                    self.publish(&state);
+                }
+                Ok(())
+            }
+            Err(error) => {
+                state.obstacles.live.insert(id.0, old);
+                Err(error)
+            }
+        }
+    }
+
+    /// The number of obstacles in the world.
+    #[must_use]
+    pub fn obstacle_count(&self) -> usize {
+        self.lock().obstacles.live.len()
+    }
+
+    /// Obstacle `id` as it was last given.
+    ///
+    /// # Errors
+    /// [`MeshError::StaleObstacle`] when `id` names no obstacle of the world.
+    pub fn obstacle(&self, id: ObstacleId) -> Result<Obstacle, MeshError> {
+        self.lock()
+            .obstacles
+            .live
+            .get(&id.0)
+            .cloned()
+            .ok_or(MeshError::StaleObstacle { id: id.0 })
+    }
+}
