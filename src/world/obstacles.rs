@@ -33,6 +33,10 @@ pub(super) struct Carved {
     original: NavMesh,
     /// Per polygon of the carved mesh: the polygon of `original` it comes from.
     of_original: Vec<u32>,
+    /// Per polygon of `original`: its run-time flags when the tile was carved, kept for
+    /// the polygons an obstacle covers whole (they have no piece to hold them), so that
+    /// they come back with their flags when the obstacle goes.
+    original_flags: Vec<u32>,
 }
 
 /// The obstacles of a world and the tiles they carve.
@@ -109,6 +113,9 @@ pub(super) fn carved_tile(
             let carved = Carved {
                 original: mesh.clone(),
                 of_original,
+                original_flags: (0..mesh.polygon_count())
+                    .map(|p| mesh.polygon_flags(p))
+                    .collect(),
             };
             Ok((tile, Some(carved)))
         }
@@ -131,21 +138,22 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
         let tile = state.tile(slot);
         let carved_now = state.obstacles.carved.get(&slot);
         let original = state.obstacles.added_mesh(slot, tile).clone();
-        // The flags of each original polygon now: those of its first piece.
+        // The flags of each original polygon now: those of its first piece, or for a
+        // polygon covered whole, those it had when it was carved away.
         let count = original.polygon_count() as usize;
-        let mut flags: Vec<Option<u32>> = vec![None; count];
-        match carved_now {
+        let flags: Vec<u32> = match carved_now {
             Some(c) => {
+                let mut flags = c.original_flags.clone();
+                let mut seen = vec![false; count];
                 for (p, &o) in c.of_original.iter().enumerate() {
-                    flags[o as usize].get_or_insert(tile.flags_of(p as u32));
+                    if !std::mem::replace(&mut seen[o as usize], true) {
+                        flags[o as usize] = tile.flags_of(p as u32);
+                    }
                 }
+                flags
             }
-            None => {
-                for (p, f) in flags.iter_mut().enumerate() {
-                    *f = Some(tile.flags_of(p as u32));
-                }
-            }
-        }
+            None => (0..count as u32).map(|p| tile.flags_of(p)).collect(),
+        };
         let near = state.obstacles.near(&original);
         let (mesh, carved) = match carve::carve(original.data(), &near)? {
             Some((mesh, of_original)) => (
@@ -153,6 +161,7 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
                 Some(Carved {
                     original: original.clone(),
                     of_original,
+                    original_flags: flags.clone(),
                 }),
             ),
             None if carved_now.is_none() => continue,
@@ -160,7 +169,7 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
         };
         let new = Tile::new(&mesh, &tile.links.given, slot, tile.generation, state)?;
         let of = |p: u32| carved.as_ref().map_or(p, |c| c.of_original[p as usize]);
-        new.set_flags(|p| flags[of(p) as usize].unwrap_or(0));
+        new.set_flags(|p| flags[of(p) as usize]);
         if new.links.flags.len() == tile.links.flags.len() {
             // The same links (none left out by the cut): their run-time flags carry over.
             for (to, from) in new.links.flags.iter().zip(tile.links.flags.iter()) {

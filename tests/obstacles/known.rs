@@ -346,3 +346,41 @@ fn links_keep_their_ends_and_flags_and_go_with_a_cut_end() {
     world.remove_obstacle(away).unwrap();
     assert_eq!(world.snapshot().link_count(), 1);
 }
+
+#[test]
+fn a_polygon_covered_whole_comes_back_open_when_its_obstacle_goes() {
+    // A corridor 20 x 2 of ten squares; a crate 3 x 3 over square 5 ([10, 12] x [0, 2])
+    // whole: the square has no piece left to carry its flags while the crate is there.
+    // (Found by the fuzz target obstacle_sequences: it came back with flags 0, closed.)
+    let world = world_of(&[room(20.0, 2.0, 10, 1)]);
+    let (before, status) = path(
+        &world.snapshot(),
+        v(1.0, 1.0),
+        v(19.0, 1.0),
+        PathMode::Funnel,
+    );
+    assert_eq!(status, PathStatus::Complete);
+    let id = world
+        .add_obstacle(
+            &Obstacle::rotated_box(Vec2::new(11.0, 1.0), Vec2::new(1.5, 1.5), 0.0).unwrap(),
+        )
+        .unwrap();
+    let (_, status) = path(
+        &world.snapshot(),
+        v(1.0, 1.0),
+        v(19.0, 1.0),
+        PathMode::Funnel,
+    );
+    assert_eq!(status, PathStatus::Partial);
+    world.remove_obstacle(id).unwrap();
+    let snapshot = world.snapshot();
+    let (after, status) = path(&snapshot, v(1.0, 1.0), v(19.0, 1.0), PathMode::Funnel);
+    assert_eq!(status, PathStatus::Complete);
+    assert_eq!(after, before);
+    let flags = |mesh: &NavMesh| -> Vec<u32> {
+        mesh.polygon_ids()
+            .map(|id| mesh.polygon_flags(id))
+            .collect()
+    };
+    assert_eq!(flags(&snapshot), flags(&room(20.0, 2.0, 10, 1)));
+}
