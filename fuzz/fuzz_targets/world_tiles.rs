@@ -282,7 +282,7 @@ impl Model {
         }
         let polygon = u32::from(polygon) % count;
         let (status, reference) = polygon_ref(&s.mesh, polygon);
-        assert_eq!(status, OK);
+        assert_eq!(status, OK, "{}", navstar_fuzz::last_error());
         assert_eq!(resolve(&s.mesh, reference), (OK, polygon));
         let latest = self.snapshots.last().expect("a snapshot");
         // The polygon's tile: the reference is the generation, then the polygon number,
