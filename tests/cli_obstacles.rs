@@ -5,38 +5,12 @@
 
 #![cfg(feature = "cli")]
 
-use std::process::{Command, Output};
+mod cli_common;
 
 use navstar::glam::{Vec2, Vec3};
 use navstar::{MeshOptions, Obstacle, PathOptions, Query, UpAxis};
 
-const ARENA_MESH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/arena.mesh");
-const ARENA_SCEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/arena.map.scen");
-
-fn navstar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navstar"))
-        .args(args)
-        .output()
-        .expect("the navstar binary runs")
-}
-
-fn success(args: &[&str]) -> String {
-    let output = navstar(args);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn field<'a>(text: &'a str, key: &str) -> &'a str {
-    text.lines()
-        .find_map(|l| l.strip_prefix(key))
-        .unwrap_or_else(|| panic!("no '{key}' in:\n{text}"))
-        .trim()
-}
+use cli_common::{ARENA_MESH, ARENA_SCEN, field, navstar, success};
 
 /// The library's length of the path from (1.5, 4.5) to (44.5, 45.5) round the discs.
 fn library_length(discs: &[(f32, f32, f32)]) -> f32 {

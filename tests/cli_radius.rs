@@ -4,36 +4,9 @@
 
 #![cfg(feature = "cli")]
 
-use std::process::{Command, Output};
+mod cli_common;
 
-const ARENA_MESH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/arena.mesh");
-const ARENA_SCEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/arena.map.scen");
-
-fn navstar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navstar"))
-        .args(args)
-        .output()
-        .expect("the navstar binary runs")
-}
-
-/// Runs `args` expecting success; its standard output.
-fn success(args: &[&str]) -> String {
-    let output = navstar(args);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn field<'a>(text: &'a str, key: &str) -> &'a str {
-    text.lines()
-        .find_map(|l| l.strip_prefix(key))
-        .unwrap_or_else(|| panic!("no '{key}' in:\n{text}"))
-        .trim()
-}
+use cli_common::{ARENA_MESH, ARENA_SCEN, field, navstar, success};
 
 #[test]
 fn path_keeps_the_radius_and_the_answer_of_the_library() {
