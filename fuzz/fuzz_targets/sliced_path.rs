@@ -29,8 +29,8 @@ use navstar::{Query, SliceStatus};
 use navstar_fuzz::calls::c_path_corridor;
 use navstar_fuzz::{
     BUFFER_TOO_SMALL, CQuery, Expect as Expected, INVALID_ARGUMENT, ListBuffers, MeshOps, OK,
-    OptionsIn, PointIn, QueryOpts, RustPath, c_find_path, call_list, check_same_path,
-    last_error, opt_ptr, path_answer,
+    OptionsIn, PointIn, QueryOpts, RustPath, c_find_path, call_list, check_same_path, last_error,
+    opt_ptr, path_answer,
 };
 
 #[derive(Arbitrary, Debug)]
@@ -110,7 +110,11 @@ fn c_advance(query: &mut CQuery, max: u32) -> (NavstarStatus, String, NavstarSli
     };
     // SAFETY: a live query used by this thread; `progress` writable.
     let status = unsafe { navstar_query_advance_path(query.as_ptr(), max, &mut progress) };
-    let message = if status == OK { String::new() } else { last_error() };
+    let message = if status == OK {
+        String::new()
+    } else {
+        last_error()
+    };
     if status == OK {
         assert!(progress.expansions <= max, "{progress:?} for {max}");
         assert_eq!(progress.flags_changed, 0, "no flags change here");
@@ -186,7 +190,8 @@ fn search(
     let mesh = &built.rust;
     let (start, goal) = (start.resolve(mesh), goal.resolve(mesh));
     let mut rquery = Query::new(mesh);
-    let one_shot = navstar_fuzz::compare_query(cquery, &mut rquery, start, goal, options, 64, false);
+    let one_shot =
+        navstar_fuzz::compare_query(cquery, &mut rquery, start, goal, options, 64, false);
     let one_shot_stats = rquery.last_search_stats();
     let c_corridor = one_shot
         .as_ref()
@@ -210,7 +215,10 @@ fn search(
         });
     // Rust: sliced == one-shot, bit for bit.
     let mut sliced_query = Query::new(mesh);
-    match (rust_sliced(&mut sliced_query, s, g, &rust_options, slices), &rust_one) {
+    match (
+        rust_sliced(&mut sliced_query, s, g, &rust_options, slices),
+        &rust_one,
+    ) {
         (Ok((path, total)), Ok(one)) => {
             assert_eq!(path.corners, one.corners, "sliced corners");
             assert_eq!(path.details, one.details, "sliced details");
@@ -273,7 +281,11 @@ fn search(
         );
         assert!(answer.count >= 2);
         if let Some(first) = answer.points.first() {
-            assert_eq!(first.to_array(), one.corners[0].to_array(), "from the snapped start");
+            assert_eq!(
+                first.to_array(),
+                one.corners[0].to_array(),
+                "from the snapped start"
+            );
         }
     }
 }
@@ -294,7 +306,16 @@ fuzz_target!(|input: MeshOps<Op>| {
                 early,
                 capacity,
             } => {
-                search(&built, &mut cquery, start, goal, options, slices, *early, u32::from(*capacity % 40));
+                search(
+                    &built,
+                    &mut cquery,
+                    start,
+                    goal,
+                    options,
+                    slices,
+                    *early,
+                    u32::from(*capacity % 40),
+                );
                 model = Model::None;
             }
             Op::Begin {
@@ -303,7 +324,12 @@ fuzz_target!(|input: MeshOps<Op>| {
                 options,
             } => {
                 let mesh = &built.rust;
-                let (status, state) = c_begin(&mut cquery, start.resolve(mesh), goal.resolve(mesh), options);
+                let (status, state) = c_begin(
+                    &mut cquery,
+                    start.resolve(mesh),
+                    goal.resolve(mesh),
+                    options,
+                );
                 model = match (status, state) {
                     (OK, NAVSTAR_SLICE_DONE) => Model::Done,
                     (OK, _) => Model::InProgress,
@@ -326,7 +352,10 @@ fuzz_target!(|input: MeshOps<Op>| {
                     }
                     Model::Done => {
                         assert_eq!(status, OK, "{message}");
-                        assert_eq!((progress.state, progress.expansions), (NAVSTAR_SLICE_DONE, 0));
+                        assert_eq!(
+                            (progress.state, progress.expansions),
+                            (NAVSTAR_SLICE_DONE, 0)
+                        );
                         Model::Done
                     }
                     Model::MaybeInterrupted if status != OK => {
@@ -359,7 +388,14 @@ fuzz_target!(|input: MeshOps<Op>| {
             }
             Op::OneShot { start, goal } => {
                 let mesh = &built.rust;
-                c_find_path(&mut cquery, start.resolve(mesh), goal.resolve(mesh), None, 64, false);
+                c_find_path(
+                    &mut cquery,
+                    start.resolve(mesh),
+                    goal.resolve(mesh),
+                    None,
+                    64,
+                    false,
+                );
                 if model == Model::InProgress {
                     model = Model::MaybeInterrupted;
                 }

@@ -505,6 +505,28 @@ impl CMesh {
         unsafe { navstar_mesh_polygon_count(self.as_ptr()) }
     }
 
+    /// `navstar_mesh_polygon_ids`: the polygon numbers (sparse for a world's snapshot,
+    /// whose numbers encode the tile slot), checked to be increasing and as many as
+    /// `navstar_mesh_polygon_count` says.
+    pub fn polygon_ids(&self) -> Vec<u32> {
+        let count = self.polygon_count();
+        let mut ids = vec![0u32; count as usize];
+        let mut written = 0u32;
+        // SAFETY: a live mesh; `ids` is writable for `count` numbers.
+        let status = unsafe {
+            navstar::ffi::navstar_mesh_polygon_ids(
+                self.as_ptr(),
+                ids.as_mut_ptr(),
+                count,
+                &mut written,
+            )
+        };
+        check_status_and_message("navstar_mesh_polygon_ids", status);
+        assert_eq!((status, written), (OK, count));
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "ids not increasing");
+        ids
+    }
+
     /// `navstar_mesh_vertex_count`.
     pub fn vertex_count(&self) -> u32 {
         // SAFETY: a live mesh.
