@@ -21,6 +21,7 @@
 
 pub mod agents;
 mod class_agents;
+mod class_obstacles;
 mod class_queries;
 pub mod convert;
 mod corridor_class;
@@ -30,6 +31,7 @@ pub mod follow;
 mod godot_io;
 pub mod loading;
 pub mod navigator;
+pub mod obstacles;
 pub mod options;
 pub mod queries;
 mod resource;

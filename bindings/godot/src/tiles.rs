@@ -96,7 +96,7 @@ impl Navigator {
 
     /// Runs `change` on the world (made first if needed), then moves the query onto the
     /// new snapshot and keeps or clears the error.
-    fn change_world<T>(
+    pub(crate) fn change_world<T>(
         &mut self,
         change: impl FnOnce(&World) -> Result<T, String>,
     ) -> Result<T, String> {

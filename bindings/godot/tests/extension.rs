@@ -144,7 +144,12 @@ fn gdextension_file_matches_the_build() {
 }
 
 /// The source files of `NavstarMesh` (main and secondary `#[godot_api]` blocks).
-const MESH_SOURCES: [&str; 3] = ["src/lib.rs", "src/class_queries.rs", "src/class_agents.rs"];
+const MESH_SOURCES: [&str; 4] = [
+    "src/lib.rs",
+    "src/class_queries.rs",
+    "src/class_agents.rs",
+    "src/class_obstacles.rs",
+];
 
 /// Names of the `#[func]`s and `#[var]`s of `NavstarMesh`, read from the source.
 fn registered_names() -> BTreeSet<String> {
@@ -234,6 +239,11 @@ fn sample_project_uses_only_registered_methods() {
         "replace_tile",
         "remove_tile",
         "get_tile_count",
+        // Obstacles.
+        "add_obstacle",
+        "move_obstacle",
+        "remove_obstacle",
+        "get_obstacle_count",
         // Moving agents.
         "move_along_surface",
         "get_distance_to_wall",
