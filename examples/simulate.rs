@@ -12,6 +12,8 @@
 mod doors;
 #[path = "../src/bin/navstar/simulate/engine.rs"]
 mod engine;
+#[path = "../src/bin/navstar/simulate/planner.rs"]
+mod planner;
 
 use std::error::Error;
 use std::path::Path;
@@ -30,6 +32,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         doors: 8,
         door_period: 40,
         keep_trails: true,
+        plan_budget: None,
     };
     // A failed check is an error naming the frame and the agent.
     let report = engine::run(&mesh, &settings)?;

@@ -248,6 +248,45 @@ fn the_same_seed_gives_the_same_simulation() {
 }
 
 #[test]
+fn a_plan_budget_slices_the_searches_and_the_agents_still_arrive() {
+    let output = navstar(&[
+        "simulate",
+        ARENA_MESH,
+        "--agents",
+        "60",
+        "--steps",
+        "300",
+        "--plan-budget",
+        "40",
+        "--seed",
+        "3",
+    ]);
+    let report = expect_exit(&output, 0);
+    assert_eq!(field(&report, "checks:"), "passed");
+    assert!(number(&report, "arrivals:") > 30.0, "{report}");
+    let planning = field(&report, "planning:");
+    assert!(
+        planning.starts_with("at most 40 expansions per frame"),
+        "{planning}"
+    );
+    let max = planning
+        .split("max ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no max in {planning}"));
+    assert!(max <= 40.0 && max > 0.0, "{planning}");
+    // Sixty agents ask at once and forty expansions a frame cannot answer them all.
+    let waited = planning
+        .split("waited median ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no wait in {planning}"));
+    assert!(waited >= 1.0, "{planning}");
+}
+
+#[test]
 fn bad_arguments_are_usage_errors_naming_the_option() {
     for (args, culprit) in [
         (&["--step-length", "0"][..], "--step-length"),
@@ -256,6 +295,8 @@ fn bad_arguments_are_usage_errors_naming_the_option() {
         (&["--agents", "0"][..], "--agents"),
         (&["--steps", "0"][..], "--steps"),
         (&["--door-period", "0"][..], "--door-period"),
+        (&["--plan-budget", "0"][..], "--plan-budget"),
+        (&["--plan-budget", "-5"][..], "--plan-budget"),
     ] {
         let mut all = vec!["simulate", ARENA_MESH];
         all.extend_from_slice(args);

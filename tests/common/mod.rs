@@ -36,6 +36,11 @@ pub fn proptest_config(cases: u32) -> ProptestConfig {
         }
     };
     eprintln!("proptest seed {seed}: replay with PROPTEST_RNG_SEED={seed}");
+    // `PROPTEST_CASES`, when set, wins over the count the test asks for.
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         failure_persistence: None,

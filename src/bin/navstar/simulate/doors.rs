@@ -132,18 +132,11 @@ fn passage_width(mesh: &NavMesh, polygon: u32) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navstar::glam::Vec3;
-    use navstar::{DEFAULT_FLAGS, MeshOptions};
+    use navstar::DEFAULT_FLAGS;
 
     /// Four unit squares in a row along x (y up): 0, 1, 2, 3; 1 and 2 are passages.
     fn row() -> NavMesh {
-        let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
-        let vertices: Vec<Vec3> = (0..5)
-            .map(|x| v(x as f32, 0.0))
-            .chain((0..5).map(|x| v(x as f32, 1.0)))
-            .collect();
-        let indices: Vec<u32> = (0..4).flat_map(|i| [i, i + 1, i + 6, i + 5]).collect();
-        NavMesh::from_polygons(&vertices, &indices, &[4; 4], &MeshOptions::default()).unwrap()
+        super::super::test_meshes::row_then_up(4, 0)
     }
 
     #[test]

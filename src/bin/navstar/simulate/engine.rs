@@ -1,9 +1,9 @@
 //! The simulation itself: agents that walk to random targets along their
 //! [`PathCorridor`]s while doors close and open, and the checks of every frame.
 //!
-//! Dependency-free apart from `navstar` and [`super::doors`], so that the command
-//! (`navstar simulate`) and `examples/simulate.rs` run the same code: the example
-//! includes this file and `doors.rs` with `#[path]`.
+//! Dependency-free apart from `navstar`, [`super::doors`] and [`super::planner`], so
+//! that the command (`navstar simulate`) and `examples/simulate.rs` run the same code:
+//! the example includes the three files with `#[path]`.
 
 use std::time::Instant;
 
@@ -13,6 +13,7 @@ use navstar::{
 };
 
 use super::doors::Doors;
+use super::planner::{Planned, Planner, Request};
 
 /// How many polygons ahead an agent checks each frame for a closed door.
 const LOOK_AHEAD: usize = 32;
@@ -38,6 +39,10 @@ pub struct Settings {
     pub door_period: u32,
     /// Whether to record every agent's position every frame.
     pub keep_trails: bool,
+    /// `Some(n)`: new paths are planned by time-sliced searches that spend at most `n`
+    /// node expansions per frame in all ([`Planner`]), agents waiting for theirs;
+    /// `None`: each path is searched whole when asked for.
+    pub plan_budget: Option<u32>,
 }
 
 /// What a simulation measured and counted.
@@ -63,6 +68,13 @@ pub struct Report {
     pub doors: Vec<u32>,
     /// Each agent's positions, one a frame (with [`Settings::keep_trails`]).
     pub trails: Vec<Vec<Vec3>>,
+    /// With [`Settings::plan_budget`]: the expansions planning spent in each frame.
+    pub plan_spent: Vec<u32>,
+    /// With [`Settings::plan_budget`]: for each path planned, the frames from the
+    /// request to the answer (0: answered in the frame it was asked in).
+    pub plan_waits: Vec<u32>,
+    /// With [`Settings::plan_budget`]: requests still queued or searched at the end.
+    pub plan_unanswered: usize,
 }
 
 /// One agent: its corridor, whether it has a target, and the frames it has left to reach
@@ -70,7 +82,17 @@ pub struct Report {
 struct Agent {
     corridor: PathCorridor,
     walking: bool,
+    /// Waiting for the [`Planner`] to answer its request.
+    waiting: bool,
     frames_left: u32,
+}
+
+/// Who asks for a path in [`World::step_agent`]: the agent's index and the frame, and the
+/// planner to queue the request with (`None`: the path is searched at once).
+struct Asked<'p> {
+    index: usize,
+    frame: u32,
+    planner: Option<&'p mut Planner>,
 }
 
 /// The move of one agent's frame: from `from` in polygon `polygon` towards `towards`.
@@ -139,9 +161,13 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
             corridor: PathCorridor::new(mesh, start.polygon, start.point)
                 .map_err(|e| format!("cannot place an agent: {e}"))?,
             walking: false,
+            waiting: false,
             frames_left: 0,
         });
     }
+    let mut planner = settings
+        .plan_budget
+        .map(|budget| Planner::new(mesh, world.options.clone(), budget));
     if settings.keep_trails {
         report.trails = agents.iter().map(|a| vec![a.corridor.position()]).collect();
     }
@@ -151,10 +177,26 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
         let started = Instant::now();
         let occupied = |door: u32| agents.iter().any(|a| a.corridor.polygons()[0] == door);
         report.door_changes += u64::from(doors.update(mesh, frame, occupied)?);
+        if let Some(planner) = planner.as_mut() {
+            let spent = planner
+                .run_frame(|planned, corridor| {
+                    report.plan_waits.push(frame - planned.request.frame);
+                    let agent = &mut agents[planned.request.agent];
+                    agent.waiting = false;
+                    world.adopt_planned(agent, planned, corridor, &mut report)
+                })
+                .map_err(|e| format!("frame {frame}: planning: {e}"))?;
+            report.plan_spent.push(spent);
+        }
         let mut frame_micros = started.elapsed().as_secs_f64() * 1e6;
         for (index, agent) in agents.iter_mut().enumerate() {
             let started = Instant::now();
-            let step = world.step_agent(agent, &mut report);
+            let asked = Asked {
+                index,
+                frame,
+                planner: planner.as_mut(),
+            };
+            let step = world.step_agent(agent, asked, &mut report);
             let micros = started.elapsed().as_secs_f64() * 1e6;
             let step = step.map_err(|e| format!("frame {frame}: agent {index}: {e}"))?;
             report.agent_micros.push(micros);
@@ -171,6 +213,7 @@ fn simulate(mesh: &NavMesh, settings: &Settings, doors: &mut Doors) -> Result<Re
         }
         report.frame_micros.push(frame_micros);
     }
+    report.plan_unanswered = planner.as_ref().map_or(0, Planner::pending);
     Ok(report)
 }
 
@@ -180,14 +223,28 @@ impl World<'_> {
     fn step_agent(
         &mut self,
         agent: &mut Agent,
+        asked: Asked<'_>,
         report: &mut Report,
     ) -> Result<Option<Step>, String> {
+        if agent.waiting {
+            return Ok(None);
+        }
         if !agent.walking {
             let random = &mut self.random;
             let target = self
                 .mesh
                 .random_point(&self.filter, &mut || random.next_u64())
                 .map_err(|e| format!("no target: {e}"))?;
+            if let Some(planner) = asked.planner {
+                planner.request(Request {
+                    agent: asked.index,
+                    start: agent.corridor.position(),
+                    target: target.point,
+                    frame: asked.frame,
+                });
+                agent.waiting = true;
+                return Ok(None);
+            }
             self.plan(agent, target.point, report)?;
         } else if !agent.corridor.is_valid(LOOK_AHEAD, &self.filter) {
             report.replans += 1;
@@ -268,22 +325,63 @@ impl World<'_> {
     /// Plans a path from the agent to `target` and sets its corridor; a target cut off
     /// by closed doors (partial path) is given up and counted.
     fn plan(&mut self, agent: &mut Agent, target: Vec3, report: &mut Report) -> Result<(), String> {
-        report.plans += 1;
         let start = agent.corridor.position();
         let path = self
             .query
             .find_path(start, target, &self.options)
             .map_err(|e| format!("path from {start} to {target} failed: {e}"))?;
-        if path.status != PathStatus::Complete {
+        let planned = Planned {
+            request: Request {
+                agent: 0,
+                start,
+                target,
+                frame: 0,
+            },
+            status: path.status,
+            goal: *path.corners.last().expect("a path has corners"),
+            length: path.length(),
+            corners: path.corners.len() as u32,
+        };
+        self.polygons.clear();
+        self.polygons.extend(self.query.corridor());
+        self.adopt(agent, &planned, report)
+    }
+
+    /// [`World::adopt`] for a path the [`Planner`] found, with its `corridor`.
+    fn adopt_planned(
+        &mut self,
+        agent: &mut Agent,
+        planned: &Planned,
+        corridor: &[u32],
+        report: &mut Report,
+    ) -> Result<(), String> {
+        self.polygons.clear();
+        self.polygons.extend_from_slice(corridor);
+        self.adopt(agent, planned, report)
+    }
+
+    /// Gives `agent` the path `planned` (searched from where the agent stands), whose
+    /// corridor is in `self.polygons`; a target cut off by closed doors (partial path)
+    /// is given up and counted.
+    fn adopt(
+        &mut self,
+        agent: &mut Agent,
+        planned: &Planned,
+        report: &mut Report,
+    ) -> Result<(), String> {
+        report.plans += 1;
+        if planned.status != PathStatus::Complete {
             report.cut_offs += 1;
             agent.walking = false;
             return Ok(());
         }
-        let goal = *path.corners.last().expect("a path has corners");
-        let length = path.length();
-        let corners = path.corners.len() as u32;
-        self.polygons.clear();
-        self.polygons.extend(self.query.corridor());
+        let Planned {
+            goal,
+            length,
+            corners,
+            ..
+        } = *planned;
+        let start = planned.request.start;
         let here = agent.corridor.polygons()[0];
         if self.polygons.is_empty() {
             // Answered without a search (one polygon, or in direct sight): the polygons
@@ -367,177 +465,5 @@ impl World<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use navstar::MeshOptions;
-
-    /// Four unit squares in a row along x (y up): 0, 1, 2, 3.
-    fn row() -> NavMesh {
-        let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
-        let vertices: Vec<Vec3> = (0..5)
-            .map(|x| v(x as f32, 0.0))
-            .chain((0..5).map(|x| v(x as f32, 1.0)))
-            .collect();
-        let indices: Vec<u32> = (0..4).flat_map(|i| [i, i + 1, i + 6, i + 5]).collect();
-        NavMesh::from_polygons(&vertices, &indices, &[4; 4], &MeshOptions::default()).unwrap()
-    }
-
-    fn world(mesh: &NavMesh) -> World<'_> {
-        World {
-            mesh,
-            query: Query::new(mesh),
-            options: PathOptions::default(),
-            filter: QueryFilter::default(),
-            random: SplitMix64::new(1),
-            step: 0.25,
-            polygons: Vec::new(),
-            visited: Vec::new(),
-        }
-    }
-
-    fn settings(agents: usize, steps: u32) -> Settings {
-        Settings {
-            agents,
-            steps,
-            step_length: 0.25,
-            seed: 5,
-            doors: 1,
-            door_period: 10,
-            keep_trails: true,
-        }
-    }
-
-    #[test]
-    fn agents_walk_the_row_and_the_doors_are_opened_at_the_end() {
-        let mesh = row();
-        let report = run(&mesh, &settings(4, 200)).unwrap();
-        assert!(report.arrivals > 4, "{report:?}");
-        assert_eq!(report.doors.len(), 1);
-        // The door cuts the row in two: some targets are cut off, some paths replanned.
-        assert!(report.cut_offs + report.replans > 0, "{report:?}");
-        assert!(report.door_changes >= 10, "{report:?}");
-        assert_eq!(report.agent_micros.len(), 4 * 200);
-        assert_eq!(report.frame_micros.len(), 200);
-        assert!(
-            mesh.polygon_ids()
-                .all(|p| mesh.polygon_flags(p) == navstar::DEFAULT_FLAGS)
-        );
-        // Each trail stays in the row; no step is longer than 0.25.
-        for trail in &report.trails {
-            assert_eq!(trail.len(), 201);
-            for pair in trail.windows(2) {
-                assert!(pair[0].distance(pair[1]) <= 0.25 + 1e-5);
-                assert!((0.0..=4.0).contains(&pair[1].x) && (0.0..=1.0).contains(&pair[1].z));
-            }
-        }
-        let again = run(&mesh, &settings(4, 200)).unwrap();
-        assert_eq!(again.trails, report.trails, "the same seed, the same walk");
-        assert!(
-            run(
-                &mesh,
-                &Settings {
-                    step_length: f32::NAN,
-                    ..settings(1, 1)
-                }
-            )
-            .is_err()
-        );
-    }
-
-    #[test]
-    fn the_checks_catch_an_agent_in_a_closed_polygon_or_off_the_mesh() {
-        let mesh = row();
-        let world = world(&mesh);
-        let doors = Doors::choose(&mesh, 0, 1, &mut SplitMix64::new(1));
-        let agent = Agent {
-            corridor: PathCorridor::new(&mesh, 1, Vec3::new(1.5, 0.0, 0.5)).unwrap(),
-            walking: false,
-            frames_left: 0,
-        };
-        let here = agent.corridor.position();
-        assert!(world.check(&agent, None, &doors).is_ok());
-        // A step the corridor did not take: the positions disagree.
-        let step = Step {
-            polygon: 1,
-            from: here,
-            towards: Vec3::new(2.5, 0.0, 0.5),
-        };
-        let error = world.check(&agent, Some(step), &doors).unwrap_err();
-        assert!(error.contains("the move along the surface at"), "{error}");
-        mesh.set_polygon_flags(1, 0).unwrap();
-        let error = world.check(&agent, None, &doors).unwrap_err();
-        assert!(error.contains("closed polygon 1"), "{error}");
-    }
-
-    #[test]
-    fn a_direct_path_from_a_vertex_starts_where_the_query_started() {
-        // The fan round (35, 18) of data/arena.mesh (z up) where agent 141 of
-        // `simulate data/arena.mesh --agents 200 --steps 500 --doors 40 --door-period 5
-        // --step-length 2 --seed 1` was stuck: 0 = (35,15) (47,15) (35,18),
-        // 1 = (35,18) (47,19) (34,19), 2 = (35,18) (34,19) (34,18),
-        // 3 = (35,18) (47,15) (47,19) (a door); a wall between 2 and 0. (In this order the
-        // query snaps the vertex to 0, as it snapped it to 81 in the arena.)
-        let v = |x: f32, y: f32| Vec3::new(x, y, 0.0);
-        let vertices = [
-            v(35.0, 18.0),
-            v(47.0, 19.0),
-            v(34.0, 19.0),
-            v(34.0, 18.0),
-            v(47.0, 15.0),
-            v(35.0, 15.0),
-        ];
-        let indices = [
-            5, 4, 0, /**/ 0, 1, 2, /**/ 0, 2, 3, /**/ 0, 4, 1,
-        ];
-        let options = MeshOptions::default().with_up_axis(navstar::UpAxis::Z);
-        let mesh = NavMesh::from_polygons(&vertices, &indices, &[3; 4], &options).unwrap();
-        mesh.set_polygon_flags(3, 0).unwrap();
-        let mut world = world(&mesh);
-        world.step = 2.0;
-        let mut report = Report::default();
-        // The agent stands on the vertex, its corridor in 1; its target is in 0, in
-        // direct sight from the vertex (the query starts in 0), but the walk from 1 slides
-        // along the closed door.
-        let mut agent = Agent {
-            corridor: PathCorridor::new(&mesh, 1, v(35.0, 18.0)).unwrap(),
-            walking: false,
-            frames_left: 0,
-        };
-        let target = v(35.747_906, 15.747_589);
-        world.plan(&mut agent, target, &mut report).unwrap();
-        assert!(agent.walking);
-        assert_eq!(agent.corridor.polygons(), [0]);
-        assert!(agent.corridor.target().distance(target) < 1e-5);
-        let doors = Doors::choose(&mesh, 0, 1, &mut SplitMix64::new(1));
-        // 2.37 to walk at 2 a frame: two moves, then the arrival.
-        for _ in 0..3 {
-            let step = world.step_agent(&mut agent, &mut report).unwrap();
-            world.check(&agent, step, &doors).unwrap();
-        }
-        assert_eq!(report.arrivals, 1);
-        let at = agent.corridor.position();
-        assert!(at.distance(target) < 1e-5, "at {at}");
-    }
-
-    #[test]
-    fn an_agent_that_does_not_arrive_in_time_fails() {
-        let mesh = row();
-        let mut world = world(&mesh);
-        let mut report = Report::default();
-        let mut agent = Agent {
-            corridor: PathCorridor::new(&mesh, 0, Vec3::new(0.5, 0.0, 0.5)).unwrap(),
-            walking: false,
-            frames_left: 0,
-        };
-        world
-            .plan(&mut agent, Vec3::new(3.5, 0.0, 0.5), &mut report)
-            .unwrap();
-        assert!(agent.walking);
-        // 3 units at 0.25: 12 frames and a corner, doubled, and 8 to spare.
-        assert_eq!(agent.frames_left, 2 * (12 + 2) + 8);
-        agent.frames_left = 1;
-        assert!(world.step_agent(&mut agent, &mut report).is_ok());
-        let error = world.step_agent(&mut agent, &mut report).unwrap_err();
-        assert!(error.contains("did not reach its target"), "{error}");
-    }
-}
+#[path = "engine_tests.rs"]
+mod tests;

@@ -8,6 +8,9 @@
 
 pub mod doors;
 pub mod engine;
+pub mod planner;
+#[cfg(test)]
+mod test_meshes;
 
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
@@ -66,6 +69,12 @@ pub struct SimulateCommand {
     #[arg(long, value_name = "F", default_value_t = 40,
           value_parser = RangedU64ValueParser::<u32>::new().range(1..=1_000_000))]
     door_period: u32,
+    /// Plan new paths by time-sliced searches that spend at most N node expansions per
+    /// frame in all (agents wait, standing, for theirs), instead of each path searched
+    /// whole when asked for (1 to 100000000)
+    #[arg(long, value_name = "N", allow_hyphen_values = true,
+          value_parser = RangedU64ValueParser::<u32>::new().range(1..=100_000_000))]
+    plan_budget: Option<u32>,
     /// Write an SVG picture of the agents' trails and the doors
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<String>,
@@ -97,6 +106,7 @@ impl SimulateCommand {
             doors: self.doors,
             door_period: self.door_period,
             keep_trails: self.svg.is_some(),
+            plan_budget: self.plan_budget,
         };
         let report = engine::run(mesh, &settings)
             .map_err(|e| CliError::failure(format!("{path}: check failed: {e}")))?;
@@ -125,6 +135,22 @@ impl SimulateCommand {
             report.plans, report.replans
         );
         println!("walked:       {}", format_number(report.walked as f32, 1));
+        if let Some(budget) = self.plan_budget {
+            let mut spent: Vec<f64> = report.plan_spent.iter().map(|&n| f64::from(n)).collect();
+            spent.sort_by(f64::total_cmp);
+            let mut waits: Vec<f64> = report.plan_waits.iter().map(|&n| f64::from(n)).collect();
+            waits.sort_by(f64::total_cmp);
+            println!(
+                "planning:     at most {budget} expansions per frame: spent median {}, max {}; \
+                 {} paths answered, waited median {} frames, p95 {}; {} unanswered at the end",
+                stats::median(&spent),
+                spent.last().copied().unwrap_or(0.0),
+                waits.len(),
+                stats::median(&waits),
+                stats::quantile(&waits, 0.95),
+                report.plan_unanswered
+            );
+        }
         println!(
             "frame time:   median {:.1} us, p95 {:.1} us",
             stats::median(&frames),
