@@ -585,3 +585,54 @@ fn flips_in_the_merged_copy_load_equal_or_fail() {
     }
     assert!(refused > 250, "only {refused} of 300 forged copies refused");
 }
+
+#[test]
+fn the_baked_agent_radius_is_saved_and_checked() {
+    // An L of three 2 x 2 squares, built for agents of radius 0.25.
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let vertices = [
+        v(0.0, 0.0),
+        v(2.0, 0.0),
+        v(4.0, 0.0),
+        v(0.0, 2.0),
+        v(2.0, 2.0),
+        v(4.0, 2.0),
+        v(0.0, 4.0),
+        v(2.0, 4.0),
+    ];
+    let indices = [0, 3, 4, 1, 1, 4, 5, 2, 3, 6, 7, 4];
+    let options = MeshOptions::default().with_agent_radius(0.25);
+    let mesh = NavMesh::from_polygons(&vertices, &indices, &[4; 3], &options).unwrap();
+    let loaded = round_trip(&mesh);
+    assert_eq!(loaded.agent_radius(), 0.25);
+    // A query for a larger agent erodes the loaded mesh by the same difference (0.5):
+    // the same path round the inner corner (2, 2).
+    let (from, to) = (v(3.5, 1.0), v(1.0, 3.5));
+    let radius = PathOptions::default().with_agent_radius(0.75);
+    let original = Query::new(&mesh).find_path_vec(from, to, &radius).unwrap();
+    let reloaded = Query::new(&loaded)
+        .find_path_vec(from, to, &radius)
+        .unwrap();
+    assert_eq!(original.corners, reloaded.corners);
+    assert!(original.corners.len() > 2, "{:?}", original.corners);
+    // Forged radii are refused, naming the field.
+    let bytes = mesh.to_bytes().unwrap();
+    for bad in [f32::NAN, f32::INFINITY, -1.0, -0.0] {
+        let mut b = bytes.clone();
+        let at = section_offset(&b, b"OPTS") + 8;
+        b[at..at + 4].copy_from_slice(&bad.to_le_bytes());
+        reseal(&mut b);
+        match binary_error(&b) {
+            BinaryError::Invalid {
+                section, reason, ..
+            } => {
+                assert_eq!(section, "options");
+                assert!(reason.contains("baked agent radius"), "{reason}");
+            }
+            other => panic!("{bad}: {other}"),
+        }
+    }
+    // A file with 0 there (as written before the radius was kept) loads as radius 0.
+    let plain = NavMesh::from_polygons(&vertices, &indices, &[4; 3], &MeshOptions::default());
+    assert_eq!(round_trip(&plain.unwrap()).agent_radius(), 0.0);
+}

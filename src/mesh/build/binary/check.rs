@@ -157,6 +157,7 @@ pub(super) fn assemble(tile: Tile) -> Result<MeshData, BinaryError> {
     }
     let coarse = merged::check_merged(&mesh, tile.of_merged, tile.merged)?;
     mesh.coarse = OnceLock::from(coarse);
+    mesh.clearance.baked_radius = tile.options.baked_radius;
     Ok(mesh)
 }
 

@@ -14,7 +14,11 @@
 //! * A `TILE` body is a fixed sequence of sections, each a 4-byte tag, a `u64` length
 //!   and an array of fixed-size records (the `sections!` list below): no count is stored apart
 //!   from the section lengths, so nothing is allocated beyond what the bytes hold. In
-//!   order: options, vertices, the polygon tables ([`MESH`]), areas, flags, islands,
+//!   order: options (one 12-byte record: the up axis as a `u8`, 0 for Y and 1 for Z; the
+//!   connectors flag as a `u8`; two reserved bytes, 0; the island count, `u32`; the
+//!   agent radius the mesh was built for, `f32`, finite and >= 0: files written before
+//!   it was kept there hold 0 in its place, which reads as radius 0), vertices, the
+//!   polygon tables ([`MESH`]), areas, flags, islands,
 //!   links and their hops, then the merged polygon of each polygon: empty when the mesh
 //!   has no merged copy, else followed by the copy's polygon tables ([`MERGED`]).
 //!

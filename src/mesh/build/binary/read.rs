@@ -268,6 +268,8 @@ pub(super) struct TileOptions {
     pub up: UpAxis,
     pub connectors: bool,
     pub island_count: u32,
+    /// The agent radius the mesh was built for ([`crate::MeshOptions::agent_radius`]).
+    pub baked_radius: f32,
 }
 
 fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
@@ -293,13 +295,22 @@ fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
     if raw[1] > 1 {
         return Err(bad(1, "the connectors flag is neither 0 nor 1"));
     }
-    if raw[2] != 0 || raw[3] != 0 || u32_at(raw, 8) != 0 {
+    if raw[2] != 0 || raw[3] != 0 {
         return Err(bad(2, "a reserved field is not 0"));
+    }
+    let baked_radius = f32_at(raw, 8);
+    // -0.0 too: the builder never stores it, and a file must save back to its bytes.
+    if !(baked_radius.is_finite() && baked_radius.is_sign_positive()) {
+        return Err(bad(
+            8,
+            &format!("the baked agent radius {baked_radius} is not finite and >= 0"),
+        ));
     }
     let options = TileOptions {
         up,
         connectors: raw[1] == 1,
         island_count: u32_at(raw, 4),
+        baked_radius,
     };
     let vertices = r.section(VERTICES, |b: &[u8; 12]| vec3_at(b, 0))?;
     let polygons = read_polygons(r, &MESH)?;

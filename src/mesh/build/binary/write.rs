@@ -97,7 +97,7 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
         out.push(u8::from(connectors));
         out.extend_from_slice(&[0, 0]);
         put_u32(out, mesh.island_count);
-        put_u32(out, 0);
+        put_u32(out, mesh.clearance.baked_radius.to_bits());
     });
     section(out, VERTICES, mesh.vertices.as_single(), |out, v| {
         put_vec3(out, *v)
