@@ -10,6 +10,7 @@ mod clearance_oracle;
 mod common;
 mod known;
 mod oracle;
+mod refs;
 mod threads;
 
 use glam::Vec3;
