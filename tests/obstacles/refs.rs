@@ -338,3 +338,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_saved_world_refuses_the_references_made_on_carved_polygons() {
+    // Two tiles; a disc carves the first. Obstacles are not saved: the loaded world has
+    // the first tile as added, so every reference made on its carved polygons is stale
+    // there (never another polygon), while the second tile's references still resolve.
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.add_tile(&room(8.0, 4.0, 2, 1)).unwrap();
+    let other = NavMesh::from_polygons(
+        &[v(8.0, 0.0), v(12.0, 0.0), v(12.0, 4.0), v(8.0, 4.0)],
+        &[0, 1, 2, 3],
+        &[4],
+        &navstar::MeshOptions::default(),
+    )
+    .unwrap();
+    world.add_tile(&other).unwrap();
+    world
+        .add_obstacle(&Obstacle::circle(Vec2::new(2.0, 2.0), 1.0).unwrap())
+        .unwrap();
+    let carved = world.snapshot();
+    let refs: Vec<PolyRef> = carved
+        .polygon_ids()
+        .map(|p| carved.polygon_ref(p).unwrap())
+        .collect();
+    let far = carved.polygon_ref(at(&carved, 10.0, 2.0)).unwrap();
+    let loaded = World::from_bytes(&world.to_bytes()).unwrap().snapshot();
+    for &r in refs.iter().filter(|r| r.polygon() >> 22 == 0) {
+        assert!(is_stale(&loaded.resolve(r).unwrap_err()));
+    }
+    let found = loaded.resolve(far).unwrap();
+    assert_eq!(corners(&loaded, found), corners(&carved, far.polygon()));
+}
