@@ -135,3 +135,78 @@ pub(super) fn number(
         unchanged,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+    use crate::mesh::MeshOptions;
+
+    /// Three unit squares in a row (y up), in the order `order` of their x.
+    fn squares(order: [u32; 3]) -> NavMesh {
+        let v = |x: u32, z: u32| Vec3::new(x as f32, 0.0, z as f32);
+        let vertices: Vec<Vec3> = (0..4).flat_map(|x| [v(x, 0), v(x, 1)]).collect();
+        let indices: Vec<u32> = order
+            .iter()
+            .flat_map(|&x| [2 * x, 2 * x + 1, 2 * x + 3, 2 * x + 2])
+            .collect();
+        NavMesh::from_polygons(&vertices, &indices, &[4; 3], &MeshOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn the_same_polygons_in_place_are_unchanged() {
+        let mesh = squares([0, 1, 2]);
+        let draft = Draft::uncut(mesh.data());
+        let numbering = number(true, &mesh, |p| p, &PolygonStamps::new(1), &draft, 2);
+        assert!(numbering.unchanged);
+        assert_eq!(numbering.order, [0, 1, 2]);
+        assert_eq!(numbering.stamps, PolygonStamps::new(1));
+    }
+
+    #[test]
+    fn polygons_kept_elsewhere_move_home_with_their_moves_recorded() {
+        // Now: square 2 at number 0, square 0 at number 2 (stamped 3 and 4).
+        let now = squares([2, 1, 0]);
+        let mut stamps = PolygonStamps::new(1);
+        stamps.born = vec![3, 1, 4];
+        let added = squares([0, 1, 2]);
+        let draft = Draft::uncut(added.data());
+        let numbering = number(true, &now, |p| 2 - p, &stamps, &draft, 5);
+        assert!(!numbering.unchanged);
+        assert_eq!(numbering.order, [0, 1, 2]);
+        let moved = |from, to, born| Moved {
+            generation: 5,
+            from,
+            to,
+            born,
+        };
+        assert_eq!(numbering.stamps.moves, [moved(2, 0, 4), moved(0, 2, 3)]);
+        assert_eq!(numbering.stamps.born, [5, 1, 5]);
+        // A reference to square 2 made at generation 3 follows it home.
+        assert_eq!(numbering.stamps.resolve(3, 0, 5, 3), Some(2));
+    }
+
+    #[test]
+    fn carved_polygons_keep_their_numbers_and_new_ones_fill_the_free_ones() {
+        // The tile now holds squares 0 and 2 only (numbers 0 and 1); the draft has all
+        // three, in the order of the mesh as added: square 1 is new and takes number 2.
+        let all = squares([0, 1, 2]);
+        let vertices: Vec<Vec3> = (0..4)
+            .flat_map(|x| [Vec3::new(x as f32, 0.0, 0.0), Vec3::new(x as f32, 0.0, 1.0)])
+            .collect();
+        let now = NavMesh::from_polygons(
+            &vertices,
+            &[0, 1, 3, 2, 4, 5, 7, 6],
+            &[4, 4],
+            &MeshOptions::default(),
+        )
+        .unwrap();
+        let draft = Draft::uncut(all.data());
+        let numbering = number(false, &now, |p| 2 * p, &PolygonStamps::new(1), &draft, 2);
+        assert_eq!(numbering.order, [0, 2, 1]);
+        assert_eq!(numbering.stamps.born, [1, 1, 2]);
+        assert!(numbering.stamps.moves.is_empty());
+        assert!(!numbering.unchanged);
+    }
+}
