@@ -31,8 +31,8 @@ use navstar::ffi::{
 };
 use navstar::glam::{Vec2, Vec3};
 use navstar::{
-    MeshOptions, NavMesh, Obstacle, ObstacleId, PathOptions, PathStatus, PolyRef, Query,
-    TileGrid, World, WorldOptions,
+    MeshOptions, NavMesh, Obstacle, ObstacleId, PathOptions, PathStatus, PolyRef, Query, TileGrid,
+    World, WorldOptions,
 };
 use navstar_fuzz::world::{
     CWorld, STALE_REFERENCE, c_world_create, polygon_ref, polygon_shape, resolve,
@@ -224,7 +224,11 @@ impl Refs {
             match rust.resolve(PolyRef(*reference)) {
                 Ok(p) => {
                     assert_eq!((status, found), (OK, p), "C and Rust resolve apart");
-                    assert_eq!(&polygon_shape(c, p), shape, "a reference found another polygon");
+                    assert_eq!(
+                        &polygon_shape(c, p),
+                        shape,
+                        "a reference found another polygon"
+                    );
                 }
                 Err(error) => {
                     assert!(
@@ -236,7 +240,10 @@ impl Refs {
                         .originals
                         .iter()
                         .any(|&(r, _, touched)| r == *reference && !touched);
-                    assert!(!untouched, "a polygon no change came near is stale: {error}");
+                    assert!(
+                        !untouched,
+                        "a polygon no change came near is stale: {error}"
+                    );
                 }
             }
         }
@@ -405,7 +412,9 @@ fuzz_target!(|input: Input| {
                             assert_eq!(status, OK);
                             changed.extend([before.unwrap(), obstacle]);
                         }
-                        (_, Err(error)) => assert_eq!(status, navstar::ffi::NavstarStatus::from(&error)),
+                        (_, Err(error)) => {
+                            assert_eq!(status, navstar::ffi::NavstarStatus::from(&error))
+                        }
                     },
                 }
             }

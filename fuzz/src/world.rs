@@ -8,10 +8,10 @@ use arbitrary::Arbitrary;
 use navstar::ffi::{
     NavstarMesh, NavstarStatus, NavstarTileRef, NavstarWorld, NavstarWorldOptions,
     navstar_mesh_polygon_ids, navstar_mesh_polygon_points, navstar_mesh_polygon_ref,
-    navstar_mesh_resolve_polygon_ref,
-    navstar_world_add_tile, navstar_world_create, navstar_world_free, navstar_world_load_bytes,
-    navstar_world_options_default, navstar_world_remove_tile, navstar_world_replace_tile,
-    navstar_world_save, navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
+    navstar_mesh_resolve_polygon_ref, navstar_world_add_tile, navstar_world_create,
+    navstar_world_free, navstar_world_load_bytes, navstar_world_options_default,
+    navstar_world_remove_tile, navstar_world_replace_tile, navstar_world_save,
+    navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
 };
 use navstar::glam::Vec3;
 use navstar::{NavMesh, PathOptions, PathStatus, Query};
