@@ -1453,9 +1453,11 @@ NavstarStatus navstar_mesh_polygon_ids(const struct NavstarMesh *mesh,
                                        uint32_t *out_count);
 
 // A reference to polygon `polygon` of a mesh that stays meaningful after the mesh is
-// gone: it names the polygon's tile and that tile's generation, so that
+// gone: it names the polygon and the generation of its tile slot, so that
 // `navstar_mesh_resolve_polygon_ref` on a later snapshot of the same world finds the
-// polygon again, or reports it stale. (A plain mesh is a world of one tile.)
+// polygon again, or reports it stale. Obstacles added, moved or removed leave the
+// references of the polygons they do not cut valid. (A plain mesh is a world of one
+// tile.)
 //
 // * `out_ref` (out): the reference; 0 on error.
 //
@@ -1468,14 +1470,16 @@ NavstarStatus navstar_mesh_polygon_ref(const struct NavstarMesh *mesh,
                                        uint64_t *out_ref);
 
 // The polygon number, in this mesh, of a reference made by `navstar_mesh_polygon_ref`
-// (on this mesh or on another snapshot of the same world).
+// (on this mesh or on an earlier snapshot of the same world): the same polygon, with
+// the same corners; its number is the same unless obstacles renumbered its tile.
 //
 // * `out_polygon` (out, optional): the polygon number; `NAVSTAR_NO_POLYGON` on error.
 //
 // A reference to a tile that this mesh does not hold, or holds in another generation
-// (it was removed or replaced), is `NAVSTAR_ERROR_STALE_REFERENCE`, naming the tile and
-// both generations; a reference beyond the tile's polygons is
-// `NAVSTAR_ERROR_INVALID_ARGUMENT`.
+// (it was removed or replaced), to a polygon an obstacle cut since (or a piece cut
+// again or gone), or made on a later snapshot, is `NAVSTAR_ERROR_STALE_REFERENCE`,
+// naming the tile and both generations, never another polygon; a reference beyond the
+// tile's polygons is `NAVSTAR_ERROR_INVALID_ARGUMENT`.
 //
 // # Safety
 // `mesh` must be NULL or a live mesh; `out_polygon` NULL or writable.

@@ -366,8 +366,9 @@ pub enum QueryError {
     /// only degenerate connectors) where the query looked.
     #[error("no polygon with an area is admitted by the filter where the random point was asked")]
     NoAdmittedArea,
-    /// A [`crate::PolyRef`] names a polygon of a tile that is no longer in the world
-    /// (removed or replaced since the reference was made).
+    /// A [`crate::PolyRef`] names a polygon that is no longer in the world: its tile was
+    /// removed or replaced since the reference was made, or an obstacle cut the polygon
+    /// (or the piece it was) since; or the reference was made on a later snapshot.
     #[error("{}", stale_message("polygon", *.slot, *.generation, *.current))]
     StaleReference {
         /// The tile slot of the polygon.

@@ -13,7 +13,12 @@
 //! * every path is valid on the world: each corner and 8 points along each segment lie
 //!   on the snapshot (within a small tolerance), and a complete path ends at the goal;
 //! * once every obstacle is removed the world has its original polygon count and gives
-//!   the original answers to the paths asked.
+//!   the original answers to the paths asked;
+//! * polygon references kept from every snapshot (C's `navstar_mesh_polygon_ref`) resolve
+//!   alike in C and Rust on the latest, either to a polygon of the same corners or as
+//!   stale (never to another polygon); a reference to a polygon of the tile as added
+//!   stays valid while no change's region came near it (the polygons near a changed
+//!   footprint, and again those near an obstacle near them).
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -26,10 +31,12 @@ use navstar::ffi::{
 };
 use navstar::glam::{Vec2, Vec3};
 use navstar::{
-    MeshOptions, NavMesh, Obstacle, ObstacleId, PathOptions, PathStatus, Query, TileGrid, World,
-    WorldOptions,
+    MeshOptions, NavMesh, Obstacle, ObstacleId, PathOptions, PathStatus, PolyRef, Query, TileGrid,
+    World, WorldOptions,
 };
-use navstar_fuzz::world::{CWorld, STALE_REFERENCE, c_world_create};
+use navstar_fuzz::world::{
+    CWorld, STALE_REFERENCE, c_world_create, polygon_ref, polygon_shape, resolve,
+};
 use navstar_fuzz::{
     CMesh, INVALID_ARGUMENT, OK, c_find_path, c_grid_create, check_status_and_message,
 };
@@ -124,6 +131,128 @@ impl Shape {
             None => rust,
         };
         (raw, rust)
+    }
+}
+
+/// A ground box (low and high corners).
+type GroundBox = (Vec2, Vec2);
+
+fn ground_box(points: impl Iterator<Item = Vec2>) -> GroundBox {
+    points.fold(
+        (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+        |(a, b), q| (a.min(q), b.max(q)),
+    )
+}
+
+/// Whether two ground boxes come within 1e-3 of each other.
+fn boxes_meet(a: GroundBox, b: GroundBox) -> bool {
+    let m = 1e-3;
+    a.0.x <= b.1.x + m && a.0.y <= b.1.y + m && b.0.x <= a.1.x + m && b.0.y <= a.1.y + m
+}
+
+fn footprint_box(o: &Obstacle) -> GroundBox {
+    ground_box(o.footprint().iter().copied())
+}
+
+/// At most this many references are kept (those of the tile as added always).
+const MAX_KEPT: usize = 400;
+
+/// Polygon references kept across the changes, checked after each.
+struct Refs {
+    /// Each reference and the shape of its polygon when it was made.
+    kept: Vec<(u64, Vec<[u32; 3]>)>,
+    /// The polygons of the tile as added: reference, ground box, and whether a change's
+    /// region came near it since.
+    originals: Vec<(u64, GroundBox, bool)>,
+}
+
+impl Refs {
+    fn new(c: &CMesh, rust: &NavMesh) -> Refs {
+        let mut refs = Refs {
+            kept: Vec::new(),
+            originals: Vec::new(),
+        };
+        for p in rust.polygon_ids() {
+            let (status, reference) = polygon_ref(c, p);
+            assert_eq!(status, OK);
+            assert_eq!(rust.polygon_ref(p).map(|r| r.0), Ok(reference));
+            let corners = rust.polygon_vertices(p).iter().map(|&v| {
+                let q = rust.vertex(v);
+                Vec2::new(q.x, q.z)
+            });
+            refs.originals.push((reference, ground_box(corners), false));
+            refs.kept.push((reference, polygon_shape(c, p)));
+        }
+        refs
+    }
+
+    /// A change of the `changed` footprints, with the `live` obstacles after it: marks the
+    /// polygons of the tile as added in its region.
+    fn changed(&mut self, changed: &[Obstacle], live: &[Obstacle]) {
+        let mut region: Vec<bool> = self
+            .originals
+            .iter()
+            .map(|&(_, b, _)| changed.iter().any(|o| boxes_meet(footprint_box(o), b)))
+            .collect();
+        loop {
+            let grown: Vec<bool> = (0..region.len())
+                .map(|i| {
+                    region[i]
+                        || live.iter().any(|o| {
+                            let f = footprint_box(o);
+                            boxes_meet(f, self.originals[i].1)
+                                && (0..region.len())
+                                    .any(|j| region[j] && boxes_meet(f, self.originals[j].1))
+                        })
+                })
+                .collect();
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        for (original, touched) in self.originals.iter_mut().zip(region) {
+            original.2 |= touched;
+        }
+    }
+
+    /// Resolves every kept reference on the latest snapshot, in C and in Rust, and keeps
+    /// references to its polygons.
+    fn check(&mut self, c: &CMesh, rust: &NavMesh) {
+        for (reference, shape) in &self.kept {
+            let (status, found) = resolve(c, *reference);
+            match rust.resolve(PolyRef(*reference)) {
+                Ok(p) => {
+                    assert_eq!((status, found), (OK, p), "C and Rust resolve apart");
+                    assert_eq!(
+                        &polygon_shape(c, p),
+                        shape,
+                        "a reference found another polygon"
+                    );
+                }
+                Err(error) => {
+                    assert!(
+                        matches!(error, navstar::QueryError::StaleReference { .. }),
+                        "{error}"
+                    );
+                    assert_eq!(status, STALE_REFERENCE);
+                    let untouched = self
+                        .originals
+                        .iter()
+                        .any(|&(r, _, touched)| r == *reference && !touched);
+                    assert!(
+                        !untouched,
+                        "a polygon no change came near is stale: {error}"
+                    );
+                }
+            }
+        }
+        let room = MAX_KEPT.saturating_sub(self.kept.len());
+        for p in c.polygon_ids().into_iter().take(room.min(48)) {
+            let (status, reference) = polygon_ref(c, p);
+            assert_eq!(status, OK);
+            self.kept.push((reference, polygon_shape(c, p)));
+        }
     }
 }
 
@@ -240,7 +369,9 @@ fuzz_target!(|input: Input| {
     let mut removed: Vec<NavstarObstacleRef> = Vec::new();
     let mut asked: Vec<(Vec3, Vec3, (PathStatus, Vec<[u32; 3]>))> = Vec::new();
     let mut points = Vec::new();
+    let mut refs = Refs::new(&world.snapshot(), &rust.snapshot());
     for op in input.ops.iter().take(24) {
+        let mut changed: Vec<Obstacle> = Vec::new();
         match op {
             Op::Add(shape) => {
                 let (raw, obstacle) = shape.both(&mut points);
@@ -252,6 +383,7 @@ fuzz_target!(|input: Input| {
                             assert_eq!(status, OK);
                             assert_eq!(id.id, rust_id.0);
                             live.push(id);
+                            changed.push(obstacle);
                         }
                         Err(error) => assert_eq!(status, navstar::ffi::NavstarStatus::from(&error)),
                     },
@@ -272,9 +404,17 @@ fuzz_target!(|input: Input| {
                 match obstacle {
                     _ if !is_live => assert_eq!(status, STALE_REFERENCE),
                     Err(_) => assert_eq!(status, INVALID_ARGUMENT),
-                    Ok(obstacle) => match rust.move_obstacle(ObstacleId(target.id), &obstacle) {
-                        Ok(()) => assert_eq!(status, OK),
-                        Err(error) => assert_eq!(status, navstar::ffi::NavstarStatus::from(&error)),
+                    Ok(obstacle) => match (
+                        rust.obstacle(ObstacleId(target.id)),
+                        rust.move_obstacle(ObstacleId(target.id), &obstacle),
+                    ) {
+                        (before, Ok(())) => {
+                            assert_eq!(status, OK);
+                            changed.extend([before.unwrap(), obstacle]);
+                        }
+                        (_, Err(error)) => {
+                            assert_eq!(status, navstar::ffi::NavstarStatus::from(&error))
+                        }
                     },
                 }
             }
@@ -292,6 +432,7 @@ fuzz_target!(|input: Input| {
                 check_status_and_message("navstar_world_remove_obstacle", status);
                 if is_live {
                     assert_eq!(status, OK);
+                    changed.push(rust.obstacle(ObstacleId(target.id)).unwrap());
                     rust.remove_obstacle(ObstacleId(target.id)).unwrap();
                     removed.push(target);
                 } else {
@@ -325,6 +466,12 @@ fuzz_target!(|input: Input| {
             world.snapshot().polygon_count(),
             rust.snapshot().polygon_count()
         );
+        let live_now: Vec<Obstacle> = live
+            .iter()
+            .map(|r| rust.obstacle(ObstacleId(r.id)).unwrap())
+            .collect();
+        refs.changed(&changed, &live_now);
+        refs.check(&world.snapshot(), &rust.snapshot());
     }
     // Everything removed: the world as it was.
     for target in live.drain(..) {

@@ -14,7 +14,8 @@
 //!   lists the model's tiles by slot, and the tile count agrees;
 //! * a reference to any polygon of any snapshot resolves on that snapshot to the same
 //!   polygon, and on the latest one exactly when its tile (slot and generation) is still
-//!   present, else it is stale;
+//!   present (no obstacle touches a polygon here), to a polygon of the same shape (its
+//!   corners but those seams put on its edges), else it is stale;
 //! * paths and nearest points between cell centres of present tiles, on old snapshots
 //!   as on new ones, succeed (complete or partial) with finite corners, starting at the
 //!   start;
@@ -26,7 +27,7 @@ use libfuzzer_sys::fuzz_target;
 use navstar::ffi::{NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point};
 use navstar_fuzz::world::{
     CWorld, STALE_REFERENCE, TileSpec, c_world_create, c_world_load, check_polygon_ids,
-    polygon_ref, resolve, world_options,
+    polygon_ref, polygon_shape, resolve, world_options,
 };
 use navstar_fuzz::{
     CMesh, INVALID_ARGUMENT, OK, PARTIAL_PATH, c_find_path, check_status_and_message,
@@ -305,6 +306,11 @@ impl Model {
         if present {
             assert_eq!(status, OK, "a reference into a present tile is refused");
             assert_eq!(polygon_ref(&latest.mesh, found), (OK, reference));
+            assert_eq!(
+                polygon_shape(&latest.mesh, found),
+                polygon_shape(&s.mesh, polygon),
+                "a reference found another polygon"
+            );
         } else {
             assert_eq!(
                 status, STALE_REFERENCE,

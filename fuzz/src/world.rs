@@ -7,10 +7,11 @@ use std::ptr::{self, NonNull};
 use arbitrary::Arbitrary;
 use navstar::ffi::{
     NavstarMesh, NavstarStatus, NavstarTileRef, NavstarWorld, NavstarWorldOptions,
-    navstar_mesh_polygon_ids, navstar_mesh_polygon_ref, navstar_mesh_resolve_polygon_ref,
-    navstar_world_add_tile, navstar_world_create, navstar_world_free, navstar_world_load_bytes,
-    navstar_world_options_default, navstar_world_remove_tile, navstar_world_replace_tile,
-    navstar_world_save, navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
+    navstar_mesh_polygon_ids, navstar_mesh_polygon_points, navstar_mesh_polygon_ref,
+    navstar_mesh_resolve_polygon_ref, navstar_world_add_tile, navstar_world_create,
+    navstar_world_free, navstar_world_load_bytes, navstar_world_options_default,
+    navstar_world_remove_tile, navstar_world_replace_tile, navstar_world_save,
+    navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
 };
 use navstar::glam::Vec3;
 use navstar::{NavMesh, PathOptions, PathStatus, Query};
@@ -354,6 +355,46 @@ pub fn resolve(mesh: &CMesh, reference: u64) -> (NavstarStatus, u32) {
         assert_eq!(out, navstar::ffi::NAVSTAR_NO_POLYGON);
     }
     (status, out)
+}
+
+/// The shape of polygon `polygon` of a mesh (`navstar_mesh_polygon_points`): its corners
+/// without those lying on the line of their neighbours (seams insert such corners where
+/// another tile's edge ends), as bits, from the smallest on; what a reference to the
+/// polygon must find again.
+pub fn polygon_shape(mesh: &CMesh, polygon: u32) -> Vec<[u32; 3]> {
+    let mut points = vec![[0.0f32; 3]; 64];
+    let mut count = 0u32;
+    // SAFETY: a live mesh; `points` holds 64 points, `count` is writable.
+    let status = unsafe {
+        navstar_mesh_polygon_points(
+            mesh.as_ptr(),
+            polygon,
+            points.as_mut_ptr().cast::<f32>(),
+            64,
+            &mut count,
+        )
+    };
+    check_status_and_message("navstar_mesh_polygon_points", status);
+    assert_eq!(status, OK, "{}", crate::last_error());
+    points.truncate(count as usize);
+    let n = points.len();
+    let ground = |i: usize| {
+        let p = points[i % n];
+        (f64::from(p[0]), f64::from(p[2]))
+    };
+    let mut shape: Vec<[u32; 3]> = (0..n)
+        .filter(|&i| {
+            let (a, b, c) = (ground(i + n - 1), ground(i), ground(i + 1));
+            let cross = (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0);
+            let scale = ((b.0 - a.0).hypot(b.1 - a.1)) * ((c.0 - b.0).hypot(c.1 - b.1));
+            cross.abs() > 1e-6 * scale
+        })
+        .map(|i| points[i].map(f32::to_bits))
+        .collect();
+    if let Some(first) = (0..shape.len()).min_by_key(|&i| shape[i]) {
+        shape.rotate_left(first);
+    }
+    shape
 }
 
 /// Runs a few paths on a snapshot of a world between points of its polygons (picked by

@@ -77,6 +77,7 @@ fn part(tile: u32, points: &[(f32, f32)], indices: &[u32], sizes: &[u32]) -> Par
             generation: 1,
             // Every tile here is one island, and the seam joins them: island 0.
             island_map: vec![0; m.island_count as usize],
+            stamps: Arc::default(),
         },
     }
 }

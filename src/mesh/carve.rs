@@ -11,16 +11,15 @@
 //! corner at an original corner is that very vertex, so the pieces join the kept
 //! polygons round them. The whole tile is then built again by the normal builder.
 
-use std::collections::HashMap;
-
-use glam::{DVec2, Vec3};
+use glam::DVec2;
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::overlay::FloatOverlay;
 
+pub(crate) use super::draft::Draft;
 use super::obstacle::Obstacle;
 use super::partition::{self, Keep, PartitionError, Pieces, Region};
-use super::{MeshData, MeshInput, MeshOptions, NO_NEIGHBOUR, NavMesh};
+use super::{MeshData, NO_NEIGHBOUR, NavMesh};
 use crate::error::MeshError;
 
 /// A grown footprint and what tells quickly whether it meets a polygon.
@@ -42,6 +41,41 @@ pub(crate) fn carve(
     mesh: &MeshData,
     obstacles: &[&Obstacle],
 ) -> Result<Option<(NavMesh, Vec<u32>)>, MeshError> {
+    match draft(mesh, obstacles, None)? {
+        Some(draft) => draft
+            .build(&(0..draft.len() as u32).collect::<Vec<_>>())
+            .map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The tile as it is before a change of its obstacles: the change keeps its pieces where
+/// it does not cut again.
+pub(crate) struct Present<'a> {
+    /// The tile's mesh now (one tile).
+    pub mesh: &'a MeshData,
+    /// Per polygon of `mesh`: the polygon of the mesh as added it comes from.
+    pub of_original: &'a [u32],
+    /// The obstacles the change adds or takes away (a move: both footprints).
+    pub changed: &'a [&'a Obstacle],
+}
+
+/// The polygons of `mesh` (one tile) with `obstacles` carved out, not yet built (see
+/// [`Draft`]); `None` when none of them touches a polygon.
+///
+/// With `present`, only the *region of the change* is cut again: the polygons a changed
+/// footprint overlaps, and with them every polygon cut by an obstacle that cuts one of
+/// the region (an obstacle cuts all its polygons together). The other cut polygons keep
+/// the pieces they have in `present`, vertex for vertex; no cut crosses an edge between
+/// them and the region, so the two sides still meet corner to corner.
+///
+/// # Errors
+/// As [`carve`].
+pub(crate) fn draft(
+    mesh: &MeshData,
+    obstacles: &[&Obstacle],
+    present: Option<&Present<'_>>,
+) -> Result<Option<Draft>, MeshError> {
     if obstacles.is_empty() {
         return Ok(None);
     }
@@ -51,8 +85,10 @@ pub(crate) fn carve(
         ));
     }
     let radius = mesh.clearance.baked_radius;
+    let changed = present.map_or(&[][..], |p| p.changed);
     let cuts: Vec<Cut<'_>> = obstacles
         .iter()
+        .chain(changed)
         .map(|&obstacle| {
             let shape = obstacle.grown(radius);
             let low = shape
@@ -69,9 +105,11 @@ pub(crate) fn carve(
             }
         })
         .collect();
-    // Per polygon: the cuts touching it.
+    // Per polygon: the cuts touching it (the obstacles'), and whether a changed
+    // footprint overlaps it.
     let count = mesh.polygon_count() as usize;
     let mut touching: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut hit = vec![present.is_none(); count];
     let mut any = false;
     for p in 0..count as u32 {
         let corners = ground_corners(mesh, p);
@@ -86,13 +124,27 @@ pub(crate) fn carve(
         }
         for (i, cut) in cuts.iter().enumerate() {
             if cut.obstacle.meets_heights(lo, hi) && overlaps(cut, &corners) {
-                touching[p as usize].push(i);
-                any = true;
+                if i < obstacles.len() {
+                    touching[p as usize].push(i);
+                    any = true;
+                } else {
+                    hit[p as usize] = true;
+                }
             }
         }
     }
     if !any {
         return Ok(None);
+    }
+    let recut = region(&touching, hit, obstacles.len());
+    // The cut polygons outside the region keep their pieces.
+    let kept: Vec<bool> = (0..count)
+        .map(|p| !recut[p] && !touching[p].is_empty())
+        .collect();
+    for (p, t) in touching.iter_mut().enumerate() {
+        if kept[p] {
+            t.clear();
+        }
     }
     let mut pieces = Pieces {
         points: Vec::new(),
@@ -122,7 +174,39 @@ pub(crate) fn carve(
         pieces.owner.extend(part.owner);
     }
     let merged = partition::merge(mesh, &pieces).map_err(failed)?;
-    rebuild(mesh, &touching, &merged).map(Some)
+    let cut: Vec<bool> = (0..count)
+        .map(|p| kept[p] || !touching[p].is_empty())
+        .collect();
+    let mut draft = Draft::of(mesh, &cut, &merged);
+    if let Some(present) = present {
+        draft.keep(mesh, present, &kept);
+    }
+    Ok(Some(draft))
+}
+
+/// The region of a change: the polygons `hit` by a changed footprint and, again and
+/// again, every polygon touched by a cut (of `cuts`) that touches one of the region.
+fn region(touching: &[Vec<usize>], mut hit: Vec<bool>, cuts: usize) -> Vec<bool> {
+    let mut by_cut: Vec<Vec<usize>> = vec![Vec::new(); cuts];
+    for (p, t) in touching.iter().enumerate() {
+        for &i in t {
+            by_cut[i].push(p);
+        }
+    }
+    let mut queue: Vec<usize> = (0..hit.len()).filter(|&p| hit[p]).collect();
+    let mut done = vec![false; cuts];
+    while let Some(p) = queue.pop() {
+        for &i in &touching[p] {
+            if !std::mem::replace(&mut done[i], true) {
+                for &q in &by_cut[i] {
+                    if !std::mem::replace(&mut hit[q], true) {
+                        queue.push(q);
+                    }
+                }
+            }
+        }
+    }
+    hit
 }
 
 /// The error of a cut that could not be split into polygons.
@@ -136,7 +220,7 @@ fn failed(error: PartitionError) -> MeshError {
 }
 
 /// The ground corners of polygon `p`, counter-clockwise.
-fn ground_corners(mesh: &MeshData, p: u32) -> Vec<DVec2> {
+pub(super) fn ground_corners(mesh: &MeshData, p: u32) -> Vec<DVec2> {
     mesh.corners[mesh.corner_range(p)]
         .iter()
         .map(|&v| mesh.ground[v as usize].as_dvec2())
@@ -144,7 +228,7 @@ fn ground_corners(mesh: &MeshData, p: u32) -> Vec<DVec2> {
 }
 
 /// Twice the signed area of a ring.
-fn area(ring: &[DVec2]) -> f64 {
+pub(super) fn area(ring: &[DVec2]) -> f64 {
     let n = ring.len();
     (0..n).map(|i| ring[i].perp_dot(ring[(i + 1) % n])).sum()
 }
@@ -216,102 +300,6 @@ fn union_rings<'a>(shapes: impl Iterator<Item = &'a Vec<DVec2>>) -> Vec<Vec<DVec
         .map(|ring| ring.into_iter().map(DVec2::from).collect::<Vec<_>>())
         .filter(|ring| ring.len() >= 3)
         .collect()
-}
-
-/// The tile again: the untouched polygons as they were (in their order), then the
-/// pieces, with the original areas, flags, links and options; and per polygon, the
-/// polygon of `mesh` it comes from.
-fn rebuild(
-    mesh: &MeshData,
-    touching: &[Vec<usize>],
-    merged: &partition::Merged,
-) -> Result<(NavMesh, Vec<u32>), MeshError> {
-    let mut of_original = Vec::new();
-    let mut vertices: Vec<Vec3> = mesh.vertices.as_single().to_vec();
-    let mut indices = Vec::new();
-    let mut sizes = Vec::new();
-    let mut areas = Vec::new();
-    let mut flags = Vec::new();
-    let mut degenerate = false;
-    for p in 0..touching.len() as u32 {
-        if !touching[p as usize].is_empty() {
-            continue;
-        }
-        let corners = &mesh.corners[mesh.corner_range(p)];
-        degenerate |= area(&ground_corners(mesh, p)) <= 0.0;
-        indices.extend_from_slice(corners);
-        of_original.push(p);
-        sizes.push(corners.len() as u32);
-        areas.push(mesh.areas[p as usize]);
-        flags.push(mesh.flags_of(p));
-    }
-    // A piece's corner at a corner of its original polygon is that vertex; the others
-    // are new, one per merged vertex.
-    let mut new_vertex: HashMap<u32, u32> = HashMap::new();
-    let mut start = 0;
-    for (piece, &size) in merged.sizes.iter().enumerate() {
-        let owner = merged.of_original[piece];
-        let own = &mesh.corners[mesh.corner_range(owner)];
-        for &v in &merged.indices[start..start + size as usize] {
-            let position = merged.vertices[v as usize];
-            let ground = mesh.up.ground(position);
-            let original = own
-                .iter()
-                .copied()
-                .find(|&c| mesh.ground[c as usize] == ground);
-            let index = match original {
-                Some(c) => c,
-                None => *new_vertex.entry(v).or_insert_with(|| {
-                    vertices.push(position);
-                    vertices.len() as u32 - 1
-                }),
-            };
-            indices.push(index);
-        }
-        start += size as usize;
-        of_original.push(owner);
-        sizes.push(size);
-        areas.push(mesh.areas[owner as usize]);
-        flags.push(mesh.flags_of(owner));
-    }
-    if sizes.is_empty() {
-        return Err(MeshError::CarveFailed("the obstacles cover the whole mesh"));
-    }
-    // The links, each end where it was attached (radius 1e-3, for the heights of the
-    // pieces: an end the cut took away does not attach elsewhere, and the link is left
-    // out).
-    let mut links: Vec<_> = mesh
-        .links
-        .attached(0..mesh.polygon_count())
-        .into_iter()
-        .map(|a| a.link.with_radius(1e-3))
-        .collect();
-    let options = MeshOptions::default()
-        .with_up_axis(mesh.up)
-        .with_weld_vertices(false)
-        .with_agent_radius(mesh.clearance.baked_radius)
-        .with_allow_degenerate_connectors(degenerate);
-    loop {
-        let built = NavMesh::from_input(
-            &MeshInput::new(&vertices, &indices)
-                .with_polygon_sizes(&sizes)
-                .with_areas(&areas)
-                .with_flags(&flags)
-                .with_links(&links),
-            &options,
-        );
-        match built {
-            Ok(carved) => return Ok((carved, of_original)),
-            Err(MeshError::LinkOffMesh { link, .. }) if (link as usize) < links.len() => {
-                links.remove(link as usize);
-            }
-            Err(_) => {
-                return Err(MeshError::CarveFailed(
-                    "the carved polygons could not be built into a mesh",
-                ));
-            }
-        }
-    }
 }
 
 impl NavMesh {

@@ -16,6 +16,7 @@ pub(crate) mod carve;
 mod clearance;
 mod coarse;
 mod cut;
+pub(crate) mod draft;
 mod fan;
 mod grid;
 mod interpolate;
@@ -26,6 +27,7 @@ mod partition;
 mod raycast;
 mod sample;
 mod slide;
+mod stamps;
 mod tiled;
 mod walk;
 
@@ -53,6 +55,7 @@ pub use sample::RandomPoint;
 pub(crate) use sample::pick_by_area;
 pub(crate) use slide::CORNER_REACH;
 pub use slide::{MAX_SURFACE_LEGS, SurfaceMove};
+pub(crate) use stamps::{Moved, PolygonStamps};
 pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
 pub(crate) use walk::WalkEnd;
 

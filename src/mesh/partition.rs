@@ -56,6 +56,7 @@ pub(crate) enum PartitionError {
 }
 
 /// Convex polygons merged from kept triangles, as mesh input.
+#[derive(Default)]
 pub(crate) struct Merged {
     /// Vertices of the triangles (world positions, heights from the original polygons).
     pub vertices: Vec<Vec3>,

@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
 
-use super::{Links, MeshData, PolygonIndex};
+use super::{Links, MeshData, PolygonIndex, PolygonStamps};
 use crate::error::{MeshError, QueryError};
 use crate::geometry::{Aabb, UpAxis};
 use crate::sync::{AtomicU32, AtomicU64};
@@ -231,6 +231,9 @@ pub(crate) struct TileInfo {
     /// Per island local to the tile ([`MeshData::local_island`]): the island of the
     /// whole mesh.
     pub island_map: Vec<u32>,
+    /// Since which generation each polygon number names its polygon (for polygon
+    /// references, [`crate::PolyRef`]).
+    pub stamps: Arc<PolygonStamps>,
 }
 
 impl TileInfo {
@@ -248,6 +251,7 @@ impl TileInfo {
             slot_count: 0,
             generation: 0,
             island_map: Vec::new(),
+            stamps: Arc::default(),
         })
     }
 }
@@ -306,6 +310,7 @@ impl MeshData {
                 0..island_count,
                 "islands",
             )?,
+            stamps: Arc::default(),
         };
         Ok(MeshData::from_tiles(
             up,

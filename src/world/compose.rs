@@ -38,7 +38,8 @@ use super::stitch::{Border, SeamRules, TileShape};
 use crate::error::MeshError;
 use crate::geometry::Aabb;
 use crate::mesh::{
-    CoarseMesh, ElementTables, Links, MeshData, NavMesh, OffMeshLink, PolygonIndex, TileInfo, Tiled,
+    CoarseMesh, ElementTables, Links, MeshData, NavMesh, OffMeshLink, PolygonIndex, PolygonStamps,
+    TileInfo, Tiled,
 };
 use crate::sync::{AtomicU32, AtomicU64};
 
@@ -57,8 +58,11 @@ pub(super) const MERGED_SHARE: f64 = 0.9;
 pub(super) struct Tile {
     /// The mesh it was added as (one tile: local ids).
     pub mesh: NavMesh,
-    /// The generation of its slot.
+    /// The generation of its slot when it was put there (that of its [`TileRef`]).
     pub generation: u32,
+    /// Since which generation of the slot each polygon number names its polygon (see
+    /// [`PolyRef`](super::PolyRef)); obstacles renumber carved tiles.
+    pub stamps: Arc<PolygonStamps>,
     /// Its walls and bounds, for stitching: found when first needed (a merged layer
     /// that is never stitched does without).
     border: OnceLock<Border>,
@@ -142,6 +146,7 @@ impl Tile {
         Tile {
             mesh: mesh.clone(),
             generation,
+            stamps: Arc::new(PolygonStamps::new(generation)),
             border: OnceLock::new(),
             neighbours: Vec::new(),
             flags,
@@ -409,10 +414,20 @@ impl State {
     }
 
     /// Puts `tile` into the empty `slot` and joins it to its neighbours.
-    pub fn put(&mut self, slot: u32, tile: Tile) -> Result<(), MeshError> {
+    pub fn put(&mut self, slot: u32, mut tile: Tile) -> Result<(), MeshError> {
         // Never lower: a tile put back from a saved world keeps its reference's
-        // generation, which may be below the slot's (obstacles carved since).
-        let generation = tile.generation.max(self.generations[slot as usize]);
+        // generation, which may be below the slot's (obstacles carved since). Then the
+        // slot moves on, and the tile's polygon numbers count from there: the saved
+        // world's references were made on the carved polygons, which are not put back.
+        let recorded = self.generations[slot as usize];
+        let generation = if recorded > tile.generation {
+            recorded.wrapping_add(1).max(1)
+        } else {
+            tile.generation
+        };
+        if tile.stamps.since != generation {
+            tile.stamps = Arc::new(PolygonStamps::new(generation));
+        }
         let regions = [tile.mesh.data().bounds];
         let mut touched = self.link(slot, tile);
         touched.push(slot);
@@ -611,6 +626,7 @@ impl State {
                             slot_count: chunks.corners.len() as u32,
                             generation,
                             island_map: map,
+                            stamps: tile.stamps.clone(),
                         }
                     }
                     None => TileInfo {
@@ -621,6 +637,7 @@ impl State {
                         slot_count: 0,
                         generation,
                         island_map: Vec::new(),
+                        stamps: Arc::default(),
                     },
                 }
             })

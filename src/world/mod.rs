@@ -19,6 +19,7 @@ mod chunks;
 mod compose;
 mod islands;
 mod links;
+mod numbering;
 mod obstacles;
 mod refs;
 mod restitch;

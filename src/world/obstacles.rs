@@ -6,19 +6,26 @@
 //! obstacle gets back the very mesh it was added as. Tiles added later are carved by the
 //! obstacles already there.
 //!
-//! A carved tile keeps its [`TileRef`](super::TileRef), but the generation of its slot
-//! moves on, so that polygon references into it ([`super::PolyRef`]) become stale;
-//! references into the other tiles stay valid. The tile's run-time polygon flags carry
-//! over: each piece takes the flags its original polygon had.
+//! Only the region of the change is cut again (the polygons a changed footprint
+//! overlaps, and those of the obstacles overlapping them, `mesh/carve.rs`); the other
+//! polygons are kept as they are, pieces included. A carved tile keeps its
+//! [`TileRef`](super::TileRef); the generation of its slot moves on, and its polygons
+//! are numbered by `numbering.rs` so that polygon references ([`super::PolyRef`]) to
+//! kept polygons still resolve to them and those to cut polygons are stale. The tile's
+//! run-time polygon flags carry over: each piece takes the flags its original polygon
+//! had.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use glam::DVec2;
 
 use super::World;
 use super::compose::{State, Tile};
+use super::numbering;
 use crate::error::MeshError;
+use crate::mesh::carve::{Draft, Present};
 use crate::mesh::{NavMesh, Obstacle, OffMeshLink, carve};
 
 /// An obstacle of a [`World`] ([`World::add_obstacle`]). Ids count from 1 and are never
@@ -130,9 +137,12 @@ struct Plan {
     carved: Option<Carved>,
 }
 
-/// Carves the tiles of `slots` again with the world's obstacles (the change is computed
-/// in full, then applied). Returns whether any tile changed.
-fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
+/// Carves the tiles of `slots` again with the world's obstacles after a change of the
+/// `changed` ones (added, moved from and to, removed): only the region of the change is
+/// cut again ([`carve::draft`]), and the polygons keep their numbers where they are kept
+/// ([`numbering`]). The change is computed in full, then applied. Returns whether any
+/// tile changed.
+fn recarve(state: &mut State, slots: &[u32], changed: &[&Obstacle]) -> Result<bool, MeshError> {
     let mut plans = Vec::new();
     for &slot in slots {
         let tile = state.tile(slot);
@@ -155,19 +165,54 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
             None => (0..count as u32).map(|p| tile.flags_of(p)).collect(),
         };
         let near = state.obstacles.near(&original);
-        let (mesh, carved) = match carve::carve(original.data(), &near)? {
-            Some((mesh, of_original)) => (
-                mesh,
-                Some(Carved {
-                    original: original.clone(),
-                    of_original,
-                    original_flags: flags.clone(),
-                }),
-            ),
-            None if carved_now.is_none() => continue,
-            None => (original.clone(), None),
+        let identity: Vec<u32>;
+        let present = Present {
+            mesh: tile.mesh.data(),
+            of_original: match carved_now {
+                Some(c) => &c.of_original,
+                None => {
+                    identity = (0..tile.mesh.polygon_count()).collect();
+                    &identity
+                }
+            },
+            changed,
         };
-        let new = Tile::new(&mesh, &tile.links.given, slot, tile.generation, state)?;
+        let (draft, uncut) = match carve::draft(original.data(), &near, Some(&present))? {
+            Some(draft) => (draft, false),
+            None if carved_now.is_none() => continue,
+            None => (Draft::uncut(original.data()), true),
+        };
+        let generation = state.next_generation(slot);
+        let numbering = numbering::number(
+            uncut,
+            &tile.mesh,
+            |p| carved_now.map_or(p, |c| c.of_original[p as usize]),
+            &tile.stamps,
+            &draft,
+            generation,
+        );
+        if numbering.unchanged {
+            continue; // no polygon of the tile changes
+        }
+        let in_order = numbering
+            .order
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == i as u32);
+        let (mesh, carved) = if uncut && in_order {
+            // The mesh as added, polygon for polygon.
+            (original.clone(), None)
+        } else {
+            let (mesh, of_original) = draft.build(&numbering.order)?;
+            let carved = Carved {
+                original: original.clone(),
+                of_original,
+                original_flags: flags.clone(),
+            };
+            (mesh, Some(carved))
+        };
+        let mut new = Tile::new(&mesh, &tile.links.given, slot, tile.generation, state)?;
+        new.stamps = Arc::new(numbering.stamps);
         let of = |p: u32| carved.as_ref().map_or(p, |c| c.of_original[p as usize]);
         new.set_flags(|p| flags[of(p) as usize]);
         if new.links.flags.len() == tile.links.flags.len() {
@@ -176,7 +221,6 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
                 to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
             }
         }
-        let generation = state.next_generation(slot);
         plans.push(Plan {
             slot,
             tile: new,
@@ -189,7 +233,7 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
     for plan in plans {
         // What the slot holds now, to put back should a later swap fail.
         let old = state.tile(plan.slot);
-        let back = Tile::new(
+        let mut back = Tile::new(
             &old.mesh,
             &old.links.given,
             plan.slot,
@@ -197,6 +241,7 @@ fn recarve(state: &mut State, slots: &[u32]) -> Result<bool, MeshError> {
             state,
         )?;
         back.set_flags(|p| old.flags_of(p));
+        back.stamps = old.stamps.clone();
         let back = Plan {
             slot: plan.slot,
             tile: back,
@@ -234,8 +279,9 @@ impl World {
     /// Adds an obstacle and carves it into the tiles it overlaps (see [`Obstacle`]):
     /// the touched polygons are cut and split again, the tiles swapped in and one
     /// snapshot published, while other threads go on querying the snapshots they hold.
-    /// Polygon references into the carved tiles become stale; the others stay valid.
-    /// Tiles added later are carved by it too.
+    /// Polygon references to the polygons it cuts become stale; those to the others,
+    /// in the carved tiles too, still resolve to them (see [`crate::PolyRef`]). Tiles
+    /// added later are carved by it too.
     ///
     /// # Errors
     /// [`MeshError::CarveFailed`] when a cut cannot be split into polygons;
@@ -265,7 +311,7 @@ impl World {
         let id = state.obstacles.last_id + 1;
         state.obstacles.live.insert(id, obstacle.clone());
         let slots = slots_near(&state, &[obstacle]);
-        match recarve(&mut state, &slots) {
+        match recarve(&mut state, &slots, &[obstacle]) {
             Ok(changed) => {
                 state.obstacles.last_id = id;
                 if changed {
@@ -282,6 +328,8 @@ impl World {
 
     /// Gives obstacle `id` a new footprint and height range (moved, turned, resized):
     /// the tiles near it before or after are carved again, in one published snapshot.
+    /// References to the polygons the footprint cut or cuts now become stale; the others
+    /// still resolve (see [`crate::PolyRef`]).
     ///
     /// # Errors
     /// [`MeshError::StaleObstacle`] when `id` names no obstacle of the world; otherwise
@@ -311,7 +359,7 @@ impl World {
             return Err(MeshError::StaleObstacle { id: id.0 });
         };
         let slots = slots_near(&state, &[&old, obstacle]);
-        match recarve(&mut state, &slots) {
+        match recarve(&mut state, &slots, &[&old, obstacle]) {
             Ok(changed) => {
                 if changed {
                     self.publish(&state);
@@ -327,6 +375,8 @@ impl World {
 
     /// Removes obstacle `id`; the tiles it was near are carved again without it (a tile
     /// left with no obstacle gets back the mesh it was added as, polygon for polygon).
+    /// References to the pieces it left and to the polygons given back whole made before
+    /// are stale; the others still resolve (see [`crate::PolyRef`]).
     ///
     /// # Errors
     /// [`MeshError::StaleObstacle`] when `id` names no obstacle of the world; otherwise
@@ -353,7 +403,7 @@ impl World {
             return Err(MeshError::StaleObstacle { id: id.0 });
         };
         let slots = slots_near(&state, &[&old]);
-        match recarve(&mut state, &slots) {
+        match recarve(&mut state, &slots, &[&old]) {
             Ok(changed) => {
                 if changed {
                     self.publish(&state);

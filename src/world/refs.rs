@@ -9,11 +9,29 @@ use crate::mesh::{MeshData, NavMesh};
 
 /// A polygon of a mesh or of a world, as callers keep it across snapshots (corridors,
 /// reachable sets, nearest-point answers): `generation << 32 | polygon id`, where the
-/// generation is that of the polygon's tile slot (0 for a mesh built on its own). It is
-/// [`crate::TileRef::generation`] until an obstacle is carved into the tile
-/// ([`crate::World::add_obstacle`]): the slot's generation then moves on (the tile keeps
-/// its `TileRef`), so that references into the carved tile become stale. Make one with [`NavMesh::polygon_ref`]; turn it back into a
-/// polygon id of a later snapshot with [`NavMesh::resolve`].
+/// generation is that of the polygon's tile slot when the reference was made (0 for a
+/// mesh built on its own). The slot's generation is [`crate::TileRef::generation`] when
+/// the tile is put there, and moves on each time obstacles change the tile
+/// ([`crate::World::add_obstacle`]; the tile keeps its `TileRef`). Make one with
+/// [`NavMesh::polygon_ref`]; turn it back into a polygon id of a later snapshot with
+/// [`NavMesh::resolve`].
+///
+/// What survives what:
+/// - a tile removed or replaced: every reference into it is stale;
+/// - an obstacle added, moved or removed: a reference to a polygon the change leaves as
+///   it is (same corners, cut from the same polygon of the mesh as added) resolves to
+///   that very polygon, under the same id, or under a new one when the tile shrank below
+///   its number (the move is remembered, for the last 1024 moves of the tile); a
+///   reference to a polygon that was cut, or to a piece that is cut again or gone, is
+///   stale, never another polygon. A change cuts again the polygons its footprint
+///   (grown by the mesh's baked radius, before and after a move) overlaps, and every
+///   polygon an obstacle overlapping one of those overlaps too (an obstacle cuts its
+///   polygons together); the others keep their pieces. A polygon given back whole when
+///   its obstacle goes is new for references: references made before the obstacle came
+///   are stale (its number named a piece meanwhile).
+///
+/// A reference is only ever resolved forward: one made on a later snapshot is stale in
+/// an earlier one.
 ///
 /// # Example
 /// ```
@@ -29,6 +47,23 @@ use crate::mesh::{MeshData, NavMesh};
 /// world.replace_tile(r, &tile)?;
 /// let error = world.snapshot().resolve(kept).unwrap_err();
 /// assert_eq!(error, QueryError::StaleReference { slot: 0, generation: 1, current: Some(2) });
+///
+/// // Two 4 x 4 rooms in one tile, a disc in the first: the second room's reference
+/// // still names it, the first room's is stale.
+/// use navstar::{glam::Vec2, Obstacle};
+/// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+/// let corners = [v(0.0, 0.0), v(4.0, 0.0), v(8.0, 0.0), v(8.0, 4.0), v(4.0, 4.0), v(0.0, 4.0)];
+/// let rooms = NavMesh::from_polygons(&corners, &[0, 1, 4, 5, 1, 2, 3, 4], &[4, 4], &MeshOptions::default())?;
+/// let world = World::new(&WorldOptions::default())?;
+/// world.add_tile(&rooms)?;
+/// let before = world.snapshot();
+/// let (first, second) = (before.polygon_ref(0)?, before.polygon_ref(1)?);
+/// world.add_obstacle(&Obstacle::circle(Vec2::new(2.0, 2.0), 1.0)?)?;
+/// let after = world.snapshot();
+/// let kept = after.resolve(second)?;
+/// assert_eq!(after.polygon_vertices(kept).len(), 4);
+/// assert!(after.polygon_vertices(kept).iter().all(|&c| after.vertex(c).x >= 4.0));
+/// assert!(matches!(after.resolve(first), Err(QueryError::StaleReference { .. })));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -49,9 +84,10 @@ impl PolyRef {
 }
 
 impl NavMesh {
-    /// A reference to `polygon` that stays valid for as long as its tile is in the world:
-    /// [`NavMesh::resolve`] on a later snapshot gives the polygon back, or an error if
-    /// its tile was removed or replaced.
+    /// A reference to `polygon` that stays valid for as long as its tile is in the world
+    /// and obstacles leave the polygon as it is: [`NavMesh::resolve`] on a later snapshot
+    /// gives the polygon back, or an error if its tile was removed or replaced or the
+    /// polygon was cut (see [`PolyRef`]).
     ///
     /// # Errors
     /// [`QueryError::IndexOutOfRange`] when the mesh has no polygon `polygon`.
@@ -75,12 +111,14 @@ impl NavMesh {
         Ok(PolyRef(u64::from(generation) << 32 | u64::from(polygon)))
     }
 
-    /// The polygon id of `reference` in this mesh.
+    /// The polygon id of `reference` in this mesh: the same polygon, under the same id
+    /// unless obstacles renumbered its tile (see [`PolyRef`]).
     ///
     /// # Errors
     /// [`QueryError::StaleReference`] when the polygon's tile slot is empty or holds
-    /// another generation; [`QueryError::IndexOutOfRange`] when the tile has no such
-    /// polygon (the reference was not made by [`NavMesh::polygon_ref`]).
+    /// another tile, the polygon was cut or is gone, or the reference was made on a later
+    /// snapshot; [`QueryError::IndexOutOfRange`] when the tile has no such polygon (the
+    /// reference was not made by [`NavMesh::polygon_ref`]).
     ///
     /// # Example
     /// ```
@@ -96,21 +134,30 @@ impl NavMesh {
     pub fn resolve(&self, reference: PolyRef) -> Result<u32, QueryError> {
         let data = self.data();
         let polygon = reference.polygon();
-        let (slot, _) = data.split_id(polygon);
-        let current = data
-            .tiles
-            .get(slot)
-            .filter(|t| t.polygon_count > 0)
-            .map(|t| t.generation);
-        if current != Some(reference.generation()) {
+        let (slot, local) = data.split_id(polygon);
+        let generation = reference.generation();
+        let Some(tile) = data.tiles.get(slot).filter(|t| t.polygon_count > 0) else {
             return Err(QueryError::StaleReference {
                 slot: slot as u32,
-                generation: reference.generation(),
-                current,
+                generation,
+                current: None,
             });
+        };
+        if generation == tile.generation && local >= tile.polygon_count {
+            // Not made by `polygon_ref`: no polygon had that number.
+            data.check_polygon(polygon)?;
         }
-        data.check_polygon(polygon)?;
-        Ok(polygon)
+        match tile
+            .stamps
+            .resolve(generation, local, tile.generation, tile.polygon_count)
+        {
+            Some(now) => Ok(data.tile_base(slot) | now),
+            None => Err(QueryError::StaleReference {
+                slot: slot as u32,
+                generation,
+                current: Some(tile.generation),
+            }),
+        }
     }
 }
 

@@ -293,3 +293,45 @@ fn bad_obstacles_are_named() {
     assert_eq!(unsafe { navstar_world_obstacle_count(ptr::null()) }, 0);
     assert_eq!(count(&world), 1);
 }
+
+#[test]
+fn an_obstacle_leaves_the_references_of_polygons_it_does_not_cut() {
+    use crate::world::{polygon_ref, resolve};
+    // Two 4 x 4 tiles side by side, one polygon each (slots 0 and 1; 22 local bits).
+    let world = new_world();
+    add_ok(&world, &grid_tile(4, 4, &[1; 16], 0.0, 0.0));
+    add_ok(&world, &grid_tile(4, 4, &[1; 16], 4.0, 0.0));
+    let before = snapshot(&world);
+    let (status, left) = polygon_ref(&before, 0);
+    assert_status(status, OK, &[]);
+    let (status, right) = polygon_ref(&before, 1 << 22);
+    assert_status(status, OK, &[]);
+    // A disc in the left tile, and one that cuts nothing (its height range is above).
+    let (status, _) = add(&world, Some(&circle(2.0, 2.0, 1.0)));
+    assert_status(status, OK, &[]);
+    let high = NavstarObstacle {
+        bottom: 5.0,
+        top: 6.0,
+        ..circle(6.0, 2.0, 1.0)
+    };
+    let (status, _) = add(&world, Some(&high));
+    assert_status(status, OK, &[]);
+    let after = snapshot(&world);
+    assert!(after.polygon_count() > 2);
+    assert_eq!(resolve(&after, right), (OK, 1 << 22));
+    let (status, polygon) = resolve(&after, left);
+    assert_status(
+        status,
+        STALE_REFERENCE,
+        &["stale polygon reference", "tile slot 0", "generation 1"],
+    );
+    assert_eq!(polygon, navstar::ffi::NAVSTAR_NO_POLYGON);
+    // A reference made now, to a piece of the left tile, resolves; the earlier snapshot
+    // still resolves its own references.
+    let (status, piece) = polygon_ref(&after, 0);
+    assert_status(status, OK, &[]);
+    assert_eq!(resolve(&after, piece), (OK, 0));
+    assert_eq!(resolve(&before, left), (OK, 0));
+    // A reference made on the later snapshot is stale on the earlier one.
+    assert_eq!(resolve(&before, piece).0, STALE_REFERENCE);
+}

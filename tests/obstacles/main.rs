@@ -1,8 +1,10 @@
 //! Obstacles carved into meshes and worlds at run time (issue 18): known answers on
 //! hand-made rooms and corridors ([`known`]), the exact mode's lengths against an
 //! independent oracle on random rooms with random obstacles ([`oracle`]: the room minus
-//! the obstacles computed with `geo`'s booleans, then a visibility graph), and threads
-//! querying while another adds and removes obstacles ([`threads`]).
+//! the obstacles computed with `geo`'s booleans, then a visibility graph), polygon
+//! references across obstacle changes ([`refs`]: known cases, and kept references on
+//! random rooms either naming their polygon or stale only where a change cut), and
+//! threads querying while another adds and removes obstacles ([`threads`]).
 
 #[path = "../common/clearance_oracle/mod.rs"]
 mod clearance_oracle;
@@ -10,6 +12,7 @@ mod clearance_oracle;
 mod common;
 mod known;
 mod oracle;
+mod refs;
 mod threads;
 
 use glam::Vec3;
