@@ -230,7 +230,7 @@ pub(crate) struct TileInfo {
     pub generation: u32,
     /// Per island local to the tile ([`MeshData::local_island`]): the island of the
     /// whole mesh.
-    pub island_map: Vec<u32>,
+    pub island_map: Arc<[u32]>,
 }
 
 impl TileInfo {
@@ -247,7 +247,7 @@ impl TileInfo {
             vertex_count: 0,
             slot_count: 0,
             generation: 0,
-            island_map: Vec::new(),
+            island_map: Arc::from(Vec::new()),
         })
     }
 }
@@ -301,11 +301,12 @@ impl MeshData {
             vertex_count: tables.vertices.total_len() as u32,
             slot_count: tables.corners.total_len() as u32,
             generation: 0,
-            island_map: crate::alloc::try_collect(
+            island_map: crate::alloc::try_collect::<u32>(
                 island_count as usize,
                 0..island_count,
                 "islands",
-            )?,
+            )?
+            .into(),
         };
         Ok(MeshData::from_tiles(
             up,

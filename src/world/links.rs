@@ -349,6 +349,7 @@ impl State {
     /// Applies what [`State::plan_links`] computed.
     pub(super) fn apply_links(&mut self, plan: LinkPlan) {
         for (slot, i, end) in plan.ends {
+            self.island_dirty.push(slot);
             self.tile_mut(slot).links.ends[i] = end;
         }
         for chunks in plan.chunks {

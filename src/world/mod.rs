@@ -22,6 +22,7 @@ mod links;
 mod obstacles;
 mod refs;
 mod restitch;
+mod snapshot;
 pub(crate) mod stitch;
 
 use std::sync::{Arc, PoisonError};
@@ -271,7 +272,7 @@ impl World {
             tolerance: options.seam_tolerance,
             climb: options.climb,
         };
-        let state = State::new(rules, local_bits, options.max_tiles)?;
+        let mut state = State::new(rules, local_bits, options.max_tiles)?;
         let first = state.snapshot();
         Ok(World {
             options: options.clone(),
@@ -449,7 +450,7 @@ impl World {
         let (tile, carved) = obstacles::carved_tile(&state, tile, links, slot, generation)?;
         state.put(slot, tile)?;
         state.obstacles.set_carved(slot, carved);
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(TileRef { slot, generation })
     }
 
@@ -478,7 +479,7 @@ impl World {
         state.check(tile)?;
         state.take(tile.slot)?;
         state.obstacles.set_carved(tile.slot, None);
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(())
     }
 
@@ -529,7 +530,7 @@ impl World {
         let (new, carved) = obstacles::carved_tile(&state, mesh, links, slot, generation)?;
         state.swap(slot, new, generation)?;
         state.obstacles.set_carved(slot, carved);
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(TileRef { slot, generation })
     }
 
@@ -592,7 +593,7 @@ impl World {
         state.claim(tile.slot)?;
         let new = Tile::new(mesh, links, tile.slot, tile.generation, &state)?;
         state.put(tile.slot, new)?;
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(())
     }
 
@@ -604,7 +605,7 @@ impl World {
 
     /// Publishes the snapshot of `state` (called with the writers' lock held, so
     /// snapshots are published in the order of the changes).
-    fn publish(&self, state: &State) {
+    fn publish(&self, state: &mut State) {
         self.current.store(Arc::new(state.snapshot()));
     }
 }
@@ -629,3 +630,6 @@ mod link_tests;
 
 #[cfg(test)]
 mod snapshot_tests;
+
+#[cfg(test)]
+mod island_tests;

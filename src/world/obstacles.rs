@@ -269,7 +269,7 @@ impl World {
             Ok(changed) => {
                 state.obstacles.last_id = id;
                 if changed {
-                    self.publish(&state);
+                    self.publish(&mut state);
                 }
                 Ok(ObstacleId(id))
             }
@@ -314,7 +314,7 @@ impl World {
         match recarve(&mut state, &slots) {
             Ok(changed) => {
                 if changed {
-                    self.publish(&state);
+                    self.publish(&mut state);
                 }
                 Ok(())
             }
@@ -356,7 +356,7 @@ impl World {
         match recarve(&mut state, &slots) {
             Ok(changed) => {
                 if changed {
-                    self.publish(&state);
+                    self.publish(&mut state);
                 }
                 Ok(())
             }
