@@ -222,3 +222,57 @@ fn islands_split_and_join_as_a_bridge_tile_comes_and_goes() {
     counts.push(count()); // A, B + C, D, E
     assert_eq!(counts, [4, 4, 5, 4]);
 }
+
+/// Unit squares (y up) with their lower left corners at `(x, 0, 0)` for each `x`.
+fn squares(xs: &[f32]) -> NavMesh {
+    let vertices: Vec<Vec3> = xs
+        .iter()
+        .flat_map(|&x| {
+            [0.0, 1.0]
+                .into_iter()
+                .flat_map(move |dx| [0.0, 1.0].map(|dz| Vec3::new(x + dx, 0.0, dz)))
+        })
+        .collect();
+    // Per square: (x, 0), (x, 1), (x + 1, 0), (x + 1, 1) at 4i..4i + 4.
+    let indices: Vec<u32> = (0..xs.len() as u32)
+        .flat_map(|i| [4 * i, 4 * i + 1, 4 * i + 3, 4 * i + 2])
+        .collect();
+    let sizes = vec![4; xs.len()];
+    let input = crate::mesh::MeshInput::new(&vertices, &indices).with_polygon_sizes(&sizes);
+    NavMesh::from_input(&input, &crate::MeshOptions::default()).unwrap()
+}
+
+#[test]
+fn a_link_into_a_replaced_tile_joins_the_new_tiles_islands() {
+    // Tile A (x 0..1) holds a link to the second square of tile B, which stands apart
+    // (B's local island 1). B is replaced by squares whose polygon 1 is the same square,
+    // now joined to the first by a third (local island 0): the link's end attaches to
+    // the same polygon at the same point, and A joins B's only island.
+    // A far tile of 32 cells that touch only at corners keeps merging below the share
+    // at which the world keeps merged layers, so that no other tile is stitched again.
+    let link = OffMeshLink::new(Vec3::new(0.5, 0.0, 0.5), Vec3::new(12.5, 0.0, 0.5));
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let checker: Vec<String> = (0..8)
+        .map(|r| {
+            (0..8)
+                .map(|c| if (r + c) % 2 == 0 { '.' } else { '#' })
+                .collect()
+        })
+        .collect();
+    let checker: Vec<&str> = checker.iter().map(String::as_str).collect();
+    world.add_tile(&grid_tile(20.0, 0.0, &checker)).unwrap();
+    world
+        .add_tile_with_links(&squares(&[0.0]), &[link])
+        .unwrap();
+    let b = world.add_tile(&squares(&[10.0, 12.0])).unwrap();
+    let before = world.snapshot();
+    check_islands(before.data(), "before");
+    assert_eq!(before.island_count(), 34);
+    world
+        .replace_tile(b, &squares(&[10.0, 12.0, 11.0]))
+        .unwrap();
+    let after = world.snapshot();
+    assert!(after.data().coarse().is_none());
+    check_islands(after.data(), "after");
+    assert_eq!(after.island_count(), 33);
+}
