@@ -214,24 +214,24 @@ impl Islands {
         // Each set of the union-find becomes one island: the largest untouched island in
         // it takes the others' members, or a new island is made.
         let mut group_of = vec![usize::MAX; sets.parent.len()];
-        let mut groups: Vec<(Vec<u32>, Vec<(u32, u32)>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         let mut group = |root: usize, groups: &mut Vec<_>| {
             if group_of[root] == usize::MAX {
                 group_of[root] = groups.len();
-                groups.push((Vec::new(), Vec::new()));
+                groups.push(Group::default());
             }
             group_of[root]
         };
         for (node, &island) in outside_ids.iter().enumerate() {
             let g = group(sets.root(pending.len() + node), &mut groups);
-            groups[g].0.push(island);
+            groups[g].islands.push(island);
         }
         for (i, &member) in pending.iter().enumerate() {
             let g = group(sets.root(i), &mut groups);
-            groups[g].1.push(member);
+            groups[g].members.push(member);
         }
         let mut emptied = split;
-        for (islands, members) in groups {
+        for Group { islands, members } in groups {
             let target = match islands
                 .iter()
                 .copied()
@@ -276,6 +276,14 @@ impl Islands {
             Arc::make_mut(&mut self.slots[s as usize].map)[i as usize] = island;
         }
     }
+}
+
+/// One set of the union-find of [`Islands::update`]: the untouched islands of the world
+/// in it and the pending local islands.
+#[derive(Default)]
+struct Group {
+    islands: Vec<u32>,
+    members: Vec<(u32, u32)>,
 }
 
 /// Disjoint sets of `0..n`, union by size with path halving.
