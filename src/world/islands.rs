@@ -30,6 +30,10 @@ pub(super) struct Islands {
     slots: Vec<SlotIslands>,
     /// Per island of the world: its local islands as `(slot, local island)`.
     members: Vec<Vec<(u32, u32)>>,
+    /// Per slot and local island: its node in the union-find of an update while it is
+    /// pending, else `u32::MAX` (scratch kept between updates, so that finding a
+    /// pending local island is one lookup).
+    node: Vec<Vec<u32>>,
 }
 
 /// What [`Islands`] keeps of one slot.
@@ -98,6 +102,7 @@ impl Islands {
     ) {
         if self.slots.len() < slots.len() {
             self.slots.resize_with(slots.len(), SlotIslands::default);
+            self.node.resize_with(slots.len(), Vec::new);
         }
         let tile_at = |s: u32| slots.get(s as usize).and_then(Option::as_ref);
         let mut replaced = replaced.to_vec();
@@ -157,7 +162,14 @@ impl Islands {
         for (d, now) in fresh_joins {
             self.slots[d as usize].joins = now;
         }
-        pending.sort_unstable();
+        for (n, &(s, i)) in pending.iter().enumerate() {
+            let node = &mut self.node[s as usize];
+            let count = self.slots[s as usize].map.len();
+            if node.len() < count {
+                node.resize(count, u32::MAX);
+            }
+            node[i as usize] = n as u32;
+        }
 
         // A union-find over the pending local islands and the untouched islands of the
         // world they meet (each one node).
@@ -166,8 +178,9 @@ impl Islands {
         let mut outside: HashMap<u32, usize> = HashMap::new();
         let mut outside_ids: Vec<u32> = Vec::new();
         let mut node_of = |slot: u32, local: u32, sets: &mut Sets| -> usize {
-            if let Ok(i) = pending.binary_search(&(slot, local)) {
-                return i;
+            match self.node[slot as usize].get(local as usize) {
+                Some(&n) if n != u32::MAX => return n as usize,
+                _ => {}
             }
             let island = self.slots[slot as usize].map[local as usize];
             *outside.entry(island).or_insert_with(|| {
@@ -253,6 +266,10 @@ impl Islands {
             };
             self.label(&members, target);
             self.members[target as usize].extend(members);
+        }
+
+        for &(s, i) in &pending {
+            self.node[s as usize][i as usize] = u32::MAX;
         }
 
         // Dense numbers: each emptied island takes the last one, from the highest down
