@@ -93,6 +93,10 @@ impl Islands {
     /// links attached or detached), `replaced` every slot whose tile came, went or was
     /// replaced (its local islands are new); slots may repeat. A slot named in neither
     /// must hold the same tile with the same joins as at the last update.
+    ///
+    /// Should a join name a local island that is not there (a change that was not
+    /// marked: a bug, which debug builds report), the islands are built again from
+    /// scratch rather than left wrong.
     pub fn update(
         &mut self,
         slots: &[Option<Tile>],
@@ -100,6 +104,25 @@ impl Islands {
         dirty: &[u32],
         replaced: &[u32],
     ) {
+        if !self.try_update(slots, merged, dirty, replaced) {
+            *self = Islands::default();
+            let all: Vec<u32> = (0..slots.len() as u32)
+                .filter(|&s| slots[s as usize].is_some())
+                .collect();
+            self.try_update(slots, merged, &[], &all);
+        }
+    }
+
+    /// [`Islands::update`]; `false` when a join names a local island that is not there
+    /// (the islands are then to be built again).
+    fn try_update(
+        &mut self,
+        slots: &[Option<Tile>],
+        merged: bool,
+        dirty: &[u32],
+        replaced: &[u32],
+    ) -> bool {
+        let mut consistent = true;
         if self.slots.len() < slots.len() {
             self.slots.resize_with(slots.len(), SlotIslands::default);
             self.node.resize_with(slots.len(), Vec::new);
@@ -123,6 +146,7 @@ impl Islands {
         for &d in &dirty {
             let Some(tile) = tile_at(d) else {
                 debug_assert!(false, "a dirty slot {d} that was not replaced is empty");
+                consistent = false;
                 continue;
             };
             let now = joins_of(slots, tile, merged);
@@ -217,6 +241,7 @@ impl Islands {
             };
             if !(known(s, own) && known(other, theirs)) {
                 debug_assert!(false, "a join of slot {s} names a missing local island");
+                consistent = false;
                 continue;
             }
             let a = node_of(s, own, &mut sets);
@@ -285,6 +310,7 @@ impl Islands {
                 self.members[k as usize] = moved;
             }
         }
+        consistent
     }
 
     /// Sets the island of the world of each of `members` to `island`.
