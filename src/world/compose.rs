@@ -8,8 +8,10 @@
 //! the neighbours it overlaps) and patches the twins of the seam slots that other tiles
 //! have towards them (their geometry and splits do not change, only the slot numbers
 //! across their seams). Every change is computed in full before any of it is applied,
-//! so an error leaves the world as it was. A snapshot shares every tile's chunks (one
-//! `Arc` per table and slot); its islands come from `islands`.
+//! so an error leaves the world as it was. A snapshot (`snapshot`) shares every tile's
+//! chunks (one `Arc` per table and slot); its islands, kept between snapshots, come
+//! from `islands`: a change marks the slots whose islands it may have changed
+//! (`island_dirty`, `island_replaced`).
 //!
 //! Each tile has a second layer for the exact mode: its merged copy (see
 //! `mesh::coarse`; the tile itself when its polygons do not merge), stitched to the
