@@ -76,7 +76,7 @@ fn part(tile: u32, points: &[(f32, f32)], indices: &[u32], sizes: &[u32]) -> Par
             slot_count: own.slot_count,
             generation: 1,
             // Every tile here is one island, and the seam joins them: island 0.
-            island_map: vec![0; m.island_count as usize],
+            island_map: vec![0; m.island_count as usize].into(),
             stamps: Arc::default(),
         },
     }

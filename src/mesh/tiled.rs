@@ -230,7 +230,7 @@ pub(crate) struct TileInfo {
     pub generation: u32,
     /// Per island local to the tile ([`MeshData::local_island`]): the island of the
     /// whole mesh.
-    pub island_map: Vec<u32>,
+    pub island_map: Arc<[u32]>,
     /// Since which generation each polygon number names its polygon (for polygon
     /// references, [`crate::PolyRef`]).
     pub stamps: Arc<PolygonStamps>,
@@ -250,7 +250,7 @@ impl TileInfo {
             vertex_count: 0,
             slot_count: 0,
             generation: 0,
-            island_map: Vec::new(),
+            island_map: Arc::from(Vec::new()),
             stamps: Arc::default(),
         })
     }
@@ -305,11 +305,12 @@ impl MeshData {
             vertex_count: tables.vertices.total_len() as u32,
             slot_count: tables.corners.total_len() as u32,
             generation: 0,
-            island_map: crate::alloc::try_collect(
+            island_map: crate::alloc::try_collect::<u32>(
                 island_count as usize,
                 0..island_count,
                 "islands",
-            )?,
+            )?
+            .into(),
             stamps: Arc::default(),
         };
         Ok(MeshData::from_tiles(

@@ -8,8 +8,10 @@
 //! the neighbours it overlaps) and patches the twins of the seam slots that other tiles
 //! have towards them (their geometry and splits do not change, only the slot numbers
 //! across their seams). Every change is computed in full before any of it is applied,
-//! so an error leaves the world as it was. A snapshot shares every tile's chunks (one
-//! `Arc` per table and slot); its islands come from `islands`.
+//! so an error leaves the world as it was. A snapshot (`snapshot`) shares every tile's
+//! chunks (one `Arc` per table and slot); its islands, kept between snapshots, come
+//! from `islands`: a change marks the slots whose islands it may have changed
+//! (`island_dirty`, `island_replaced`).
 //!
 //! Each tile has a second layer for the exact mode: its merged copy (see
 //! `mesh::coarse`; the tile itself when its polygons do not merge), stitched to the
@@ -29,18 +31,14 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 use super::TileRef;
-use super::chunks::TileChunks;
-use super::islands::island_maps;
+use super::islands::Islands;
 use super::links::TileLinks;
 use super::obstacles::ObstacleSet;
 use super::restitch::Stitched;
 use super::stitch::{Border, SeamRules, TileShape};
 use crate::error::MeshError;
 use crate::geometry::Aabb;
-use crate::mesh::{
-    CoarseMesh, ElementTables, Links, MeshData, NavMesh, OffMeshLink, PolygonIndex, PolygonStamps,
-    TileInfo, Tiled,
-};
+use crate::mesh::{NavMesh, OffMeshLink, PolygonIndex, PolygonStamps};
 use crate::sync::{AtomicU32, AtomicU64};
 
 /// Tiles are neighbours when their ground-plane bounds come within this many seam
@@ -69,7 +67,7 @@ pub(super) struct Tile {
     /// The slots of the tiles near it (kept by the tile itself, not its merged layer).
     pub neighbours: Vec<u32>,
     /// The world's copy of its flags, shared by every snapshot that holds it.
-    flags: Arc<[AtomicU32]>,
+    pub flags: Arc<[AtomicU32]>,
     /// `None` until the tile is first stitched into the world.
     pub stitched: Option<Stitched>,
     /// The tile's layer for the exact mode (`None` in that layer itself).
@@ -85,7 +83,7 @@ pub(super) struct MergedLayer {
     pub tile: Tile,
     /// Per polygon of the tile (local id): the polygon of the layer holding it (global
     /// id).
-    of_original: Arc<[u32]>,
+    pub of_original: Arc<[u32]>,
 }
 
 impl Tile {
@@ -219,16 +217,25 @@ pub(super) struct State {
     /// Per slot (as many as were ever used): the tile there.
     pub slots: Vec<Option<Tile>>,
     /// Per slot: the generation of the last tile put there (0: never filled).
-    generations: Vec<u32>,
+    pub(super) generations: Vec<u32>,
     /// Shared by every snapshot of the world.
-    flags_generation: Arc<AtomicU64>,
+    pub(super) flags_generation: Arc<AtomicU64>,
     /// The spatial index of an empty slot.
-    empty_index: Arc<PolygonIndex>,
+    pub(super) empty_index: Arc<PolygonIndex>,
     /// Whether every tile's merged layer is stitched (while some tile's polygons
     /// merge).
     pub merged_layer: bool,
     /// The obstacles carved into the tiles, and the tiles as they were added.
     pub obstacles: Box<ObstacleSet>,
+    /// The islands of the snapshots, as of the last one.
+    pub islands: Islands,
+    /// Those of the merged layer, while the world keeps one.
+    pub merged_islands: Option<Islands>,
+    /// The slots whose joins (seams, links between tiles) may have changed since the
+    /// last snapshot; see [`Islands::update`].
+    pub island_dirty: Vec<u32>,
+    /// The slots whose tile came, went or was replaced since the last snapshot.
+    pub island_replaced: Vec<u32>,
 }
 
 impl State {
@@ -244,6 +251,10 @@ impl State {
             empty_index: Arc::new(PolygonIndex::build(&[])?),
             merged_layer: false,
             obstacles: Box::default(),
+            islands: Islands::default(),
+            merged_islands: None,
+            island_dirty: Vec::new(),
+            island_replaced: Vec::new(),
         })
     }
 
@@ -493,6 +504,7 @@ impl State {
         let plan = self.plan_links(changed, regions, gone)?;
         self.restitch(touched, changed)?;
         self.apply_links(plan);
+        self.island_replaced.extend_from_slice(changed);
         Ok(())
     }
 
@@ -527,151 +539,9 @@ impl State {
         }
         tile
     }
-
-    /// polygons merge: the exact mode then searches the tiles themselves).
-    pub fn snapshot(&self) -> MeshData {
-        let mut data = self.snapshot_layer(false);
-        let coarse = self.merged_layer.then(|| {
-            let slots = &self.slots[..data.tiles.len().min(self.slots.len())];
-            let of_original = gather(slots, data.tiles.len(), self.local_bits, |t| {
-                t.merged().of_original.clone()
-            });
-            Box::new(CoarseMesh {
-                mesh: Arc::new(self.snapshot_layer(true)),
-                of_original,
-            })
-        });
-        data.coarse = OnceLock::from(coarse);
-        data
-    }
-
-    /// The snapshot of one layer of the world (see [`State::snapshot`]), without a
-    /// merged copy.
-    fn snapshot_layer(&self, merged: bool) -> MeshData {
-        let count = self
-            .slots
-            .iter()
-            .rposition(Option::is_some)
-            .map_or(1, |last| last + 1);
-        let slots = &self.slots[..count.min(self.slots.len())];
-        let shift = self.local_bits;
-        let chunks = |pick: fn(&TileChunks) -> Arc<[u32]>| {
-            gather(slots, count, shift, |t| pick(chunks_of(t, merged)))
-        };
-        fn data(t: &Tile, merged: bool) -> &MeshData {
-            layer_of(t, merged).mesh.data()
-        }
-        fn chunks_of(t: &Tile, merged: bool) -> &TileChunks {
-            &layer_of(t, merged).stitched().chunks
-        }
-        let tables = ElementTables {
-            vertices: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).vertices.clone()
-            }),
-            ground: gather(slots, count, shift, |t| chunks_of(t, merged).ground.clone()),
-            poly_start: chunks(|c| c.poly_start.clone()),
-            corners: chunks(|c| c.corners.clone()),
-            neighbours: chunks(|c| c.neighbours.clone()),
-            local_island: gather(slots, count, shift, |t| {
-                data(t, merged).local_island.chunk(0).clone()
-            }),
-            portals: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).portals.clone()
-            }),
-            twin: chunks(|c| c.twin.clone()),
-            wall_vertex: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).wall_vertex.clone()
-            }),
-            dead_end: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).dead_end.clone()
-            }),
-            areas: gather(slots, count, shift, |t| {
-                data(t, merged).areas.chunk(0).clone()
-            }),
-            flags: gather(slots, count, shift, |t| layer_of(t, merged).flags.clone()),
-        };
-        let links = Links {
-            hop_start: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.hop_start.clone()
-            }),
-            hops: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.hops.clone()
-            }),
-            cost: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.cost.clone()
-            }),
-            area: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.area.clone()
-            }),
-            flags: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.flags.clone()
-            }),
-        };
-        let (island_maps, island_count) = island_maps(slots, merged);
-        let mut maps = island_maps.into_iter();
-        let tiles = (0..count)
-            .map(|s| {
-                let generation = self.generations.get(s).copied().unwrap_or(0);
-                let map = maps.next().unwrap_or_default();
-                match slots.get(s).and_then(Option::as_ref) {
-                    Some(tile) => {
-                        let tile = layer_of(tile, merged);
-                        let own = &tile.mesh.data().tiles[0];
-                        let chunks = &tile.stitched().chunks;
-                        TileInfo {
-                            bounds: own.bounds,
-                            index: own.index.clone(),
-                            polygon_count: own.polygon_count,
-                            vertex_count: chunks.vertices.len() as u32,
-                            slot_count: chunks.corners.len() as u32,
-                            generation,
-                            island_map: map,
-                            stamps: tile.stamps.clone(),
-                        }
-                    }
-                    None => TileInfo {
-                        bounds: Aabb::EMPTY,
-                        index: self.empty_index.clone(),
-                        polygon_count: 0,
-                        vertex_count: 0,
-                        slot_count: 0,
-                        generation,
-                        island_map: Vec::new(),
-                        stamps: Arc::default(),
-                    },
-                }
-            })
-            .collect();
-        MeshData::from_tiles(
-            self.rules.up,
-            shift,
-            tables,
-            tiles,
-            island_count,
-            links,
-            self.flags_generation.clone(),
-        )
-    }
 }
 
 /// `tile` itself, or its merged layer.
 pub(super) fn layer_of(tile: &Tile, merged: bool) -> &Tile {
     if merged { &tile.merged().tile } else { tile }
-}
-
-/// A table of `count` chunks: `pick` of each slot's tile, an empty chunk for an empty
-/// slot.
-fn gather<T>(
-    slots: &[Option<Tile>],
-    count: usize,
-    shift: u32,
-    pick: impl Fn(&Tile) -> Arc<[T]>,
-) -> Tiled<T> {
-    let chunks = (0..count)
-        .map(|s| match slots.get(s).and_then(Option::as_ref) {
-            Some(tile) => pick(tile),
-            None => Arc::from(Vec::new()),
-        })
-        .collect();
-    Tiled::from_chunks(chunks, shift)
 }

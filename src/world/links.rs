@@ -199,6 +199,10 @@ pub(super) struct LinkPlan {
     ends: Vec<(u32, usize, Option<End>)>,
     /// New hop chunks.
     chunks: Vec<HopChunks>,
+    /// The slots with a link whose end was attached in a changed slot: their island
+    /// joins name that tile's local islands, which a replaced tile numbers anew, even
+    /// where the end attaches again to the same polygon.
+    rejoined: Vec<u32>,
 }
 
 /// A tile's new chunks of the hop tables.
@@ -235,9 +239,11 @@ impl State {
             let fresh = changed.contains(&slot);
             for (i, (link, end)) in tile.links.cross.iter().zip(&tile.links.ends).enumerate() {
                 let near = |b: &Aabb| b.distance_squared(link.end) <= link.radius * link.radius;
-                let moved = fresh
-                    || end.is_some_and(|e| changed.contains(&e.slot))
-                    || regions.iter().any(near);
+                let into_changed = end.is_some_and(|e| changed.contains(&e.slot));
+                if into_changed {
+                    plan.rejoined.push(slot);
+                }
+                let moved = fresh || into_changed || regions.iter().any(near);
                 if !moved {
                     continue;
                 }
@@ -348,7 +354,9 @@ impl State {
 
     /// Applies what [`State::plan_links`] computed.
     pub(super) fn apply_links(&mut self, plan: LinkPlan) {
+        self.island_dirty.extend(plan.rejoined);
         for (slot, i, end) in plan.ends {
+            self.island_dirty.push(slot);
             self.tile_mut(slot).links.ends[i] = end;
         }
         for chunks in plan.chunks {

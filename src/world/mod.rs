@@ -23,6 +23,7 @@ mod numbering;
 mod obstacles;
 mod refs;
 mod restitch;
+mod snapshot;
 pub(crate) mod stitch;
 
 use std::sync::{Arc, PoisonError};
@@ -272,7 +273,7 @@ impl World {
             tolerance: options.seam_tolerance,
             climb: options.climb,
         };
-        let state = State::new(rules, local_bits, options.max_tiles)?;
+        let mut state = State::new(rules, local_bits, options.max_tiles)?;
         let first = state.snapshot();
         Ok(World {
             options: options.clone(),
@@ -450,7 +451,7 @@ impl World {
         let (tile, carved) = obstacles::carved_tile(&state, tile, links, slot, generation)?;
         state.put(slot, tile)?;
         state.obstacles.set_carved(slot, carved);
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(TileRef { slot, generation })
     }
 
@@ -479,7 +480,7 @@ impl World {
         state.check(tile)?;
         state.take(tile.slot)?;
         state.obstacles.set_carved(tile.slot, None);
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(())
     }
 
@@ -530,7 +531,7 @@ impl World {
         let (new, carved) = obstacles::carved_tile(&state, mesh, links, slot, generation)?;
         state.swap(slot, new, generation)?;
         state.obstacles.set_carved(slot, carved);
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(TileRef { slot, generation })
     }
 
@@ -593,7 +594,7 @@ impl World {
         state.claim(tile.slot)?;
         let new = Tile::new(mesh, links, tile.slot, tile.generation, &state)?;
         state.put(tile.slot, new)?;
-        self.publish(&state);
+        self.publish(&mut state);
         Ok(())
     }
 
@@ -605,7 +606,7 @@ impl World {
 
     /// Publishes the snapshot of `state` (called with the writers' lock held, so
     /// snapshots are published in the order of the changes).
-    fn publish(&self, state: &State) {
+    fn publish(&self, state: &mut State) {
         self.current.store(Arc::new(state.snapshot()));
     }
 }
@@ -630,3 +631,6 @@ mod link_tests;
 
 #[cfg(test)]
 mod snapshot_tests;
+
+#[cfg(test)]
+mod island_tests;

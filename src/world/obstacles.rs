@@ -315,7 +315,7 @@ impl World {
             Ok(changed) => {
                 state.obstacles.last_id = id;
                 if changed {
-                    self.publish(&state);
+                    self.publish(&mut state);
                 }
                 Ok(ObstacleId(id))
             }
@@ -362,7 +362,7 @@ impl World {
         match recarve(&mut state, &slots, &[&old, obstacle]) {
             Ok(changed) => {
                 if changed {
-                    self.publish(&state);
+                    self.publish(&mut state);
                 }
                 Ok(())
             }
@@ -406,7 +406,7 @@ impl World {
         match recarve(&mut state, &slots, &[&old]) {
             Ok(changed) => {
                 if changed {
-                    self.publish(&state);
+                    self.publish(&mut state);
                 }
                 Ok(())
             }

@@ -435,6 +435,7 @@ impl State {
     /// Puts what [`State::plan`] made into the tiles' layer.
     fn apply(&mut self, plan: Plan, merged: bool) {
         for (t, stitched) in plan.stitched {
+            self.island_dirty.push(t);
             self.layer_mut(t, merged).stitched = Some(stitched);
         }
         for kept in plan.kept {

@@ -11,7 +11,7 @@ use crate::{MeshOptions, TileGrid, UpAxis};
 
 /// A tile of the cells marked `.` (rows along +z, top row first) with its cell (0, 0)
 /// at `(x, z)`.
-fn grid_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
+pub(super) fn grid_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
     let walkable: Vec<bool> = rows
         .iter()
         .flat_map(|r| r.bytes().map(|c| c == b'.'))
@@ -95,7 +95,7 @@ fn same_layer(a: &MeshData, b: &MeshData) -> bool {
 
 /// A 4 x 3 arrangement of tiles of different sizes and shapes, each with a hole or a
 /// blocked corner, so that seams have T-junctions and partial overlaps.
-fn patchwork(tile: fn(f32, f32, &[&str]) -> NavMesh) -> Vec<NavMesh> {
+pub(super) fn patchwork(tile: fn(f32, f32, &[&str]) -> NavMesh) -> Vec<NavMesh> {
     let mut tiles = Vec::new();
     let columns = [(0.0, 3), (3.0, 5), (8.0, 2), (10.0, 4)];
     let rows = [(0.0, 4), (4.0, 3), (7.0, 5)];
@@ -123,7 +123,7 @@ fn patchwork(tile: fn(f32, f32, &[&str]) -> NavMesh) -> Vec<NavMesh> {
 
 /// The cells marked `.` as [`grid_tile`] places them, each cut into two triangles: the
 /// tile's merged copy joins them into larger polygons.
-fn triangle_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
+pub(super) fn triangle_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
     let width = rows[0].len() as u32;
     let vertices: Vec<Vec3> = (0..=rows.len() as u32)
         .flat_map(|r| (0..=width).map(move |c| Vec3::new(x + c as f32, 0.0, z + r as f32)))

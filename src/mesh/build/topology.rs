@@ -47,7 +47,7 @@ pub(super) fn join_islands_by_links(mesh: &mut MeshData) -> Result<(), MeshError
         (0..count as u32).map(|i| renumber[root(&mut parent, i) as usize]),
         "islands",
     )?;
-    mesh.tiles[0].island_map = map;
+    mesh.tiles[0].island_map = map.into();
     mesh.island_count = next;
     Ok(())
 }
