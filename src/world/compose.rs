@@ -91,8 +91,9 @@ impl Tile {
     /// it (starting on it, ending in other tiles), not yet stitched.
     ///
     /// # Errors
-    /// [`MeshError::InvalidOption`] for a mesh with another up axis or a snapshot of a
-    /// world; errors of [`TileLinks::new`] for the links.
+    /// [`MeshError::InvalidOption`] for a mesh with another up axis, a snapshot of a
+    /// world, or a mesh built for another agent radius than the tiles in the other
+    /// slots; errors of [`TileLinks::new`] for the links.
     pub fn new(
         mesh: &NavMesh,
         given: &[OffMeshLink],
@@ -109,6 +110,20 @@ impl Tile {
         if data.tiles.len() != 1 || data.local_bits != 32 {
             return Err(MeshError::InvalidOption(
                 "a tile must be a mesh built or loaded on its own, not a snapshot of a world",
+            ));
+        }
+        let others = state
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != slot as usize);
+        if others
+            .filter_map(|(_, t)| t.as_ref())
+            .any(|t| t.mesh.agent_radius() != mesh.agent_radius())
+        {
+            return Err(MeshError::InvalidOption(
+                "the tile was built for another agent radius (MeshOptions::agent_radius) \
+                 than the world's other tiles",
             ));
         }
         debug_assert!(slot < state.max_tiles);

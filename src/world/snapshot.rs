@@ -32,6 +32,15 @@ impl State {
         data
     }
 
+    /// The agent radius the world's tiles were built for (0 for an empty world).
+    fn baked_radius(&self) -> f32 {
+        self.slots
+            .iter()
+            .flatten()
+            .next()
+            .map_or(0.0, |t| t.mesh.agent_radius())
+    }
+
     /// The snapshot of one layer of the world (see [`State::snapshot`]), without a
     /// merged copy.
     fn snapshot_layer(&self, merged: bool) -> MeshData {
@@ -133,7 +142,7 @@ impl State {
                 }
             })
             .collect();
-        MeshData::from_tiles(
+        let mut data = MeshData::from_tiles(
             self.rules.up,
             shift,
             tables,
@@ -141,7 +150,10 @@ impl State {
             islands.count(),
             links,
             self.flags_generation.clone(),
-        )
+        );
+        // Every tile was built for the same agent radius (checked by `Tile::new`).
+        data.clearance.baked_radius = self.baked_radius();
+        data
     }
 
     /// Brings the islands of both layers up to date with the changes recorded since the

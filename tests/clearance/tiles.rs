@@ -3,7 +3,10 @@
 //! erodes its own polygons; none is served another's eroded copy).
 
 use glam::{DVec2, Vec3};
-use navstar::{NavMesh, PathMode, PathStatus, QueryFilter, World, WorldOptions};
+use navstar::{
+    MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query, QueryFilter, World,
+    WorldOptions,
+};
 
 use crate::common::{Domain, Soup};
 use crate::radius::{CLEARANCE, LENGTH, clearance, length, path};
@@ -37,6 +40,23 @@ fn floor(kept: &[usize]) -> NavMesh {
         .collect();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     Soup::from_ascii(&rows).build()
+}
+
+/// [`floor`] built for agents of radius `baked` ([`MeshOptions::agent_radius`]).
+fn baked_floor(kept: &[usize], baked: f32) -> NavMesh {
+    let rows: Vec<String> = MAP
+        .iter()
+        .map(|row| {
+            row.chars()
+                .enumerate()
+                .map(|(c, ch)| if kept.contains(&(c / 5)) { ch } else { ' ' })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    Soup::from_ascii(&rows)
+        .try_build(&MeshOptions::default().with_agent_radius(baked))
+        .unwrap()
 }
 
 /// Queries across the tiles: ground points admissible at both radii.
@@ -155,4 +175,59 @@ fn tiles_added_and_removed_answer_as_one_mesh() {
     let whole_walled = Soup::from_ascii(&walled).build();
     let cut = same_answers(&replaced, &whole_walled, 0.3, "tile 3 walled");
     assert!(cut < QUERIES.len(), "{cut}");
+}
+
+/// Exact-mode answers of `mesh` to [`QUERIES`] for an agent of radius `r`: status and
+/// length.
+fn exact_answers(mesh: &NavMesh, r: f32) -> Vec<(PathStatus, f32)> {
+    let options = PathOptions::default()
+        .with_mode(PathMode::Optimal)
+        .with_agent_radius(r);
+    let mut query = Query::new(mesh);
+    QUERIES
+        .iter()
+        .map(|&((sx, sz), (tx, tz))| {
+            let s = Vec3::new(sx as f32, 0.0, sz as f32);
+            let t = Vec3::new(tx as f32, 0.0, tz as f32);
+            let path = query.find_path_vec(s, t, &options).unwrap();
+            (path.status, path.length())
+        })
+        .collect()
+}
+
+#[test]
+fn a_world_of_tiles_built_for_a_radius_erodes_only_the_difference() {
+    let world = World::new(&WorldOptions::default().with_max_tiles(8)).unwrap();
+    let tiles: Vec<_> = (0..4)
+        .map(|k| world.add_tile(&baked_floor(&[k], 0.2)).unwrap())
+        .collect();
+    let snapshot = world.snapshot();
+    assert_eq!(snapshot.agent_radius(), 0.2);
+    // Radius 0.45 on tiles built for 0.2 answers as the same floor built whole for 0.2.
+    let whole = baked_floor(&[0, 1, 2, 3], 0.2);
+    let (tiled, one) = (exact_answers(&snapshot, 0.45), exact_answers(&whole, 0.45));
+    for (i, (a, b)) in tiled.iter().zip(&one).enumerate() {
+        assert_eq!(a.0, b.0, "query {i}");
+        assert!(
+            (a.1 - b.1).abs() <= 1e-4 * b.1.max(1.0),
+            "query {i}: {a:?} {b:?}"
+        );
+    }
+    // ... and not as tiles built for radius 0 (eroded by the whole 0.45).
+    let plain = World::new(&WorldOptions::default().with_max_tiles(8)).unwrap();
+    for k in 0..4 {
+        plain.add_tile(&floor(&[k])).unwrap();
+    }
+    assert_ne!(exact_answers(&plain.snapshot(), 0.45), tiled);
+    // A tile built for another radius is refused while others are present...
+    let error = world.add_tile(&floor(&[1])).unwrap_err();
+    assert!(error.to_string().contains("agent radius"), "{error}");
+    let error = world.replace_tile(tiles[0], &floor(&[0])).unwrap_err();
+    assert!(error.to_string().contains("agent radius"), "{error}");
+    // ... and taken once it would be the only one.
+    for &t in &tiles[1..] {
+        world.remove_tile(t).unwrap();
+    }
+    world.replace_tile(tiles[0], &floor(&[0])).unwrap();
+    assert_eq!(world.snapshot().agent_radius(), 0.0);
 }
