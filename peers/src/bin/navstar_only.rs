@@ -86,9 +86,8 @@ fn main() -> ExitCode {
     // The first query that searches the merged copy builds it (once per mesh): its time
     // against the same query again.
     let mut copy_build = None;
-    for i in 0..count {
+    for &(start, goal) in &pairs {
         let t = std::time::Instant::now();
-        let (start, goal) = pairs[i];
         if let Ok(path) = query.find_path(start, goal, &options)
             && path.status == PathStatus::Complete
         {
