@@ -9,7 +9,9 @@
 //! areas or off-mesh links of its own, so it is used only when it cannot change what
 //! is allowed or what things cost: the filter admits every polygon (checked against the
 //! flags' generation, so run-time flag changes are seen), every area costs the same,
-//! the mesh has no off-mesh links, and the search is plain A* towards one target. In
+//! the mesh has no off-mesh links, and the search is plain A* towards one target; by
+//! default also only on meshes of at least [`Query::MERGED_SEARCH_MIN_POLYGONS`]
+//! polygons, where the two passes cost less than one over the whole mesh. In
 //! every other case, or when either pass finds no way, the whole mesh is searched as
 //! before, so answers never depend on the copy for their validity.
 
@@ -19,8 +21,26 @@ use crate::search::astar::{SearchOutcome, SearchRequest, SearchStrategy, Target,
 use crate::search::map::{NodeMap, Slot};
 
 impl Query {
-    /// Whether path queries in the default mode search the mesh's merged copy first
-    /// (see [`Query::set_merged_search`]). On by default.
+    /// The fewest polygons a mesh must have for the default mode to search its merged
+    /// copy first, unless [`Query::set_merged_search`] says otherwise.
+    ///
+    /// On smaller meshes the two passes (the merged copy, then the mesh inside its
+    /// corridor) cost more than one pass over the whole mesh: the first pass saves few
+    /// expansions there, and the second one repeats most of them (BENCHMARKS.md,
+    /// "session 15"). The value was chosen from those measurements.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::Query;
+    /// assert_eq!(Query::MERGED_SEARCH_MIN_POLYGONS, 1000);
+    /// ```
+    pub const MERGED_SEARCH_MIN_POLYGONS: u32 = 1000;
+
+    /// Whether path queries in the default mode may search the mesh's merged copy first
+    /// (see [`Query::set_merged_search`]): true by default (then on meshes of at least
+    /// [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons) and after
+    /// `set_merged_search(true)` (then on every mesh); false after
+    /// `set_merged_search(false)`.
     ///
     /// # Example
     /// ```
@@ -38,12 +58,15 @@ impl Query {
     /// ```
     #[must_use]
     pub fn merged_search(&self) -> bool {
-        self.merged_search
+        self.merged_search != MergedUse::Never
     }
 
-    /// Turns the default mode's search over the merged copy on or off for this query.
+    /// Turns the default mode's search over the merged copy on (for meshes of any size)
+    /// or off for this query. Without a call, it is used on meshes of at least
+    /// [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons only ([`Query::set_merged_search_by_size`]
+    /// returns to that).
     ///
-    /// When on, a default-mode path query whose filter admits every polygon, with every
+    /// When used, a default-mode path query whose filter admits every polygon, with every
     /// area at the same cost, on a mesh without off-mesh links, first finds a corridor
     /// over the mesh's merged copy (neighbouring polygons joined while convex), then
     /// searches the mesh's own polygons inside that corridor only. Paths may differ
@@ -64,16 +87,50 @@ impl Query {
     ///
     /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
     /// let mut query = Query::new(&mesh);
-    /// let merged = query.find_path_vec(from, to, &PathOptions::default())?;
-    /// query.set_merged_search(false);
+    /// // Three polygons: below the size threshold, the whole mesh is searched (one pass).
     /// let whole = query.find_path_vec(from, to, &PathOptions::default())?;
+    /// assert_eq!(query.last_search_stats().searches, 1);
+    /// // Forced on: the merged copy, then the squares inside its corridor.
+    /// query.set_merged_search(true);
+    /// let merged = query.find_path_vec(from, to, &PathOptions::default())?;
+    /// assert_eq!(query.last_search_stats().searches, 2);
     /// // The same path round the inner corner, and the corridor in the mesh's own ids.
     /// assert_eq!(merged.corners, whole.corners);
     /// assert_eq!(query.corridor().collect::<Vec<_>>(), [1, 0, 2]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_merged_search(&mut self, on: bool) {
-        self.merged_search = on;
+        self.merged_search = if on {
+            MergedUse::Always
+        } else {
+            MergedUse::Never
+        };
+    }
+
+    /// Back to the default use of the merged copy: on meshes of at least
+    /// [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons (see [`Query::set_merged_search`]).
+    ///
+    /// # Example
+    /// ```
+    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(0.0, 2.0), v(1.0, 2.0)];
+    /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
+    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+    /// use navstar::{PathOptions, Query};
+    ///
+    /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
+    /// let mut query = Query::new(&mesh);
+    /// query.set_merged_search(true);
+    /// query.set_merged_search_by_size();
+    /// assert!(query.merged_search());
+    /// query.find_path(from, to, &PathOptions::default())?;
+    /// // Three polygons are too few for the merged copy.
+    /// assert_eq!(query.last_search_stats().searches, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_merged_search_by_size(&mut self) {
+        self.merged_search = MergedUse::BySize;
     }
 
     /// The corridor search of a default-mode path query into `self.corridor`: over the
@@ -196,7 +253,12 @@ impl Query {
         mesh: &'m MeshData,
         request: &SearchRequest<'_>,
     ) -> Option<&'m CoarseMesh> {
-        let usable = self.merged_search
+        let wanted = match self.merged_search {
+            MergedUse::Always => true,
+            MergedUse::Never => false,
+            MergedUse::BySize => mesh.polygon_count() >= Self::MERGED_SEARCH_MIN_POLYGONS,
+        };
+        let usable = wanted
             && request.within.is_none()
             && request.strategy == SearchStrategy::AStar
             && request.targets.len() == 1
@@ -221,6 +283,17 @@ impl Query {
         }
         true
     }
+}
+
+/// When the default mode searches the merged copy ([`Query::set_merged_search`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MergedUse {
+    /// On meshes of at least [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons (the default).
+    BySize,
+    /// On every mesh.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// Which pass of a default-mode corridor search is running (see

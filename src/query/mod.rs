@@ -82,8 +82,8 @@ pub struct Query {
     pub(super) agent: clearance::AgentScratch,
     /// What the searches of the last query did.
     pub(super) stats: SearchStats,
-    /// Whether the default mode searches the merged copy first ([`Query::set_merged_search`]).
-    pub(super) merged_search: bool,
+    /// When the default mode searches the merged copy first ([`Query::set_merged_search`]).
+    pub(super) merged_search: merged::MergedUse,
     /// The corridor over the merged copy, and its polygons as a set.
     pub(super) merged_corridor: Vec<CorridorStep>,
     pub(super) merged_region: NodeMap,
@@ -177,7 +177,7 @@ impl Query {
             exact: None,
             exact_coarse: None,
             stats: SearchStats::default(),
-            merged_search: true,
+            merged_search: merged::MergedUse::BySize,
             merged_corridor: Vec::new(),
             merged_region: NodeMap::default(),
             admits_all: None,

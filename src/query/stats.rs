@@ -46,6 +46,8 @@ impl Query {
     /// use navstar::{PathOptions, Query};
     ///
     /// let mut query = Query::new(&mesh);
+    /// // The merged copy forced on (three polygons are below its size threshold).
+    /// query.set_merged_search(true);
     /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
     /// // Round the inner corner: a search over the merged copy (squares 1 and 0 are one
     /// // rectangle there: 1 node expanded), then one over the squares inside that

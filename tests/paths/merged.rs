@@ -56,6 +56,8 @@ fn merged_search_gives_valid_paths_over_the_mesh_polygons() {
         let mesh = seeded_grid(seed, 14, 14).build();
         let domain = Domain::new(&mesh);
         let mut merged = Query::new(&mesh);
+        // These meshes are below the size threshold: the copy is forced on.
+        merged.set_merged_search(true);
         let mut whole = Query::new(&mesh);
         whole.set_merged_search(false);
         for (start, goal) in pairs(&mesh, seed, 25) {
@@ -110,6 +112,7 @@ fn merged_search_can_be_turned_off() {
         .into_iter()
         .find(|(s, g)| s.distance(*g) > 8.0)
         .expect("a far pair");
+    query.set_merged_search(true);
     query
         .find_path(start, goal, &PathOptions::default())
         .unwrap();
@@ -134,6 +137,7 @@ fn refused_flags_mixed_costs_and_links_search_the_whole_mesh() {
         .find(|(s, g)| s.distance(*g) > 8.0)
         .expect("a far pair");
     let mut query = Query::new(&mesh);
+    query.set_merged_search(true);
     let options = PathOptions::default();
     query.find_path(start, goal, &options).unwrap();
     assert_eq!(query.last_search_stats().searches, 2);
@@ -168,6 +172,58 @@ fn refused_flags_mixed_costs_and_links_search_the_whole_mesh() {
         .with_links(&links);
     let linked = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
     let mut query = Query::new(&linked);
+    query.set_merged_search(true);
     query.find_path(start, goal, &options).unwrap();
     assert!(query.last_search_stats().searches <= 1);
+}
+
+#[test]
+fn merged_copy_is_used_by_default_only_on_large_meshes() {
+    let options = PathOptions::default();
+    for (cols, large) in [(14, false), (36, true)] {
+        let mesh = seeded_grid(7, cols, cols).build();
+        assert_eq!(
+            mesh.polygon_count() >= Query::MERGED_SEARCH_MIN_POLYGONS,
+            large,
+            "{cols} columns: {} polygons",
+            mesh.polygon_count()
+        );
+        let domain = Domain::new(&mesh);
+        let mut by_size = Query::new(&mesh);
+        let mut forced = Query::new(&mesh);
+        forced.set_merged_search(true);
+        let mut whole = Query::new(&mesh);
+        whole.set_merged_search(false);
+        let mut exact_query = Query::new(&mesh);
+        let exact = PathOptions::default().with_mode(PathMode::Optimal);
+        let mut two_passes = 0;
+        for (start, goal) in pairs(&mesh, 7, 16) {
+            let context = format!("{cols} columns: {start} -> {goal}");
+            let path = by_size.find_path_vec(start, goal, &options).unwrap();
+            let searches = by_size.last_search_stats().searches;
+            two_passes += usize::from(searches == 2);
+            assert!(searches <= if large { 2 } else { 1 }, "{context}");
+            assert_eq!(path.status, PathStatus::Complete, "{context}");
+            check_path_on_mesh(&domain, &path.corners).unwrap_or_else(|e| panic!("{context}: {e}"));
+            // Below the threshold the answer is the whole mesh's, above it the copy's.
+            let reference = if large {
+                forced.find_path_vec(start, goal, &options).unwrap()
+            } else {
+                whole.find_path_vec(start, goal, &options).unwrap()
+            };
+            assert_eq!(path.corners, reference.corners, "{context}");
+            let shortest = exact_query.find_path_vec(start, goal, &exact).unwrap();
+            let shortest = ground_length(mesh.up_axis(), &shortest.corners);
+            let length = ground_length(mesh.up_axis(), &path.corners);
+            assert!(
+                length >= shortest - 1e-4,
+                "{context}: {length} < {shortest}"
+            );
+        }
+        assert_eq!(
+            two_passes > 0,
+            large,
+            "{cols} columns: {two_passes} two-pass queries"
+        );
+    }
 }

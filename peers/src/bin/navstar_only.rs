@@ -3,8 +3,12 @@
 //! instructions per query, which the shared machines' wall-clock times cannot give.
 //!
 //! ```text
-//! cargo run --release -p navstar-peers --bin navstar_only -- MESH [--queries N] [--whole] [--optimal]
+//! cargo run --release -p navstar-peers --bin navstar_only -- MESH [--queries N] [--whole] [--optimal] [--random SEED]
 //! ```
+//!
+//! The queries are the problems of `MESH.scen`, or with `--random SEED` (meshes without a
+//! scenario) random pairs of points on one island from that seed: the `N` first pairs, so
+//! runs with different `N` share their first queries.
 //!
 //! `--whole` turns the default mode's search over the merged copy off
 //! (`Query::set_merged_search(false)`); `--optimal` uses the exact mode. Prints the
@@ -17,12 +21,14 @@
 
 use std::process::ExitCode;
 
-use navstar::{MeshOptions, PathMode, PathOptions, PathStatus, Query};
-use navstar_peers::path_length_2d;
+use navstar::glam::Vec3;
+use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
+use navstar_peers::{SplitMix64, path_length_2d, random_point_in_polygon};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut mesh_path, mut queries, mut whole, mut optimal) = (None, 1000usize, false, false);
+    let mut random = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--queries" => match args.next().and_then(|n| n.parse().ok()) {
@@ -32,13 +38,20 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             },
+            "--random" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(seed) => random = Some(seed),
+                None => {
+                    eprintln!("--random needs a seed (a number)");
+                    return ExitCode::FAILURE;
+                }
+            },
             "--whole" => whole = true,
             "--optimal" => optimal = true,
             _ => mesh_path = Some(arg),
         }
     }
     let Some(mesh_path) = mesh_path else {
-        eprintln!("usage: navstar_only MESH [--queries N] [--whole] [--optimal]");
+        eprintln!("usage: navstar_only MESH [--queries N] [--whole] [--optimal] [--random SEED]");
         return ExitCode::FAILURE;
     };
     let mesh = match navstar::io::load_mesh_file(
@@ -51,20 +64,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let scen = format!("{mesh_path}.scen");
-    let problems = match std::fs::File::open(&scen)
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            navstar::io::parse_scenario(std::io::BufReader::new(f)).map_err(|e| e.to_string())
-        }) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("{scen}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let pairs = match random {
+        Some(seed) => random_pairs(&mesh, queries, seed),
+        None => match scenario_pairs(&mesh_path, queries) {
+            Ok(pairs) => pairs,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
     };
-    let grid = scen.ends_with(".map.scen");
-    let count = queries.min(problems.len());
+    let count = pairs.len();
     let mut options = PathOptions::default();
     if optimal {
         options.mode = PathMode::Optimal;
@@ -76,14 +86,8 @@ fn main() -> ExitCode {
     // The first query that searches the merged copy builds it (once per mesh): its time
     // against the same query again.
     let mut copy_build = None;
-    for i in 0..count {
+    for &(start, goal) in &pairs {
         let t = std::time::Instant::now();
-        let p = &problems[i * problems.len() / count];
-        let (start, goal) = if grid {
-            (p.grid_start(), p.grid_goal())
-        } else {
-            (p.mesh_start(), p.mesh_goal())
-        };
         if let Ok(path) = query.find_path(start, goal, &options)
             && path.status == PathStatus::Complete
         {
@@ -114,6 +118,49 @@ fn main() -> ExitCode {
         expanded as f64 / count.max(1) as f64
     );
     ExitCode::SUCCESS
+}
+
+/// `count` problems of the scenario `MESH.scen`, spread evenly over it.
+fn scenario_pairs(mesh_path: &str, count: usize) -> Result<Vec<(Vec3, Vec3)>, String> {
+    let scen = format!("{mesh_path}.scen");
+    let problems = std::fs::File::open(&scen)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            navstar::io::parse_scenario(std::io::BufReader::new(f)).map_err(|e| e.to_string())
+        })
+        .map_err(|e| format!("{scen}: {e}"))?;
+    let grid = scen.ends_with(".map.scen");
+    let count = count.min(problems.len());
+    Ok((0..count)
+        .map(|i| {
+            let p = &problems[i * problems.len() / count];
+            if grid {
+                (p.grid_start(), p.grid_goal())
+            } else {
+                (p.mesh_start(), p.mesh_goal())
+            }
+        })
+        .collect())
+}
+
+/// `count` random pairs of points in polygons of one island (polygons picked uniformly),
+/// from `seed`.
+fn random_pairs(mesh: &NavMesh, count: usize, seed: u64) -> Vec<(Vec3, Vec3)> {
+    let mut rng = SplitMix64::new(seed);
+    let n = mesh.polygon_count();
+    let mut pairs = Vec::with_capacity(count);
+    while pairs.len() < count && n > 0 {
+        let a = rng.below(n);
+        let Some(b) = (0..1000)
+            .map(|_| rng.below(n))
+            .find(|&b| mesh.island(b) == mesh.island(a))
+        else {
+            continue;
+        };
+        let start = random_point_in_polygon(mesh, a, &mut rng);
+        pairs.push((start, random_point_in_polygon(mesh, b, &mut rng)));
+    }
+    pairs
 }
 
 /// The process's resident memory in KiB (Linux `/proc/self/status`), 0 if unknown.
