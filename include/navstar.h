@@ -1159,6 +1159,102 @@ NavstarStatus navstar_query_random_point_around(struct NavstarQuery *query,
                                                 float *out_point,
                                                 uint32_t *out_polygon);
 
+// As `navstar_mesh_move_along_surface`, for the centre of a disc of radius
+// `agent_radius` (world units, finite, >= 0; the agent's whole radius, the mesh's baked
+// radius included): the move slides along the boundary of the region where the disc
+// fits (the walls moved in by the radius; round a convex wall corner a polygon of 32
+// sides round the corner's circle), so the disc never overlaps a wall. `start` first
+// moves to the nearest point where the disc fits (in `start_polygon` when it fits there
+// at all). The polygons reported (`out_move->polygon`, `out_visited`) are the mesh's
+// own. At or below the mesh's baked radius this is `navstar_mesh_move_along_surface`.
+// The first call for a radius and filter builds the mesh's eroded copy for them.
+//
+// Arguments as `navstar_mesh_move_along_surface`, and `agent_radius` (in).
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when the visited polygons do not fit: the first `capacity`
+// are written, and `out_move` is still the full answer.
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, a
+// `start_polygon` that is not a polygon of the mesh or that the filter refuses, or
+// when no point of the mesh keeps that distance from its walls.
+//
+// # Safety
+// As `navstar_mesh_move_along_surface`.
+NavstarStatus navstar_mesh_move_along_surface_for_agent(const struct NavstarMesh *mesh,
+                                                        uint32_t start_polygon,
+                                                        const float *start,
+                                                        const float *target,
+                                                        const struct NavstarQueryFilter *filter,
+                                                        float agent_radius,
+                                                        struct NavstarSurfaceMove *out_move,
+                                                        uint32_t *out_visited,
+                                                        uint32_t capacity,
+                                                        uint32_t *out_count);
+
+// As `navstar_query_distance_to_wall`, for a disc of radius `agent_radius` (world
+// units, finite, >= 0): how far its centre may still go before the disc touches a wall.
+// `point` first moves to the nearest point where the disc fits; `distance` is measured
+// from there to the boundary of that region (the walls moved in by the radius: the
+// distance to the walls less the radius along a straight wall, up to 0.0049
+// `agent_radius` less round a convex wall corner), `point` lies on that boundary (not on
+// the wall), `normal` is the boundary's and `polygon` the mesh's polygon holding it.
+// `radius` bounds the search in the same units. At or below the mesh's baked radius this
+// is `navstar_query_distance_to_wall`.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN or negative `radius`, a NaN, infinite or
+// negative `agent_radius`, or when no point of the mesh keeps that distance from its
+// walls.
+//
+// # Safety
+// As `navstar_query_distance_to_wall`.
+NavstarStatus navstar_query_distance_to_wall_for_agent(struct NavstarQuery *query,
+                                                       const float *point,
+                                                       float radius,
+                                                       const struct NavstarQueryFilter *filter,
+                                                       float agent_radius,
+                                                       struct NavstarWallDistance *out_wall);
+
+// As `navstar_mesh_random_point`, for a disc of radius `agent_radius` (world units,
+// finite, >= 0): a point where the disc fits (at least the radius from every wall),
+// uniform by ground-plane area over that region, and the mesh's polygon holding it.
+// Same generator and 4 draws per point as `navstar_mesh_random_point`, on the mesh's
+// eroded copy; at or below the mesh's baked radius this is `navstar_mesh_random_point`.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+// when the disc fits nowhere; `NAVSTAR_ERROR_NOT_ON_MESH` as for
+// `navstar_mesh_random_point`. On an error the state is left as it was.
+//
+// # Safety
+// As `navstar_mesh_random_point`.
+NavstarStatus navstar_mesh_random_point_for_agent(const struct NavstarMesh *mesh,
+                                                  const struct NavstarQueryFilter *filter,
+                                                  float agent_radius,
+                                                  uint64_t *rng_state,
+                                                  float *out_point,
+                                                  uint32_t *out_polygon);
+
+// As `navstar_query_random_point_around`, for a disc of radius `agent_radius` (world
+// units, finite, >= 0): `center` first moves to the nearest point where the disc fits,
+// and the point is drawn, by area, from the region where the disc fits that the disc
+// can walk to from there through portals within `radius` of it (the point may lie
+// outside the circle, as for `navstar_query_random_point_around`). `out_polygon` is the
+// mesh's polygon. At or below the mesh's baked radius this is
+// `navstar_query_random_point_around`.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN or negative `radius`, a NaN, infinite or
+// negative `agent_radius`, or when the disc fits nowhere. On an error the state is left
+// as it was.
+//
+// # Safety
+// As `navstar_query_random_point_around`.
+NavstarStatus navstar_query_random_point_around_for_agent(struct NavstarQuery *query,
+                                                          const float *center,
+                                                          float radius,
+                                                          const struct NavstarQueryFilter *filter,
+                                                          float agent_radius,
+                                                          uint64_t *rng_state,
+                                                          float *out_point,
+                                                          uint32_t *out_polygon);
+
 // A corridor of polygons from `start` (in `polygons[0]`) to `target` (moved onto the
 // last polygon), a chain of neighbours (a polygon listed twice: the loop between is cut).
 //

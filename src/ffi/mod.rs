@@ -44,6 +44,8 @@ mod clearance;
 
 mod agents;
 
+mod agent_moves;
+
 mod corridor;
 
 mod world;
@@ -56,6 +58,10 @@ mod load;
 
 mod readback;
 
+pub use agent_moves::{
+    navstar_mesh_move_along_surface_for_agent, navstar_mesh_random_point_for_agent,
+    navstar_query_distance_to_wall_for_agent, navstar_query_random_point_around_for_agent,
+};
 pub use agents::{
     NAVSTAR_MAX_SURFACE_LEGS, NavstarSurfaceMove, NavstarWallDistance,
     navstar_mesh_move_along_surface, navstar_mesh_random_point, navstar_query_distance_to_wall,
