@@ -262,6 +262,21 @@ fn steady_state_corridor_following_does_not_allocate() {
     let n = allocations_in(|| again = follow(&mut corridor, goal, &there));
     assert_eq!(again, warm);
     assert_eq!(n, 0, "{n} allocations in steady state");
+    // The same for a disc of radius 0.2: its moves and corners run on the eroded mesh.
+    query
+        .find_path(start, goal, &PathOptions::default().with_agent_radius(0.2))
+        .unwrap();
+    let there: Vec<u32> = query.corridor().collect();
+    let back: Vec<u32> = there.iter().rev().copied().collect();
+    let mut corridor = navstar::PathCorridor::new(&mesh, there[0], start).unwrap();
+    corridor.set_agent_radius(0.2).unwrap();
+    let warm = follow(&mut corridor, goal, &there);
+    assert!(warm > 10);
+    follow(&mut corridor, start, &back);
+    let mut again = 0;
+    let n = allocations_in(|| again = follow(&mut corridor, goal, &there));
+    assert_eq!(again, warm);
+    assert_eq!(n, 0, "{n} allocations in steady state (agent radius)");
 }
 
 #[test]

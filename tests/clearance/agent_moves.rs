@@ -463,3 +463,70 @@ fn answers_keep_the_radius_from_every_wall_on_random_fields() {
         }
     }
 }
+
+#[test]
+fn corridor_corners_keep_the_radius_from_a_convex_corner() {
+    // The L turn round the corner (8, 2): the corridor of a path for the disc, its
+    // corners round the corner's circle, every leg clear of the walls by r.
+    let mesh = scenes::l_turn();
+    let domain = Domain::new(&mesh);
+    let (s, t) = (DVec2::new(1.0, 1.0), DVec2::new(9.0, 9.0));
+    for r in [0.25f32, 0.5, 0.9] {
+        let oracle = TangentOracle::new(&domain, f64::from(r));
+        let mut query = Query::new(&mesh);
+        let options = navstar::PathOptions::default().with_agent_radius(r);
+        query
+            .find_path(at(&mesh, s), at(&mesh, t), &options)
+            .unwrap();
+        let polygons: Vec<u32> = query.corridor().collect();
+        let start = mesh
+            .nearest_point(at(&mesh, s), f32::INFINITY, None)
+            .unwrap();
+        let mut corridor = navstar::PathCorridor::new(&mesh, start.polygon, at(&mesh, s)).unwrap();
+        corridor.set_corridor(at(&mesh, t), &polygons).unwrap();
+        let plain = corridor.corners(64).to_vec();
+        assert_eq!(plain.len(), 2, "r = 0: one corner, (8, 2), then the target");
+        corridor.set_agent_radius(r).unwrap();
+        assert_eq!(corridor.agent_radius(), r);
+        let corners = corridor.corners(64).to_vec();
+        assert!(corners.len() > 3, "r = {r}: {corners:?}");
+        assert!(corners.last().unwrap().distance(at(&mesh, t)) < 1e-4);
+        let mut from = s;
+        let mut length = 0.0;
+        for c in &corners {
+            let to = ground(&mesh, *c);
+            for k in 0..=20 {
+                let q = from.lerp(to, f64::from(k) / 20.0);
+                let gap = oracle.wall_distance(q);
+                assert!(
+                    gap >= f64::from(r) - 1e-4,
+                    "r = {r}: {q} on {from} -> {to} is {gap} from a wall"
+                );
+            }
+            length += from.distance(to);
+            from = to;
+        }
+        // The exact shortest length for the disc, and the arc's chords' excess.
+        let exact = oracle.shortest(s, t).unwrap();
+        let excess = navstar::ARC_LENGTH_EXCESS * std::f64::consts::PI * f64::from(r);
+        assert!(
+            length >= exact - 1e-4 && length <= exact + excess + 1e-3,
+            "r = {r}: length {length}, exact {exact}"
+        );
+        // A move into the wall z = 0 stops r short of it.
+        corridor
+            .move_position(at(&mesh, DVec2::new(1.5, -3.0)), &QueryFilter::default())
+            .unwrap();
+        assert!((ground(&mesh, corridor.position()).y - f64::from(r)).abs() < 1e-4);
+    }
+    // Bad radii are refused and change nothing.
+    let mut corridor = navstar::PathCorridor::new(&mesh, 0, at(&mesh, s)).unwrap();
+    for r in [f32::NAN, -1.0, f32::INFINITY] {
+        assert!(corridor.set_agent_radius(r).is_err());
+    }
+    assert!(matches!(
+        corridor.set_agent_radius(1.5),
+        Err(navstar::QueryError::ClearanceUnavailable(_))
+    ));
+    assert_eq!(corridor.agent_radius(), 0.0);
+}
