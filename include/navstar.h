@@ -1314,6 +1314,25 @@ NavstarStatus navstar_corridor_move_position(struct NavstarCorridor *corridor,
                                              const struct NavstarQueryFilter *filter,
                                              uint32_t *out_on_corridor);
 
+// Sets the radius of the agent the corridor follows (`PathCorridor::set_agent_radius`;
+// world units, finite, >= 0, the agent's whole radius; 0 at creation). Above the mesh's
+// baked radius, `navstar_corridor_move_position` and `navstar_corridor_move_target`
+// slide the disc's centre along the walls moved in by the radius (as
+// `navstar_mesh_move_along_surface_for_agent`), and `navstar_corridor_corners` with
+// `split_at_area_changes` 0 gives the corners of the way that keeps the radius from the
+// mesh's walls within the corridor's polygons (the corners without a radius when the
+// disc cannot get through them). `navstar_corridor_corners` with
+// `split_at_area_changes` 1, `navstar_corridor_repair` and `navstar_corridor_optimize`
+// do not take the radius yet. Builds the mesh's eroded copy for the radius.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+// one that no point of the mesh fits; the corridor is then unchanged.
+//
+// # Safety
+// `corridor` NULL or live, not used by another thread.
+NavstarStatus navstar_corridor_set_agent_radius(struct NavstarCorridor *corridor,
+                                                float agent_radius);
+
 // Moves the target towards `target` along the surface from the corridor's last
 // polygon, extending or trimming its end (`PathCorridor::move_target`).
 //

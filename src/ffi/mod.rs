@@ -73,7 +73,7 @@ pub use corridor::{
     navstar_corridor_corners, navstar_corridor_create, navstar_corridor_create_from_query,
     navstar_corridor_free, navstar_corridor_is_valid, navstar_corridor_move_position,
     navstar_corridor_move_target, navstar_corridor_optimize, navstar_corridor_polygons,
-    navstar_corridor_position, navstar_corridor_repair,
+    navstar_corridor_position, navstar_corridor_repair, navstar_corridor_set_agent_radius,
 };
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,

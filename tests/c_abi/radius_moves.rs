@@ -362,3 +362,116 @@ proptest! {
         prop_assert!(wall_gap(point.point.x, point.point.z) >= radius - 1e-3, "{:?}", point);
     }
 }
+
+/// The C corridor's corners and flags (split_at_area_changes 0).
+fn c_corners(corridor: *mut navstar::ffi::NavstarCorridor) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let mut points = vec![[0.0f32; 3]; 128];
+    let mut flags = vec![99u32; 128];
+    let mut count = 0;
+    // SAFETY: a live corridor used by this thread; outputs of 128 items.
+    let status = unsafe {
+        navstar::ffi::navstar_corridor_corners(
+            corridor,
+            ptr::null(),
+            0,
+            points.as_mut_ptr().cast(),
+            flags.as_mut_ptr(),
+            128,
+            &mut count,
+        )
+    };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    points.truncate(count as usize);
+    flags.truncate(count as usize);
+    (points, flags)
+}
+
+#[test]
+fn corridor_with_a_radius_keeps_it_from_the_pillar() {
+    use navstar::ffi::{
+        navstar_corridor_create, navstar_corridor_free, navstar_corridor_move_position,
+        navstar_corridor_position, navstar_corridor_set_agent_radius,
+    };
+    let h = create(&navstar_mesh_options_default());
+    // South quad 0, then east quad 1, round the pillar's corner (4, 2).
+    let (start, target) = (Vec3::new(1.0, 0.0, 1.0), Vec3::new(5.0, 0.0, 5.0));
+    let polygons = [0u32, 1];
+    let mut corridor = ptr::null_mut();
+    // SAFETY: a live mesh; 2 polygons; 3 floats each; out writable.
+    let status = unsafe {
+        navstar_corridor_create(
+            h.0,
+            polygons.as_ptr(),
+            2,
+            start.as_ref().as_ptr(),
+            target.as_ref().as_ptr(),
+            &mut corridor,
+        )
+    };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    let (plain, _) = c_corners(corridor);
+    assert_eq!(
+        plain.len(),
+        2,
+        "{plain:?}: the pillar's corner, then the target"
+    );
+    // SAFETY: a live corridor used by this thread.
+    for bad in [f32::NAN, -0.5, f32::INFINITY, 3.5] {
+        let status = unsafe { navstar_corridor_set_agent_radius(corridor, bad) };
+        assert_status(
+            status,
+            NavstarStatus::NavstarErrorInvalidArgument,
+            &["agent_radius"],
+        );
+    }
+    // SAFETY: NULL is refused.
+    let status = unsafe { navstar_corridor_set_agent_radius(ptr::null_mut(), 0.5) };
+    assert_status(
+        status,
+        NavstarStatus::NavstarErrorNullArgument,
+        &["corridor"],
+    );
+    assert_eq!(
+        c_corners(corridor).0,
+        plain,
+        "a refused radius changes nothing"
+    );
+    // SAFETY: a live corridor used by this thread.
+    let status = unsafe { navstar_corridor_set_agent_radius(corridor, 0.5) };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    let (corners, flags) = c_corners(corridor);
+    assert!(corners.len() > 3, "{corners:?}: round the corner's circle");
+    for c in &corners {
+        assert!(wall_gap(c[0], c[2]) >= 0.5 - 1e-4, "{c:?} too near a wall");
+    }
+    assert_near(*corners.last().unwrap(), [5.0, 0.0, 5.0]);
+    let end = u32::from(navstar::CornerFlags::END.bits());
+    assert!(flags[..flags.len() - 1].iter().all(|&f| f == 0) && flags.last() == Some(&end));
+    // The Rust corridor, the same steps: the same corners.
+    let mesh = rust_mesh(0.0);
+    let mut rust = navstar::PathCorridor::new(&mesh, 0, start).unwrap();
+    rust.set_corridor(target, &polygons).unwrap();
+    rust.set_agent_radius(0.5).unwrap();
+    let want: Vec<[f32; 3]> = rust.corners(128).iter().map(|c| c.to_array()).collect();
+    assert_eq!(corners, want);
+    // A move into the south wall stops 0.5 short of it.
+    let mut on = 7;
+    let mut position = [0.0f32; 3];
+    let mut target_out = [0.0f32; 3];
+    // SAFETY: a live corridor used by this thread; 3 floats; outputs writable.
+    unsafe {
+        let status = navstar_corridor_move_position(
+            corridor,
+            [1.0f32, 0.0, -2.0].as_ptr(),
+            ptr::null(),
+            &mut on,
+        );
+        assert_status(status, NavstarStatus::NavstarOk, &[]);
+        let status =
+            navstar_corridor_position(corridor, position.as_mut_ptr(), target_out.as_mut_ptr());
+        assert_status(status, NavstarStatus::NavstarOk, &[]);
+        navstar_corridor_free(corridor);
+    }
+    assert_near(position, [1.0, 0.0, 0.5]);
+    assert_near(target_out, [5.0, 0.0, 5.0]);
+}

@@ -113,6 +113,12 @@ impl PathCorridor {
         self.agent.radius
     }
 
+    /// Whether the corridor's corners keep an agent radius (one above the mesh's baked
+    /// radius was set).
+    pub(crate) fn corners_keep_a_radius(&self) -> bool {
+        self.agent.eroded.is_some()
+    }
+
     /// Fills `self.corners` with the string pull through the eroded pieces of the
     /// corridor, from the position to the target (both moved onto the pieces); false
     /// (nothing done) without an eroded mesh, or when no chain of pieces of the
