@@ -183,7 +183,16 @@ pub fn surface_move(b: &Built, op: &MoveIn, radius: f32) {
         visited.iter().all(|&p| mesh.contains_polygon(p)),
         "{visited:?}"
     );
-    check_clear(mesh, &filter, rust.point, radius, "the move's end");
+    // The end keeps the radius unless the disc fits nowhere in the start polygon (the
+    // move is then the plain one): checked when the start, on its polygon, is clear.
+    let clear_start = polygon.is_none_or(|p| {
+        let on = mesh.closest_point_on_polygon(p, s);
+        let (gap, tol) = wall_gap(mesh, &filter, on);
+        gap >= 1.005 * f64::from(radius - mesh.agent_radius()) + tol
+    });
+    if clear_start {
+        check_clear(mesh, &filter, rust.point, radius, "the move's end");
+    }
 }
 
 /// Fuzzes `navstar_query_distance_to_wall_for_agent`.

@@ -17,8 +17,9 @@ use crate::{QueryError, SplitMix64};
 /// radius included): the move slides along the boundary of the region where the disc
 /// fits (the walls moved in by the radius; round a convex wall corner a polygon of 32
 /// sides round the corner's circle), so the disc never overlaps a wall. `start` first
-/// moves to the nearest point where the disc fits (in `start_polygon` when it fits there
-/// at all). The polygons reported (`out_move->polygon`, `out_visited`) are the mesh's
+/// moves to the nearest point where the disc fits in `start_polygon` (anywhere with
+/// `NAVSTAR_NO_POLYGON`); when the disc fits nowhere in `start_polygon`, the move is the
+/// plain one (so that the agent can walk out of a narrow place). The polygons reported (`out_move->polygon`, `out_visited`) are the mesh's
 /// own. At or below the mesh's baked radius this is `navstar_mesh_move_along_surface`.
 /// The first call for a radius and filter builds the mesh's eroded copy for them.
 ///

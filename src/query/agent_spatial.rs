@@ -127,9 +127,11 @@ impl Query {
         let point = self.on_mesh(&eroded.mesh, |query| {
             query.random_point_around(center, radius, &inner.filter, random)
         })?;
+        let polygon = eroded.of_original[point.polygon as usize];
+        let mesh = self.mesh.data();
         Ok(RandomPoint {
-            polygon: eroded.of_original[point.polygon as usize],
-            ..point
+            point: mesh.point_over(polygon, mesh.up.ground(point.point)),
+            polygon,
         })
     }
 

@@ -20,9 +20,11 @@ impl NavMesh {
     /// polygon of [`ARC_SEGMENTS`](crate::ARC_SEGMENTS) sides drawn round the corner's
     /// circle. At or below the mesh's baked radius this is [`NavMesh::move_along_surface`].
     ///
-    /// `start` first moves to the nearest point where the disc fits: the nearest one in
-    /// the part of `start_polygon` where it fits, or anywhere when the disc fits nowhere
-    /// in that polygon (or `start_polygon` is `None`). `visited` receives the original
+    /// `start` first moves to the nearest point where the disc fits in `start_polygon`
+    /// (anywhere when `start_polygon` is `None`). When the disc fits nowhere in
+    /// `start_polygon` (an agent pushed into a narrow place), the move is the plain
+    /// [`NavMesh::move_along_surface`], so that the agent can walk out of it along its
+    /// corridor; the disc may then overlap a wall. `visited` receives the original
     /// polygons walked through (the polygons of this mesh, never those of its eroded
     /// copy), in order, none twice in a row; the answer's `polygon` is an original one,
     /// to pass back as `start_polygon` of the next move. `walls` counts the eroded
@@ -122,7 +124,9 @@ impl NavMesh {
         let Some(eroded) = self.eroded_for(agent_radius, Some(filter))? else {
             return self.move_along_surface_with(start_polygon, start, target, filter, visit);
         };
-        let piece = start_piece(&eroded, start_polygon, start)?;
+        let Some(piece) = start_piece(&eroded, start_polygon, start) else {
+            return self.move_along_surface_with(start_polygon, start, target, filter, visit);
+        };
         let mut last = None;
         let moved = eroded.mesh.move_along_surface_with(
             Some(piece),
@@ -137,8 +141,13 @@ impl NavMesh {
                 }
             },
         )?;
+        // The height of the original polygon's surface there, as without a radius (the
+        // eroded pieces' heights may differ a little where the polygon is not flat).
+        let polygon = eroded.of_original[moved.polygon as usize];
+        let mesh = self.data();
         Ok(SurfaceMove {
-            polygon: eroded.of_original[moved.polygon as usize],
+            point: mesh.point_over(polygon, mesh.up.ground(moved.point)),
+            polygon,
             ..moved
         })
     }
@@ -182,26 +191,25 @@ impl NavMesh {
             return self.random_point(filter, random);
         };
         let point = eroded.mesh.random_point(&QueryFilter::default(), random)?;
+        let polygon = eroded.of_original[point.polygon as usize];
+        let mesh = self.data();
         Ok(RandomPoint {
-            polygon: eroded.of_original[point.polygon as usize],
-            ..point
+            point: mesh.point_over(polygon, mesh.up.ground(point.point)),
+            polygon,
         })
     }
 }
 
 /// The polygon of `eroded` a move from `start` begins in: the piece of `polygon` (an
-/// original polygon) nearest `start`, else (the disc fits nowhere in it, or no polygon
-/// given) the nearest piece of all.
-fn start_piece(eroded: &ErodedMesh, polygon: Option<u32>, start: Vec3) -> Result<u32, QueryError> {
+/// original polygon) nearest `start`, or without a polygon the nearest piece of all;
+/// `None` when the disc fits nowhere in `polygon`.
+fn start_piece(eroded: &ErodedMesh, polygon: Option<u32>, start: Vec3) -> Option<u32> {
     let mesh = eroded.mesh.data();
-    let own = polygon.and_then(|polygon| {
-        mesh.nearest_point(start, f32::INFINITY, |p| {
+    let near = match polygon {
+        Some(polygon) => mesh.nearest_point(start, f32::INFINITY, |p| {
             eroded.of_original[p as usize] == polygon
-        })
-    });
-    own.or_else(|| mesh.nearest_point(start, f32::INFINITY, |_| true))
-        .map(|near| near.polygon)
-        .ok_or(QueryError::ClearanceUnavailable(
-            "agent_radius: no point of the mesh keeps that distance from its walls",
-        ))
+        }),
+        None => mesh.nearest_point(start, f32::INFINITY, |_| true),
+    };
+    near.map(|near| near.polygon)
 }

@@ -115,6 +115,7 @@ impl PathCorridor {
 
     /// Whether the corridor's corners keep an agent radius (one above the mesh's baked
     /// radius was set).
+    #[cfg(feature = "capi")]
     pub(crate) fn corners_keep_a_radius(&self) -> bool {
         self.agent.eroded.is_some()
     }
