@@ -907,6 +907,17 @@ void test_agents_with_radius() {
     check(inside, "random points for a disc of 1 stay in [1, 9]^2");
     expect_error(mesh.random_point_for_agent(6.0f, state, p), Status::error_invalid_argument, "agent_radius",
                  "a disc wider than the room");
+
+    navstar::Corridor corridor;
+    expect_status(navstar::Corridor::create(mesh, {0}, {5, 0, 5}, {5, 0, 5}, corridor), Status::ok,
+                  "room: corridor");
+    expect_error(corridor.set_agent_radius(-1.0f), Status::error_invalid_argument, "agent_radius",
+                 "a corridor refuses a negative radius");
+    expect_status(corridor.set_agent_radius(1.0f), Status::ok, "corridor set_agent_radius");
+    expect_status(corridor.move_position({5, 0, 12}), Status::ok, "corridor move for a disc");
+    Vec3 here{}, there{};
+    expect_status(corridor.position(here, there), Status::ok, "corridor position");
+    check(near(here, {5, 0, 9}), "the corridor's disc stops 1 short of the wall z = 10");
 }
 
 // Time-sliced path searches on the U mesh: the same answer as find_path, a slice at a

@@ -1131,6 +1131,13 @@ class Corridor {
 
     // Moves the agent along the surface and trims the corridor; on_corridor (optional):
     // whether it is still on it.
+    // The radius of the agent followed (navstar_corridor_set_agent_radius): above the
+    // mesh's baked radius, moves slide along the walls moved in by it and the corners
+    // (split_at_area_changes false) keep it from the walls. Status::error_invalid_argument
+    // for a NaN, infinite or negative radius, or one no point fits.
+    Result set_agent_radius(float agent_radius) {
+        return Result::from_c(navstar_corridor_set_agent_radius(raw_, agent_radius));
+    }
     Result move_position(const Vec3 &position, bool *on_corridor = nullptr, const QueryFilter *filter = nullptr) {
         const float p[3] = {position.x, position.y, position.z};
         std::uint32_t on = 0;

@@ -182,6 +182,20 @@ internal static unsafe partial class NavstarTests
             ExpectError(mesh.RandomPointForAgent(6, ref state, out p, out polygon), Status.ErrorInvalidArgument,
                         "agent_radius", "a disc wider than the room");
             Check(state == kept && polygon == -1, "a failed call leaves the state");
+            NavstarCorridor corridor;
+            ExpectStatus(NavstarCorridor.TryCreate(mesh, new[] { 0 }, V(5, 0, 5), V(5, 0, 5), out corridor), Status.Ok,
+                         "room: corridor");
+            using (corridor)
+            {
+                ExpectError(corridor.SetAgentRadius(float.NaN), Status.ErrorInvalidArgument, "agent_radius",
+                            "a corridor refuses a NaN radius");
+                ExpectStatus(corridor.SetAgentRadius(1), Status.Ok, "corridor SetAgentRadius");
+                bool on;
+                ExpectStatus(corridor.MovePosition(V(5, 0, 12), out on), Status.Ok, "corridor move for a disc");
+                Vector3 here, there;
+                ExpectStatus(corridor.GetPosition(out here, out there), Status.Ok, "corridor position");
+                Check(Near(here, V(5, 0, 9)), "the corridor's disc stops 1 short of the wall z = 10");
+            }
         }
     }
 

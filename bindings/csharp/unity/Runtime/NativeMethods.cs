@@ -179,6 +179,9 @@ namespace Navstar
             NavstarCorridor corridor, float* position, QueryFilter* filter, uint* onCorridor);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_set_agent_radius(NavstarCorridor corridor, float agentRadius);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_corridor_move_target(
             NavstarCorridor corridor, float* target, QueryFilter* filter, uint* onCorridor);
 
