@@ -1159,6 +1159,103 @@ NavstarStatus navstar_query_random_point_around(struct NavstarQuery *query,
                                                 float *out_point,
                                                 uint32_t *out_polygon);
 
+// As `navstar_mesh_move_along_surface`, for the centre of a disc of radius
+// `agent_radius` (world units, finite, >= 0; the agent's whole radius, the mesh's baked
+// radius included): the move slides along the boundary of the region where the disc
+// fits (the walls moved in by the radius; round a convex wall corner a polygon of 32
+// sides round the corner's circle), so the disc never overlaps a wall. `start` first
+// moves to the nearest point where the disc fits in `start_polygon` (anywhere with
+// `NAVSTAR_NO_POLYGON`); when the disc fits nowhere in `start_polygon`, the move is the
+// plain one (so that the agent can walk out of a narrow place). The polygons reported (`out_move->polygon`, `out_visited`) are the mesh's
+// own. At or below the mesh's baked radius this is `navstar_mesh_move_along_surface`.
+// The first call for a radius and filter builds the mesh's eroded copy for them.
+//
+// Arguments as `navstar_mesh_move_along_surface`, and `agent_radius` (in).
+//
+// `NAVSTAR_BUFFER_TOO_SMALL` when the visited polygons do not fit: the first `capacity`
+// are written, and `out_move` is still the full answer.
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, a
+// `start_polygon` that is not a polygon of the mesh or that the filter refuses, or
+// when no point of the mesh keeps that distance from its walls.
+//
+// # Safety
+// As `navstar_mesh_move_along_surface`.
+NavstarStatus navstar_mesh_move_along_surface_for_agent(const struct NavstarMesh *mesh,
+                                                        uint32_t start_polygon,
+                                                        const float *start,
+                                                        const float *target,
+                                                        const struct NavstarQueryFilter *filter,
+                                                        float agent_radius,
+                                                        struct NavstarSurfaceMove *out_move,
+                                                        uint32_t *out_visited,
+                                                        uint32_t capacity,
+                                                        uint32_t *out_count);
+
+// As `navstar_query_distance_to_wall`, for a disc of radius `agent_radius` (world
+// units, finite, >= 0): how far its centre may still go before the disc touches a wall.
+// `point` first moves to the nearest point where the disc fits; `distance` is measured
+// from there to the boundary of that region (the walls moved in by the radius: the
+// distance to the walls less the radius along a straight wall, up to 0.0049
+// `agent_radius` less round a convex wall corner), `point` lies on that boundary (not on
+// the wall), `normal` is the boundary's and `polygon` the mesh's polygon holding it.
+// `radius` bounds the search in the same units. At or below the mesh's baked radius this
+// is `navstar_query_distance_to_wall`.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN or negative `radius`, a NaN, infinite or
+// negative `agent_radius`, or when no point of the mesh keeps that distance from its
+// walls.
+//
+// # Safety
+// As `navstar_query_distance_to_wall`.
+NavstarStatus navstar_query_distance_to_wall_for_agent(struct NavstarQuery *query,
+                                                       const float *point,
+                                                       float radius,
+                                                       const struct NavstarQueryFilter *filter,
+                                                       float agent_radius,
+                                                       struct NavstarWallDistance *out_wall);
+
+// As `navstar_mesh_random_point`, for a disc of radius `agent_radius` (world units,
+// finite, >= 0): a point where the disc fits (at least the radius from every wall),
+// uniform by ground-plane area over that region, and the mesh's polygon holding it.
+// Same generator and 4 draws per point as `navstar_mesh_random_point`, on the mesh's
+// eroded copy; at or below the mesh's baked radius this is `navstar_mesh_random_point`.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+// when the disc fits nowhere; `NAVSTAR_ERROR_NOT_ON_MESH` as for
+// `navstar_mesh_random_point`. On an error the state is left as it was.
+//
+// # Safety
+// As `navstar_mesh_random_point`.
+NavstarStatus navstar_mesh_random_point_for_agent(const struct NavstarMesh *mesh,
+                                                  const struct NavstarQueryFilter *filter,
+                                                  float agent_radius,
+                                                  uint64_t *rng_state,
+                                                  float *out_point,
+                                                  uint32_t *out_polygon);
+
+// As `navstar_query_random_point_around`, for a disc of radius `agent_radius` (world
+// units, finite, >= 0): `center` first moves to the nearest point where the disc fits,
+// and the point is drawn, by area, from the region where the disc fits that the disc
+// can walk to from there through portals within `radius` of it (the point may lie
+// outside the circle, as for `navstar_query_random_point_around`). `out_polygon` is the
+// mesh's polygon. At or below the mesh's baked radius this is
+// `navstar_query_random_point_around`.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN or negative `radius`, a NaN, infinite or
+// negative `agent_radius`, or when the disc fits nowhere. On an error the state is left
+// as it was.
+//
+// # Safety
+// As `navstar_query_random_point_around`.
+NavstarStatus navstar_query_random_point_around_for_agent(struct NavstarQuery *query,
+                                                          const float *center,
+                                                          float radius,
+                                                          const struct NavstarQueryFilter *filter,
+                                                          float agent_radius,
+                                                          uint64_t *rng_state,
+                                                          float *out_point,
+                                                          uint32_t *out_polygon);
+
 // A corridor of polygons from `start` (in `polygons[0]`) to `target` (moved onto the
 // last polygon), a chain of neighbours (a polygon listed twice: the loop between is cut).
 //
@@ -1217,6 +1314,25 @@ NavstarStatus navstar_corridor_move_position(struct NavstarCorridor *corridor,
                                              const float *position,
                                              const struct NavstarQueryFilter *filter,
                                              uint32_t *out_on_corridor);
+
+// Sets the radius of the agent the corridor follows (`PathCorridor::set_agent_radius`;
+// world units, finite, >= 0, the agent's whole radius; 0 at creation). Above the mesh's
+// baked radius, `navstar_corridor_move_position` and `navstar_corridor_move_target`
+// slide the disc's centre along the walls moved in by the radius (as
+// `navstar_mesh_move_along_surface_for_agent`), and `navstar_corridor_corners` with
+// `split_at_area_changes` 0 gives the corners of the way that keeps the radius from the
+// mesh's walls within the corridor's polygons (the corners without a radius when the
+// disc cannot get through them). `navstar_corridor_corners` with
+// `split_at_area_changes` 1, `navstar_corridor_repair` and `navstar_corridor_optimize`
+// do not take the radius yet. Builds the mesh's eroded copy for the radius.
+//
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+// one that no point of the mesh fits; the corridor is then unchanged.
+//
+// # Safety
+// `corridor` NULL or live, not used by another thread.
+NavstarStatus navstar_corridor_set_agent_radius(struct NavstarCorridor *corridor,
+                                                float agent_radius);
 
 // Moves the target towards `target` along the surface from the corridor's last
 // polygon, extending or trimming its end (`PathCorridor::move_target`).

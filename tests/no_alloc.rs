@@ -262,12 +262,27 @@ fn steady_state_corridor_following_does_not_allocate() {
     let n = allocations_in(|| again = follow(&mut corridor, goal, &there));
     assert_eq!(again, warm);
     assert_eq!(n, 0, "{n} allocations in steady state");
+    // The same for a disc of radius 0.2: its moves and corners run on the eroded mesh.
+    query
+        .find_path(start, goal, &PathOptions::default().with_agent_radius(0.2))
+        .unwrap();
+    let there: Vec<u32> = query.corridor().collect();
+    let back: Vec<u32> = there.iter().rev().copied().collect();
+    let mut corridor = navstar::PathCorridor::new(&mesh, there[0], start).unwrap();
+    corridor.set_agent_radius(0.2).unwrap();
+    let warm = follow(&mut corridor, goal, &there);
+    assert!(warm > 10);
+    follow(&mut corridor, start, &back);
+    let mut again = 0;
+    let n = allocations_in(|| again = follow(&mut corridor, goal, &there));
+    assert_eq!(again, warm);
+    assert_eq!(n, 0, "{n} allocations in steady state (agent radius)");
 }
 
 #[test]
 fn steady_state_queries_with_an_agent_radius_do_not_allocate() {
-    // The first queries build the eroded mesh; after that both modes, nearest targets
-    // and floods for the disc allocate nothing.
+    // The first queries build the eroded mesh; after that both modes, nearest targets,
+    // floods, wall distances, random points and moves for the disc allocate nothing.
     let mesh = seeded_grid(14, 20, 20).build();
     let mut work = workload(&mesh, 200);
     for (k, (_, _, o)) in work.iter_mut().enumerate() {
@@ -278,7 +293,9 @@ fn steady_state_queries_with_an_agent_radius_do_not_allocate() {
     }
     let mut query = Query::new(&mesh);
     let filter = navstar::QueryFilter::default();
-    let others = |query: &mut Query| {
+    let mut visited = Vec::new();
+    let mut rng = navstar::SplitMix64::new(5);
+    let mut others = |query: &mut Query| {
         for (s, g, o) in work.iter().take(40) {
             let _ = std::hint::black_box(query.find_nearest_target(*s, &[*g, *s], o));
             let _ = std::hint::black_box(query.reachable_polygons_for_agent(
@@ -287,6 +304,25 @@ fn steady_state_queries_with_an_agent_radius_do_not_allocate() {
                 &filter,
                 f32::INFINITY,
                 0.3,
+            ));
+            let _ = std::hint::black_box(query.distance_to_wall_for_agent(*s, 2.0, &filter, 0.3));
+            let _ = std::hint::black_box(query.random_point_around_for_agent(
+                *s,
+                2.0,
+                &filter,
+                0.3,
+                &mut || rng.next_u64(),
+            ));
+            let _ = std::hint::black_box(
+                mesh.random_point_for_agent(&filter, 0.3, &mut || rng.next_u64()),
+            );
+            let _ = std::hint::black_box(mesh.move_along_surface_for_agent(
+                None,
+                *s,
+                *g,
+                &filter,
+                0.3,
+                &mut visited,
             ));
         }
     };

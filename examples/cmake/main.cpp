@@ -867,6 +867,59 @@ void test_agents() {
                  "random_point with nothing admitted");
 }
 
+// The queries for agents that move, for a disc of radius 1 in a 10 x 10 room: the disc
+// stops 1 short of a wall and slides, the wall is 4 from the centre, random points stay
+// in [1, 9]^2.
+void test_agents_with_radius() {
+    const std::vector<Vec3> vertices{{0, 0, 0}, {10, 0, 0}, {10, 0, 10}, {0, 0, 10}};
+    const std::vector<std::uint32_t> indices{0, 1, 2, 3};
+    const std::vector<std::uint32_t> sizes{4};
+    navstar::Mesh mesh;
+    expect_status(navstar::Mesh::create(vertices, indices, sizes, mesh), Status::ok, "room: mesh");
+    navstar::Query query;
+    expect_status(navstar::Query::create(mesh, query), Status::ok, "room: query");
+
+    NavstarSurfaceMove moved{};
+    std::vector<std::uint32_t> visited;
+    expect_status(mesh.move_along_surface_for_agent(0, {5, 0, 5}, {7, 0, 12}, 1.0f, moved, visited), Status::ok,
+                  "move_along_surface_for_agent");
+    check(near({moved.point[0], moved.point[1], moved.point[2]}, {7, 0, 9}) && moved.polygon == 0 &&
+              moved.walls == 1 && visited == std::vector<std::uint32_t>{0},
+          "a disc of 1 stops at z = 9 and slides to x = 7");
+    expect_error(mesh.move_along_surface_for_agent(0, {5, 0, 5}, {7, 0, 12}, -1.0f, moved, visited),
+                 Status::error_invalid_argument, "agent_radius", "a negative agent radius");
+
+    NavstarWallDistance wall{};
+    expect_status(query.distance_to_wall_for_agent({5, 0, 5}, INFINITY, 1.0f, wall), Status::ok,
+                  "distance_to_wall_for_agent");
+    check(wall.found == 1 && std::fabs(wall.distance - 4.0f) < 1e-5f, "the eroded wall is 4 from the centre");
+    expect_error(query.distance_to_wall_for_agent({5, 0, 5}, INFINITY, std::nanf(""), wall),
+                 Status::error_invalid_argument, "agent_radius", "a NaN agent radius");
+
+    std::uint64_t state = 3;
+    Vec3 p{};
+    bool inside = true;
+    for (int i = 0; i < 50; i++) {
+        navstar::Result r = i % 2 == 0 ? mesh.random_point_for_agent(1.0f, state, p)
+                                       : query.random_point_around_for_agent({0, 0, 0}, INFINITY, 1.0f, state, p);
+        inside = inside && r.ok() && p.x >= 1 && p.x <= 9 && p.z >= 1 && p.z <= 9;
+    }
+    check(inside, "random points for a disc of 1 stay in [1, 9]^2");
+    expect_error(mesh.random_point_for_agent(6.0f, state, p), Status::error_invalid_argument, "agent_radius",
+                 "a disc wider than the room");
+
+    navstar::Corridor corridor;
+    expect_status(navstar::Corridor::create(mesh, {0}, {5, 0, 5}, {5, 0, 5}, corridor), Status::ok,
+                  "room: corridor");
+    expect_error(corridor.set_agent_radius(-1.0f), Status::error_invalid_argument, "agent_radius",
+                 "a corridor refuses a negative radius");
+    expect_status(corridor.set_agent_radius(1.0f), Status::ok, "corridor set_agent_radius");
+    expect_status(corridor.move_position({5, 0, 12}), Status::ok, "corridor move for a disc");
+    Vec3 here{}, there{};
+    expect_status(corridor.position(here, there), Status::ok, "corridor position");
+    check(near(here, {5, 0, 9}), "the corridor's disc stops 1 short of the wall z = 10");
+}
+
 // Time-sliced path searches on the U mesh: the same answer as find_path, a slice at a
 // time; a partial path when finished early; the misuse errors.
 void test_sliced() {
@@ -984,6 +1037,7 @@ int main(int argc, char **argv) {
     test_filters_links_and_queries();
     test_degenerate_connectors();
     test_agents();
+    test_agents_with_radius();
     test_sliced();
     test_corridor();
     test_save_load_and_query_options(std::string(argc > 0 ? argv[0] : "navstar_cpp_example") + ".navstar");

@@ -1,15 +1,25 @@
-//! Fuzzes the mesh queries for a disc-shaped agent: `navstar_mesh_nearest_point_for_agent`
-//! and `navstar_mesh_raycast_for_agent`, on meshes with areas and flags
+//! Fuzzes the queries for a disc-shaped agent: `navstar_mesh_nearest_point_for_agent`,
+//! `navstar_mesh_raycast_for_agent`, `navstar_mesh_move_along_surface_for_agent`,
+//! `navstar_query_distance_to_wall_for_agent`, `navstar_mesh_random_point_for_agent` and
+//! `navstar_query_random_point_around_for_agent`, on meshes with areas and flags
 //! (`navstar_mesh_create_ex`), with any filter and radius.
 //!
 //! Each answer must equal the Rust API's (`NavMesh::nearest_point_for_agent`,
-//! `raycast_for_agent`) for the same input, bit for bit, and keep what the docs promise,
+//! `raycast_for_agent`, `move_along_surface_for_agent`, `random_point_for_agent`,
+//! `Query::distance_to_wall_for_agent`, `random_point_around_for_agent`) for the same
+//! input, bit for bit (the random points for the same seed, four draws each), and keep
+//! what the docs promise,
 //! checked independently in f64: radius 0 answers as the plain query; the nearest point
 //! is on an admitted polygon within `max_distance`, at its stated distance, no nearer
 //! than the plain nearest point, and at least the radius (less a rounding tolerance)
 //! from every wall (edges of admitted polygons without an admitted neighbour); a raycast
 //! stops on an admitted polygon at `t` in 0..=1 (1 when nothing was hit), at least the
-//! radius from every wall. NULL arguments, non-finite points, bad distances, NaN,
+//! radius from every wall; a move ends on an admitted polygon at least the radius from
+//! every wall, its visited polygons (original ones) from the start polygon to the end
+//! one; a wall distance is within the search radius, no more than the moved centre's
+//! distance to the walls less the radius, its point at least the radius from every wall;
+//! a random point lies on an admitted polygon at least the radius from every wall. At
+//! or below the baked radius every answer is the plain query's. NULL arguments, non-finite points, bad distances, NaN,
 //! infinite or negative radii and bad filters give the documented error with a message
 //! naming the argument; no output is written after an error.
 #![no_main]
@@ -19,6 +29,7 @@ use libfuzzer_sys::fuzz_target;
 use navstar::glam::Vec3;
 use navstar::{NavMesh, QueryFilter};
 use navstar_fuzz::agent_calls::{c_nearest_point_for_agent, c_raycast_for_agent};
+use navstar_fuzz::agent_moves::{MoveIn, RandomIn, WallIn, random, surface_move, wall};
 use navstar_fuzz::calls::{Fault, NullOuts, check_faults, null_fault, point_fault};
 use navstar_fuzz::input::{Built, CFilter};
 use navstar_fuzz::radius::{distance_to_walls, wall_tolerance, walls};
@@ -66,6 +77,9 @@ enum Op {
         out_null: bool,
         mesh_null: bool,
     },
+    Move(MoveIn, RadiusIn),
+    Wall(WallIn, RadiusIn),
+    Random(RandomIn, RadiusIn),
 }
 
 /// The faults of the filter and the radius; the filter when it is valid.
@@ -282,6 +296,7 @@ fuzz_target!(|input: MeshOps<Op>| {
         return;
     };
     let mesh = &built.rust;
+    let mut query = navstar::Query::new(mesh);
     for op in input.ops.iter().take(6) {
         match op {
             Op::Nearest {
@@ -316,6 +331,9 @@ fuzz_target!(|input: MeshOps<Op>| {
                 *out_null,
                 *mesh_null,
             ),
+            Op::Move(op, radius) => surface_move(&built, op, radius.value()),
+            Op::Wall(op, radius) => wall(&built, &mut query, op, radius.value()),
+            Op::Random(op, radius) => random(&built, &mut query, op, radius.value()),
         }
     }
 });

@@ -2,7 +2,10 @@
 //! a corridor made from a straight walk, a fuzzed polygon list or a path query's
 //! corridor (`navstar_corridor_create_from_query`), then random
 //! sequences of moves of the agent and the target, flag changes (doors closing and
-//! opening), repairs, shortening by sight and corner reads.
+//! opening), repairs, shortening by sight, corner reads and agent radii
+//! (`navstar_corridor_set_agent_radius`: bad ones refused naming `agent_radius`; with one
+//! above the baked radius the unsplit corners are the Rust `PathCorridor::corners`, every
+//! one but the target unflagged, and a move ends at least the radius from every wall).
 //!
 //! After every operation the C corridor must equal the Rust `PathCorridor` given the
 //! same operations (status, polygons, position, target, corners and their flags), and
@@ -21,6 +24,7 @@ use navstar::glam::Vec3;
 use navstar::{NavMesh, PathCorridor, PathOptions, Query, QueryFilter, Repair};
 use navstar_fuzz::PointIn;
 use navstar_fuzz::input::MeshOps;
+use navstar_fuzz::radius::{distance_to_walls, wall_tolerance, walls};
 
 #[derive(Arbitrary, Debug)]
 enum Op {
@@ -33,6 +37,17 @@ enum Op {
     /// `capacity % 8` corners.
     Corners(u8, bool),
     IsValid(u8),
+    /// 255: NaN, 254: -1, 253: infinity, else `n % 16` tenths.
+    AgentRadius(u8),
+}
+
+fn radius_of(n: u8) -> f32 {
+    match n {
+        255 => f32::NAN,
+        254 => -1.0,
+        253 => f32::INFINITY,
+        n => f32::from(n % 16) * 0.1,
+    }
 }
 
 #[derive(Arbitrary, Debug)]
@@ -102,7 +117,9 @@ fn check(c: &CCorridor, rust: &PathCorridor, mesh: &NavMesh) {
     let on = mesh.closest_point_on_polygon(polygons[0], rust.position());
     assert!(
         on.distance(rust.position()) <= tol,
-        "the agent is off its polygon"
+        "the agent {} is off its polygon {}",
+        rust.position(),
+        polygons[0]
     );
     let last = *polygons.last().unwrap();
     let on = mesh.closest_point_on_polygon(last, rust.target());
@@ -223,6 +240,15 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                     assert_eq!(status, NavstarStatus::NavstarErrorInvalidArgument);
                     continue;
                 }
+                // Whether the agent stands clear of the walls before the move (then the
+                // disc fits in its polygon, and the move keeps it clear).
+                let erosion = f64::from(rust.agent_radius() - mesh.agent_radius());
+                let admitted = |q: u32| filter.admits(mesh.polygon_flags(q));
+                let walls = walls(mesh, admitted);
+                let gap_at =
+                    |at: Vec3| distance_to_walls(&walls, mesh.up_axis().ground(at).as_dvec2());
+                let tol = wall_tolerance(&walls);
+                let was_clear = erosion > 0.0 && gap_at(rust.position()) >= 1.005 * erosion + tol;
                 let answer = match op {
                     Op::MovePosition(_) => rust.move_position(p, &filter),
                     Op::MoveTarget(_) => rust.move_target(p, &filter),
@@ -232,6 +258,14 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                     Ok(on) => {
                         assert_eq!(status, NavstarStatus::NavstarOk);
                         assert_eq!(flag, u32::from(on));
+                        if was_clear && matches!(op, Op::MovePosition(_)) {
+                            let gap = gap_at(rust.position());
+                            assert!(
+                                gap >= erosion - tol,
+                                "the agent at {} is {gap} from a wall, radius {erosion}",
+                                rust.position()
+                            );
+                        }
                     }
                     Err(_) => assert_ne!(status, NavstarStatus::NavstarOk),
                 }
@@ -298,7 +332,19 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                         &mut count,
                     )
                 };
+                let disc = rust.agent_radius() > mesh.agent_radius();
                 let (want, details) = rust.corners_with_details(usize::MAX, &options);
+                let (want, details): (Vec<Vec3>, Vec<u32>) = if disc {
+                    let corners = rust.corners(usize::MAX).to_vec();
+                    let end = u32::from(navstar::CornerFlags::END.bits());
+                    let flags = (0..corners.len())
+                        .map(|k| if k + 1 == corners.len() { end } else { 0 })
+                        .collect();
+                    (corners, flags)
+                } else {
+                    let flags = details.iter().map(|d| u32::from(d.flags.bits())).collect();
+                    (want.to_vec(), flags)
+                };
                 assert_eq!(count as usize, want.len());
                 let written = want.len().min(capacity as usize);
                 assert_eq!(
@@ -312,11 +358,27 @@ fuzz_target!(|input: (MeshOps<Op>, Start)| {
                 for k in 0..written {
                     assert_eq!(Vec3::from_slice(&points[3 * k..3 * k + 3]), want[k]);
                     if !flags_null {
-                        assert_eq!(flags[k], u32::from(details[k].flags.bits()));
+                        assert_eq!(flags[k], details[k]);
                     }
                 }
                 assert!(points[3 * written].is_nan(), "written past the corners");
                 assert_eq!(flags[written], u32::MAX, "written past the flags");
+            }
+            Op::AgentRadius(n) => {
+                let radius = radius_of(n);
+                // SAFETY: a live corridor used by this thread.
+                let status = unsafe { navstar_corridor_set_agent_radius(c.0, radius) };
+                let message = navstar_fuzz::check_status_and_message(
+                    "navstar_corridor_set_agent_radius",
+                    status,
+                );
+                match rust.set_agent_radius(radius) {
+                    Ok(()) => assert_eq!(status, NavstarStatus::NavstarOk, "{message}"),
+                    Err(_) => {
+                        assert_eq!(status, NavstarStatus::NavstarErrorInvalidArgument);
+                        assert!(message.contains("agent_radius"), "{message}");
+                    }
+                }
             }
             Op::IsValid(look_ahead) => {
                 let mut valid = 7;

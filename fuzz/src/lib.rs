@@ -23,6 +23,7 @@
 //! Every check panics on failure, which libFuzzer reports as a crash.
 
 pub mod agent_calls;
+pub mod agent_moves;
 pub mod buffers;
 pub mod calls;
 pub mod grid;

@@ -6,7 +6,7 @@ use super::filter::{NavstarQueryFilter, read_filter};
 use super::handle::{self, NavstarMesh, NavstarQuery};
 use super::queries::NAVSTAR_NO_POLYGON;
 use super::status::NavstarStatus;
-use crate::{QueryError, SplitMix64};
+use crate::{QueryError, SplitMix64, WallDistance};
 
 /// The most straight legs of one `navstar_mesh_move_along_surface`: the first towards
 /// the target, then one along each wall met.
@@ -147,22 +147,7 @@ pub unsafe extern "C" fn navstar_query_distance_to_wall(
         check_radius(radius)?;
         let filter = read_filter(filter, "filter")?;
         let wall = state.query.distance_to_wall(point, radius, &filter)?;
-        out_wall.set(match wall {
-            Some(wall) => NavstarWallDistance {
-                found: 1,
-                distance: wall.distance,
-                point: wall.point.to_array(),
-                normal: wall.normal.to_array(),
-                polygon: wall.polygon,
-            },
-            None => NavstarWallDistance {
-                found: 0,
-                distance: f32::INFINITY,
-                point: [0.0; 3],
-                normal: [0.0; 3],
-                polygon: NAVSTAR_NO_POLYGON,
-            },
-        });
+        out_wall.set(wall_answer(wall));
         Ok(NavstarStatus::NavstarOk)
     })
 }
@@ -245,8 +230,28 @@ pub unsafe extern "C" fn navstar_query_random_point_around(
     })
 }
 
+/// The C answer for the nearest wall `wall` (`found` 0 for none).
+pub(super) fn wall_answer(wall: Option<WallDistance>) -> NavstarWallDistance {
+    match wall {
+        Some(wall) => NavstarWallDistance {
+            found: 1,
+            distance: wall.distance,
+            point: wall.point.to_array(),
+            normal: wall.normal.to_array(),
+            polygon: wall.polygon,
+        },
+        None => NavstarWallDistance {
+            found: 0,
+            distance: f32::INFINITY,
+            point: [0.0; 3],
+            normal: [0.0; 3],
+            polygon: NAVSTAR_NO_POLYGON,
+        },
+    }
+}
+
 /// `radius` must be a number >= 0 (INFINITY allowed).
-fn check_radius(radius: f32) -> Result<(), FfiError> {
+pub(super) fn check_radius(radius: f32) -> Result<(), FfiError> {
     if radius.is_nan() || radius < 0.0 {
         return Err(FfiError::invalid(format!(
             "radius is {radius}; it must be >= 0 (INFINITY allowed)"

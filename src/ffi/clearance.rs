@@ -9,7 +9,7 @@ use super::spatial::NavstarRaycastHit;
 use super::status::NavstarStatus;
 
 /// The query radius, checked before any work: finite and >= 0.
-fn read_agent_radius(agent_radius: f32) -> Result<f32, FfiError> {
+pub(super) fn read_agent_radius(agent_radius: f32) -> Result<f32, FfiError> {
     if agent_radius.is_finite() && agent_radius >= 0.0 {
         Ok(agent_radius)
     } else {

@@ -153,6 +153,35 @@ pub unsafe extern "C" fn navstar_corridor_move_position(
     })
 }
 
+/// Sets the radius of the agent the corridor follows (`PathCorridor::set_agent_radius`;
+/// world units, finite, >= 0, the agent's whole radius; 0 at creation). Above the mesh's
+/// baked radius, `navstar_corridor_move_position` and `navstar_corridor_move_target`
+/// slide the disc's centre along the walls moved in by the radius (as
+/// `navstar_mesh_move_along_surface_for_agent`), and `navstar_corridor_corners` with
+/// `split_at_area_changes` 0 gives the corners of the way that keeps the radius from the
+/// mesh's walls within the corridor's polygons (the corners without a radius when the
+/// disc cannot get through them). `navstar_corridor_corners` with
+/// `split_at_area_changes` 1, `navstar_corridor_repair` and `navstar_corridor_optimize`
+/// do not take the radius yet. Builds the mesh's eroded copy for the radius.
+///
+/// `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
+/// one that no point of the mesh fits; the corridor is then unchanged.
+///
+/// # Safety
+/// `corridor` NULL or live, not used by another thread.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_corridor_set_agent_radius(
+    corridor: *mut NavstarCorridor,
+    agent_radius: f32,
+) -> NavstarStatus {
+    run("navstar_corridor_set_agent_radius", || {
+        let corridor = handle::borrow_mut(corridor, "corridor")?;
+        let agent_radius = super::clearance::read_agent_radius(agent_radius)?;
+        corridor.set_agent_radius(agent_radius)?;
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
 /// Moves the target towards `target` along the surface from the corridor's last
 /// polygon, extending or trimming its end (`PathCorridor::move_target`).
 ///
@@ -260,6 +289,22 @@ pub unsafe extern "C" fn navstar_corridor_corners(
             return Err(FfiError::invalid(format!(
                 "split_at_area_changes is {split_at_area_changes} (0 or 1)"
             )));
+        }
+        if split_at_area_changes == 0 && corridor.corners_keep_a_radius() {
+            // The corners of the disc's way: none but the last (the target) is flagged,
+            // as without a radius when areas are not split.
+            let corners = corridor.corners(usize::MAX);
+            if !out_flags.is_null() {
+                let end = u32::from(crate::CornerFlags::END.bits());
+                let last = corners.len().saturating_sub(1);
+                super::boundary::write_array(
+                    out_flags,
+                    (0..corners.len())
+                        .take(capacity as usize)
+                        .map(|k| if k == last { end } else { 0 }),
+                );
+            }
+            return Ok(points.write(corners.iter().map(|c| c.to_array())));
         }
         let options = PathOptions::default()
             .with_filter(filter)

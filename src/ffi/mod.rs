@@ -44,6 +44,8 @@ mod clearance;
 
 mod agents;
 
+mod agent_moves;
+
 mod corridor;
 
 mod world;
@@ -56,6 +58,10 @@ mod load;
 
 mod readback;
 
+pub use agent_moves::{
+    navstar_mesh_move_along_surface_for_agent, navstar_mesh_random_point_for_agent,
+    navstar_query_distance_to_wall_for_agent, navstar_query_random_point_around_for_agent,
+};
 pub use agents::{
     NAVSTAR_MAX_SURFACE_LEGS, NavstarSurfaceMove, NavstarWallDistance,
     navstar_mesh_move_along_surface, navstar_mesh_random_point, navstar_query_distance_to_wall,
@@ -67,7 +73,7 @@ pub use corridor::{
     navstar_corridor_corners, navstar_corridor_create, navstar_corridor_create_from_query,
     navstar_corridor_free, navstar_corridor_is_valid, navstar_corridor_move_position,
     navstar_corridor_move_target, navstar_corridor_optimize, navstar_corridor_polygons,
-    navstar_corridor_position, navstar_corridor_repair,
+    navstar_corridor_position, navstar_corridor_repair, navstar_corridor_set_agent_radius,
 };
 pub use defaults::{
     navstar_mesh_input_default, navstar_mesh_options_default, navstar_off_mesh_link_default,

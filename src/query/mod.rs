@@ -5,6 +5,7 @@
 //! between the searches, and writing the corners with the corridor layer. [`options`] holds what a query is asked with and [`path`] what it
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
+mod agent_spatial;
 mod clearance;
 mod direct;
 mod follow;

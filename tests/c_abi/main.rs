@@ -1,6 +1,7 @@
 //! The C ABI called from Rust (`navstar::ffi::*`) exactly as a C program calls it:
 //!
 //! * `agents`: moving along the surface, the distance to walls, random points;
+//!   `radius_moves`: the same for a disc-shaped agent, and a corridor with a radius;
 //! * `corridor`: the corridor that follows an agent (`navstar_corridor_*`) against the
 //!   Rust `PathCorridor`, its buffers and rejections;
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
@@ -35,6 +36,7 @@ mod node_limit;
 mod obstacles;
 mod queries;
 mod radius;
+mod radius_moves;
 mod radius_spatial;
 mod readback;
 mod readback_world;

@@ -35,7 +35,7 @@ pub(crate) fn room() -> (Vec<f32>, Vec<u32>, Vec<u32>) {
     (vertices, indices, vec![4; 4])
 }
 
-pub(crate) struct Handles(pub(crate) *mut NavstarMesh, *mut NavstarQuery);
+pub(crate) struct Handles(pub(crate) *mut NavstarMesh, pub(crate) *mut NavstarQuery);
 
 impl Drop for Handles {
     fn drop(&mut self) {

@@ -8,6 +8,7 @@
 //! tests; `NAVSTAR_ORACLE_MAP` names another map of `../shared/data/grid` for it and
 //! `NAVSTAR_ORACLE_RADIUS` another radius (0.5 by default).
 
+mod agent_moves;
 mod agent_queries;
 #[path = "../common/clearance_oracle/mod.rs"]
 mod clearance_oracle;

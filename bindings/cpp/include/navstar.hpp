@@ -756,6 +756,31 @@ class Mesh {
         return Result::from_c(navstar_mesh_random_point(raw_, filter ? &filter->raw() : nullptr, &rng_state,
                                                         reinterpret_cast<float *>(&out_point), out_polygon));
     }
+    // move_along_surface for the centre of a disc of radius agent_radius
+    // (navstar_mesh_move_along_surface_for_agent): slides along the walls moved in by the
+    // radius, so the disc never overlaps a wall; `visited` and out_move.polygon name this
+    // mesh's polygons. Status::error_invalid_argument for a NaN, infinite or negative
+    // radius, or one no point fits.
+    Result move_along_surface_for_agent(std::uint32_t start_polygon, const Vec3 &start, const Vec3 &target,
+                                        float agent_radius, NavstarSurfaceMove &out_move,
+                                        std::vector<std::uint32_t> &visited,
+                                        const QueryFilter *filter = nullptr) const {
+        const float a[3] = {start.x, start.y, start.z};
+        const float b[3] = {target.x, target.y, target.z};
+        return detail::fill(visited, [&](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_mesh_move_along_surface_for_agent(raw_, start_polygon, a, b,
+                                                             filter ? &filter->raw() : nullptr, agent_radius,
+                                                             &out_move, data, capacity, &count);
+        });
+    }
+    // random_point where a disc of radius agent_radius fits, uniform by area over that
+    // region (navstar_mesh_random_point_for_agent); rng_state as for random_point.
+    Result random_point_for_agent(float agent_radius, std::uint64_t &rng_state, Vec3 &out_point,
+                                  std::uint32_t *out_polygon = nullptr, const QueryFilter *filter = nullptr) const {
+        return Result::from_c(navstar_mesh_random_point_for_agent(raw_, filter ? &filter->raw() : nullptr,
+                                                                  agent_radius, &rng_state,
+                                                                  reinterpret_cast<float *>(&out_point), out_polygon));
+    }
     // Per-vertex data (values.size() == vertex_count() * out.size()) at a point.
     Result interpolate(const Vec3 &point, Span<const float> values, Span<float> out,
                        std::uint32_t *polygon = nullptr, const QueryFilter *filter = nullptr) const {
@@ -1004,6 +1029,27 @@ class Query {
                                                                 out_polygon));
     }
 
+    // distance_to_wall for a disc of radius agent_radius
+    // (navstar_query_distance_to_wall_for_agent): from the centre (moved to where the disc
+    // fits) to the walls moved in by the radius, i.e. the wall distance less the radius;
+    // out_wall.point lies on that eroded boundary.
+    Result distance_to_wall_for_agent(const Vec3 &point, float radius, float agent_radius,
+                                      NavstarWallDistance &out_wall, const QueryFilter *filter = nullptr) {
+        const float p[3] = {point.x, point.y, point.z};
+        return Result::from_c(navstar_query_distance_to_wall_for_agent(
+            raw_, p, radius, filter ? &filter->raw() : nullptr, agent_radius, &out_wall));
+    }
+    // random_point_around where a disc of radius agent_radius fits and can walk to
+    // (navstar_query_random_point_around_for_agent); rng_state as for Mesh::random_point.
+    Result random_point_around_for_agent(const Vec3 &center, float radius, float agent_radius,
+                                         std::uint64_t &rng_state, Vec3 &out_point,
+                                         std::uint32_t *out_polygon = nullptr, const QueryFilter *filter = nullptr) {
+        const float c[3] = {center.x, center.y, center.z};
+        return Result::from_c(navstar_query_random_point_around_for_agent(
+            raw_, c, radius, filter ? &filter->raw() : nullptr, agent_radius, &rng_state,
+            reinterpret_cast<float *>(&out_point), out_polygon));
+    }
+
     // The bytes of search memory the query holds now (navstar_query_scratch_bytes): it
     // grows with the largest searches made, up to the node limit. 0 for an empty Query.
     std::uint64_t scratch_bytes() const noexcept { return navstar_query_scratch_bytes(raw_); }
@@ -1085,6 +1131,13 @@ class Corridor {
 
     // Moves the agent along the surface and trims the corridor; on_corridor (optional):
     // whether it is still on it.
+    // The radius of the agent followed (navstar_corridor_set_agent_radius): above the
+    // mesh's baked radius, moves slide along the walls moved in by it and the corners
+    // (split_at_area_changes false) keep it from the walls. Status::error_invalid_argument
+    // for a NaN, infinite or negative radius, or one no point fits.
+    Result set_agent_radius(float agent_radius) {
+        return Result::from_c(navstar_corridor_set_agent_radius(raw_, agent_radius));
+    }
     Result move_position(const Vec3 &position, bool *on_corridor = nullptr, const QueryFilter *filter = nullptr) {
         const float p[3] = {position.x, position.y, position.z};
         std::uint32_t on = 0;

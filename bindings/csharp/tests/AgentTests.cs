@@ -143,6 +143,60 @@ internal static unsafe partial class NavstarTests
                         "nothing admitted");
             Check(first == kept && polygon == -1, "a failed call leaves the state");
         }
+
+        // A disc of radius 1 in a 10 x 10 room: it stops 1 short of a wall and slides, the
+        // eroded wall is 4 from the centre, random points stay in [1, 9]^2.
+        var room = new[] { V(0, 0, 0), V(10, 0, 0), V(10, 0, 10), V(0, 0, 10) };
+        using (NavstarMesh mesh = NavstarMesh.Create(room, new[] { 0, 1, 2, 3 }, new[] { 4 }))
+        using (NavstarQuery query = NavstarQuery.Create(mesh))
+        {
+            SurfaceMove move;
+            int count;
+            var visited = new int[4];
+            ExpectStatus(mesh.MoveAlongSurfaceForAgent(0, V(5, 0, 5), V(7, 0, 12), 1, out move, visited, out count),
+                         Status.Ok, "move along the surface for an agent");
+            Check(Near(move.Point, V(7, 0, 9)) && move.Polygon == 0 && move.Walls == 1 && count == 1 && visited[0] == 0,
+                  "a disc of 1 stops at z = 9 and slides to x = 7");
+            ExpectError(mesh.MoveAlongSurfaceForAgent(0, V(5, 0, 5), V(7, 0, 12), -1, out move, visited, out count),
+                        Status.ErrorInvalidArgument, "agent_radius", "a negative agent radius");
+            WallDistance wall;
+            ExpectStatus(query.DistanceToWallForAgent(V(5, 0, 5), float.PositiveInfinity, 1, out wall), Status.Ok,
+                         "distance to the wall for an agent");
+            Check(wall.Found && Math.Abs(wall.Distance - 4) < 1e-5f && wall.Polygon == 0, "4 from the centre");
+            ExpectError(query.DistanceToWallForAgent(V(5, 0, 5), 1, float.NaN, out wall), Status.ErrorInvalidArgument,
+                        "agent_radius", "a NaN agent radius");
+            ulong state = 3;
+            Vector3 p;
+            int polygon;
+            bool inside = true;
+            for (int i = 0; i < 50; i++)
+            {
+                Status status = i % 2 == 0
+                    ? mesh.RandomPointForAgent(1, ref state, out p, out polygon)
+                    : query.RandomPointAroundForAgent(V(0, 0, 0), float.PositiveInfinity, 1, ref state, out p,
+                                                      out polygon);
+                inside &= status == Status.Ok && polygon == 0 && p.X >= 1 && p.X <= 9 && p.Z >= 1 && p.Z <= 9;
+            }
+            Check(inside, "random points for a disc of 1 stay in [1, 9]^2");
+            ulong kept = state;
+            ExpectError(mesh.RandomPointForAgent(6, ref state, out p, out polygon), Status.ErrorInvalidArgument,
+                        "agent_radius", "a disc wider than the room");
+            Check(state == kept && polygon == -1, "a failed call leaves the state");
+            NavstarCorridor corridor;
+            ExpectStatus(NavstarCorridor.TryCreate(mesh, new[] { 0 }, V(5, 0, 5), V(5, 0, 5), out corridor), Status.Ok,
+                         "room: corridor");
+            using (corridor)
+            {
+                ExpectError(corridor.SetAgentRadius(float.NaN), Status.ErrorInvalidArgument, "agent_radius",
+                            "a corridor refuses a NaN radius");
+                ExpectStatus(corridor.SetAgentRadius(1), Status.Ok, "corridor SetAgentRadius");
+                bool on;
+                ExpectStatus(corridor.MovePosition(V(5, 0, 12), out on), Status.Ok, "corridor move for a disc");
+                Vector3 here, there;
+                ExpectStatus(corridor.GetPosition(out here, out there), Status.Ok, "corridor position");
+                Check(Near(here, V(5, 0, 9)), "the corridor's disc stops 1 short of the wall z = 10");
+            }
+        }
     }
 
     private static void TestSliced()

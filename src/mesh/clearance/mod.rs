@@ -36,6 +36,7 @@
 //! and never stale. Off-mesh links are not part of the eroded mesh.
 
 mod layers;
+mod moves;
 mod pieces;
 mod queries;
 mod region;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 impl NavMesh {
     /// The eroded copy of this mesh for an agent of `agent_radius` under `filter`
     /// (`None`: every polygon), or `None` when the radius does not exceed the baked one.
-    fn eroded_for(
+    pub(crate) fn eroded_for(
         &self,
         agent_radius: f32,
         filter: Option<&QueryFilter>,

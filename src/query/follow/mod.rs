@@ -5,6 +5,7 @@
 
 mod details;
 mod loops;
+mod radius;
 mod repair;
 
 use glam::Vec3;
@@ -15,8 +16,9 @@ use crate::corridor::funnel::{Portal, string_pull};
 use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
-use crate::mesh::{CORNER_REACH, NavMesh};
+use crate::mesh::{CORNER_REACH, MeshData, NavMesh};
 use loops::{cut_loops, has_repeats, merge_start};
+use radius::AgentRadius;
 
 /// How many polygons of the corridor ahead a move that left it may rejoin directly.
 const SHORTCUT_LOOK_AHEAD: usize = 16;
@@ -33,7 +35,8 @@ const SHORTCUT_LOOK_AHEAD: usize = 16;
 /// and check with [`PathCorridor::is_valid`] that no polygon ahead has been closed since
 /// (flags change at run time); [`PathCorridor::repair`] replans only the part after the
 /// break, and [`PathCorridor::optimize_visibility`] shortens the corridor when the agent
-/// sees further ahead. The
+/// sees further ahead. For a disc-shaped agent, [`PathCorridor::set_agent_radius`] makes
+/// the moves and the corners keep the radius from the walls. The
 /// corridor keeps its own vectors: after the first frames it allocates nothing. One
 /// agent, one thread at a time (`&mut self`); the mesh is shared.
 ///
@@ -82,6 +85,8 @@ pub struct PathCorridor {
     pull: PullScratch,
     path: PathBuffer,
     sorted: Vec<u32>,
+    /// The agent's radius, its eroded mesh and the scratch of its corners.
+    agent: AgentRadius,
 }
 
 impl PathCorridor {
@@ -110,6 +115,7 @@ impl PathCorridor {
             pull: PullScratch::default(),
             path: PathBuffer::default(),
             sorted: Vec::new(),
+            agent: AgentRadius::default(),
         })
     }
 
@@ -184,21 +190,25 @@ impl PathCorridor {
     /// Returns whether the agent is still on the corridor: true also when it stepped
     /// through a polygon beside the corridor that borders one of the next 16 polygons of
     /// the corridor (the corridor then goes on from there); false when it walked off
-    /// it, the corridor then starting with the way back.
+    /// it, the corridor then starting with the way back. With an agent radius
+    /// ([`PathCorridor::set_agent_radius`]) the move is
+    /// [`NavMesh::move_along_surface_for_agent`]: the disc never overlaps a wall.
     ///
     /// # Errors
     /// As [`NavMesh::move_along_surface`] (a non-finite point; the agent's polygon
-    /// refused by `filter`).
+    /// refused by `filter`), and as [`NavMesh::move_along_surface_for_agent`] with a
+    /// radius.
     pub fn move_position(
         &mut self,
         position: Vec3,
         filter: &QueryFilter,
     ) -> Result<bool, QueryError> {
-        let moved = self.mesh.move_along_surface(
+        let moved = self.mesh.move_along_surface_for_agent(
             Some(self.polygons[0]),
             self.position,
             position,
             filter,
+            self.agent.radius,
             &mut self.visited,
         )?;
         self.position = moved.point;
@@ -233,17 +243,20 @@ impl PathCorridor {
     /// Moves the target towards `target` along the surface from the corridor's last
     /// polygon, extending or trimming the end of the corridor as the agent's start is
     /// in [`PathCorridor::move_position`]. Returns whether the new target's polygon was
-    /// already on the corridor.
+    /// already on the corridor. With an agent radius the target moves as the disc's
+    /// centre ([`NavMesh::move_along_surface_for_agent`]).
     ///
     /// # Errors
-    /// As [`NavMesh::move_along_surface`].
+    /// As [`NavMesh::move_along_surface`], and as
+    /// [`NavMesh::move_along_surface_for_agent`] with a radius.
     pub fn move_target(&mut self, target: Vec3, filter: &QueryFilter) -> Result<bool, QueryError> {
         let last = *self.polygons.last().expect("a corridor has a polygon");
-        let moved = self.mesh.move_along_surface(
+        let moved = self.mesh.move_along_surface_for_agent(
             Some(last),
             self.target,
             target,
             filter,
+            self.agent.radius,
             &mut self.visited,
         )?;
         self.target = moved.point;
@@ -270,21 +283,26 @@ impl PathCorridor {
     /// the position itself is not listed, nor corners within `1e-4` (relative to the
     /// coordinates' size, at least 1) of it in the ground plane (a corner the agent has
     /// reached up to rounding: steer for the next one); the target is listed (last) when
-    /// it is among the first `max`. Empty only when the agent stands on the target.
+    /// it is among the first `max`. Empty only when the agent stands on the target. With
+    /// an agent radius ([`PathCorridor::set_agent_radius`]) the way keeps the radius from
+    /// the mesh's walls, and the target listed is the nearest point of the target's
+    /// polygon where the disc fits.
     pub fn corners(&mut self, max: usize) -> &[Vec3] {
         let up = self.mesh.up_axis();
-        self.portals.clear();
-        self.portals
-            .push(Portal::point(up.ground(self.position), self.position));
-        for i in 1..self.polygons.len() {
-            let portal = self
-                .portal(self.polygons[i - 1], self.polygons[i])
-                .expect("the corridor is a chain of neighbours");
-            self.portals.push(portal);
+        if !self.pull_for_agent() {
+            self.portals.clear();
+            self.portals
+                .push(Portal::point(up.ground(self.position), self.position));
+            for i in 1..self.polygons.len() {
+                let portal = self
+                    .portal(self.polygons[i - 1], self.polygons[i])
+                    .expect("the corridor is a chain of neighbours");
+                self.portals.push(portal);
+            }
+            self.portals
+                .push(Portal::point(up.ground(self.target), self.target));
+            string_pull(&self.portals, &mut self.corners);
         }
-        self.portals
-            .push(Portal::point(up.ground(self.target), self.target));
-        string_pull(&self.portals, &mut self.corners);
         // The first corner is the position; corners reached up to rounding are skipped.
         let here = up.ground(self.position);
         let reached = CORNER_REACH * here.abs().max_element().max(1.0);
@@ -298,18 +316,22 @@ impl PathCorridor {
 
     /// The portal from `from` into `to` as the agent crosses it, if they are neighbours.
     fn portal(&self, from: u32, to: u32) -> Option<Portal> {
-        let mesh = self.mesh.data();
-        let slot = mesh
-            .corner_range(from)
-            .find(|&slot| mesh.neighbours[slot] == to)?;
-        let (left, right) = mesh.portal_vertices(from, slot);
-        let (left_world, right_world) =
-            (mesh.vertices[left as usize], mesh.vertices[right as usize]);
-        Some(Portal {
-            left: mesh.up.ground(left_world),
-            right: mesh.up.ground(right_world),
-            left_world,
-            right_world,
-        })
+        portal_of(self.mesh.data(), from, to)
     }
+}
+
+/// The portal of `mesh` from `from` into `to` as an agent crosses it, if they are
+/// neighbours.
+fn portal_of(mesh: &MeshData, from: u32, to: u32) -> Option<Portal> {
+    let slot = mesh
+        .corner_range(from)
+        .find(|&slot| mesh.neighbours[slot] == to)?;
+    let (left, right) = mesh.portal_vertices(from, slot);
+    let (left_world, right_world) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
+    Some(Portal {
+        left: mesh.up.ground(left_world),
+        right: mesh.up.ground(right_world),
+        left_world,
+        right_world,
+    })
 }

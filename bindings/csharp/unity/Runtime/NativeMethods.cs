@@ -149,6 +149,25 @@ namespace Navstar
             out SurfaceMove move, uint* visited, uint capacity, out uint count);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_move_along_surface_for_agent(
+            NavstarMesh mesh, uint startPolygon, float* start, float* target, QueryFilter* filter, float agentRadius,
+            out SurfaceMove move, uint* visited, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_distance_to_wall_for_agent(
+            NavstarQuery query, float* point, float radius, QueryFilter* filter, float agentRadius,
+            out WallDistance wall);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_random_point_for_agent(
+            NavstarMesh mesh, QueryFilter* filter, float agentRadius, ulong* rngState, float* point, uint* polygon);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_random_point_around_for_agent(
+            NavstarQuery query, float* center, float radius, QueryFilter* filter, float agentRadius, ulong* rngState,
+            float* point, uint* polygon);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_corridor_create(
             NavstarMesh mesh, uint* polygons, uint count, float* start, float* target, out NavstarCorridor corridor);
 
@@ -158,6 +177,9 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_corridor_move_position(
             NavstarCorridor corridor, float* position, QueryFilter* filter, uint* onCorridor);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_corridor_set_agent_radius(NavstarCorridor corridor, float agentRadius);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_corridor_move_target(

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 //
 // The mesh's own queries for a disc-shaped agent (several agent sizes on one mesh): the
-// nearest point where the disc fits and a raycast of the disc's centre. Paths, nearest
-// targets and reachable polygons take the radius in PathOptions.AgentRadius instead.
+// nearest point where the disc fits and a raycast of the disc's centre; for agents that
+// move, moving along the surface, the distance to the wall and random points where the
+// disc fits. Paths, nearest targets and reachable polygons take the radius in
+// PathOptions.AgentRadius instead.
+
+using System;
 
 namespace Navstar
 {
@@ -57,6 +61,93 @@ namespace Navstar
             QueryFilter filterValue = filter.GetValueOrDefault();
             return NativeMethods.navstar_mesh_raycast_for_agent(
                 this, (float*)&start, (float*)&end, filter.HasValue ? &filterValue : null, agentRadius, out hit);
+        }
+
+        /// <summary>
+        /// As MoveAlongSurface, for the centre of a disc of radius <paramref name="agentRadius"/>:
+        /// the move slides along the walls moved in by the radius, so the disc never overlaps a
+        /// wall; the start first moves to where the disc fits. move.Polygon and
+        /// <paramref name="visited"/> name this mesh's polygons. Status.ErrorInvalidArgument for
+        /// a NaN, infinite or negative radius, or one that no point of the mesh fits.
+        /// </summary>
+        public unsafe Status MoveAlongSurfaceForAgent(
+            int startPolygon, Vector3 start, Vector3 target, float agentRadius, out SurfaceMove move, int[] visited,
+            out int count, QueryFilter? filter = null)
+        {
+            QueryFilter filterValue = filter.GetValueOrDefault();
+            uint total;
+            Status status;
+            fixed (int* polygons = visited)
+            {
+                status = NativeMethods.navstar_mesh_move_along_surface_for_agent(
+                    this, startPolygon < 0 ? uint.MaxValue : (uint)startPolygon, (float*)&start, (float*)&target,
+                    filter.HasValue ? &filterValue : null, agentRadius, out move, (uint*)polygons,
+                    visited == null ? 0u : (uint)visited.Length, out total);
+            }
+            count = (int)Math.Min(total, int.MaxValue);
+            if (status == Status.BufferTooSmall && visited == null)
+            {
+                // Nothing was asked to be kept: the move itself is whole.
+                status = Status.Ok;
+            }
+            return status;
+        }
+
+        /// <summary>
+        /// As RandomPoint, for a disc of radius <paramref name="agentRadius"/>: a point where the
+        /// disc fits (at least the radius from every wall), uniform by area over that region.
+        /// The state is left as it was on an error.
+        /// </summary>
+        public unsafe Status RandomPointForAgent(
+            float agentRadius, ref ulong rngState, out Vector3 point, out int polygon, QueryFilter? filter = null)
+        {
+            QueryFilter filterValue = filter.GetValueOrDefault();
+            Vector3 found = new Vector3();
+            uint polygonId = 0;
+            ulong state = rngState;
+            Status status = NativeMethods.navstar_mesh_random_point_for_agent(
+                this, filter.HasValue ? &filterValue : null, agentRadius, &state, (float*)&found, &polygonId);
+            rngState = state;
+            point = status >= 0 ? found : new Vector3();
+            polygon = status >= 0 ? (int)polygonId : -1;
+            return status;
+        }
+    }
+
+    public sealed partial class NavstarQuery
+    {
+        /// <summary>
+        /// As DistanceToWall, for a disc of radius <paramref name="agentRadius"/>: the distance
+        /// from its centre (moved to where the disc fits) to the walls moved in by the radius,
+        /// i.e. the wall distance less the radius; wall.Point lies on that eroded boundary.
+        /// </summary>
+        public unsafe Status DistanceToWallForAgent(
+            Vector3 point, float radius, float agentRadius, out WallDistance wall, QueryFilter? filter = null)
+        {
+            QueryFilter filterValue = filter.GetValueOrDefault();
+            return NativeMethods.navstar_query_distance_to_wall_for_agent(
+                this, (float*)&point, radius, filter.HasValue ? &filterValue : null, agentRadius, out wall);
+        }
+
+        /// <summary>
+        /// As RandomPointAround, for a disc of radius <paramref name="agentRadius"/>: a point
+        /// where the disc fits that it can walk to from <paramref name="center"/>.
+        /// </summary>
+        public unsafe Status RandomPointAroundForAgent(
+            Vector3 center, float radius, float agentRadius, ref ulong rngState, out Vector3 point, out int polygon,
+            QueryFilter? filter = null)
+        {
+            QueryFilter filterValue = filter.GetValueOrDefault();
+            Vector3 found = new Vector3();
+            uint polygonId = 0;
+            ulong state = rngState;
+            Status status = NativeMethods.navstar_query_random_point_around_for_agent(
+                this, (float*)&center, radius, filter.HasValue ? &filterValue : null, agentRadius, &state,
+                (float*)&found, &polygonId);
+            rngState = state;
+            point = status >= 0 ? found : new Vector3();
+            polygon = status >= 0 ? (int)polygonId : -1;
+            return status;
         }
     }
 }

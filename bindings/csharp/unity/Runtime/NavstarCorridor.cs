@@ -73,6 +73,17 @@ namespace Navstar
             return status;
         }
 
+        /// <summary>
+        /// Sets the radius of the agent followed (navstar_corridor_set_agent_radius): above
+        /// the mesh's baked radius, moves slide along the walls moved in by it and the corners
+        /// (without area splits) keep it from the walls. Status.ErrorInvalidArgument for a
+        /// NaN, infinite or negative radius, or one that no point of the mesh fits.
+        /// </summary>
+        public Status SetAgentRadius(float agentRadius)
+        {
+            return NativeMethods.navstar_corridor_set_agent_radius(this, agentRadius);
+        }
+
         /// <summary>Moves the agent along the surface and trims the corridor; onCorridor: still on it.</summary>
         public unsafe Status MovePosition(Vector3 position, out bool onCorridor, QueryFilter? filter = null)
         {

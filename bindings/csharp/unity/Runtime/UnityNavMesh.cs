@@ -261,7 +261,7 @@ namespace Navstar
 
         /// <summary>
         /// The agent's radius (world units, finite, &gt;= 0; default 0), as a NavMeshAgent's
-        /// radius: CalculatePath (without options), SamplePosition and Raycast keep the agent's
+        /// radius: CalculatePath (without options), SamplePosition, Raycast and FindClosestEdge keep the agent's
         /// centre this far from every wall (several agent sizes on one mesh; see the README).
         /// ArgumentOutOfRangeException for NaN, infinite or negative values.
         /// </summary>
@@ -375,12 +375,15 @@ namespace Navstar
         /// The nearest wall (an edge with no admitted polygon across) to
         /// <paramref name="sourcePosition"/> (moved onto the mesh), as NavMesh.FindClosestEdge:
         /// true with hit.position on the wall, hit.distance and hit.normal; false when the
-        /// point is on no admitted polygon or the region has no wall.
+        /// point is on no admitted polygon or the region has no wall. With an AgentRadius above
+        /// 0 the point first moves to where the agent fits, and the edge is the wall moved in
+        /// by the radius (hit.distance is the wall distance less the radius).
         /// </summary>
         public bool FindClosestEdge(UVector3 sourcePosition, out NavstarHit hit, int areaMask)
         {
             WallDistance wall;
-            Status status = Query().DistanceToWall(sourcePosition, float.PositiveInfinity, out wall, FilterFor(areaMask));
+            Status status = Query().DistanceToWallForAgent(
+                sourcePosition, float.PositiveInfinity, agentRadius, out wall, FilterFor(areaMask));
             hit = new NavstarHit { polygon = -1 };
             if (!Answer(status) || !wall.Found)
             {

@@ -134,6 +134,25 @@ namespace Navstar
             return status;
         }
 
+        /// <summary>As MoveAlongSurfaceForAgent(int, Navstar.Vector3, ...).</summary>
+        public Status MoveAlongSurfaceForAgent(
+            int startPolygon, UVector3 start, UVector3 target, float agentRadius, out SurfaceMove move, int[] visited,
+            out int count, QueryFilter? filter = null)
+        {
+            return MoveAlongSurfaceForAgent(
+                startPolygon, (Vector3)start, (Vector3)target, agentRadius, out move, visited, out count, filter);
+        }
+
+        /// <summary>As RandomPointForAgent(float, ref ulong, out Navstar.Vector3, ...).</summary>
+        public Status RandomPointForAgent(
+            float agentRadius, ref ulong rngState, out UVector3 point, out int polygon, QueryFilter? filter = null)
+        {
+            Vector3 found;
+            Status status = RandomPointForAgent(agentRadius, ref rngState, out found, out polygon, filter);
+            point = found;
+            return status;
+        }
+
         /// <summary>As GetBounds(out Navstar.Vector3, out Navstar.Vector3).</summary>
         public void GetBounds(out UVector3 min, out UVector3 max)
         {
@@ -237,6 +256,25 @@ namespace Navstar
         {
             Vector3 found;
             Status status = RandomPointAround((Vector3)center, radius, ref rngState, out found, out polygon, filter);
+            point = found;
+            return status;
+        }
+
+        /// <summary>As DistanceToWallForAgent(Navstar.Vector3, ...).</summary>
+        public Status DistanceToWallForAgent(
+            UVector3 point, float radius, float agentRadius, out WallDistance wall, QueryFilter? filter = null)
+        {
+            return DistanceToWallForAgent((Vector3)point, radius, agentRadius, out wall, filter);
+        }
+
+        /// <summary>As RandomPointAroundForAgent(Navstar.Vector3, ...).</summary>
+        public Status RandomPointAroundForAgent(
+            UVector3 center, float radius, float agentRadius, ref ulong rngState, out UVector3 point, out int polygon,
+            QueryFilter? filter = null)
+        {
+            Vector3 found;
+            Status status = RandomPointAroundForAgent(
+                (Vector3)center, radius, agentRadius, ref rngState, out found, out polygon, filter);
             point = found;
             return status;
         }
