@@ -58,8 +58,8 @@ pub use mesh::{
     WallHit,
 };
 pub use query::{
-    NearestTarget, OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query, Repair,
-    SearchStats, SliceProgress, SliceStatus, WallDistance,
+    MERGED_SEARCH_MIN_POLYGONS, NearestTarget, OwnedPath, Path, PathCorridor, PathMode,
+    PathOptions, PathStatus, Query, Repair, SearchStats, SliceProgress, SliceStatus, WallDistance,
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};

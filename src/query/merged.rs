@@ -10,7 +10,7 @@
 //! is allowed or what things cost: the filter admits every polygon (checked against the
 //! flags' generation, so run-time flag changes are seen), every area costs the same,
 //! the mesh has no off-mesh links, and the search is plain A* towards one target; by
-//! default also only on meshes of at least [`Query::MERGED_SEARCH_MIN_POLYGONS`]
+//! default also only on meshes of at least [`crate::MERGED_SEARCH_MIN_POLYGONS`]
 //! polygons, where the two passes cost less than one over the whole mesh. In
 //! every other case, or when either pass finds no way, the whole mesh is searched as
 //! before, so answers never depend on the copy for their validity.
@@ -20,25 +20,24 @@ use crate::mesh::{CoarseMesh, MeshData};
 use crate::search::astar::{SearchOutcome, SearchRequest, SearchStrategy, Target, Within};
 use crate::search::map::{NodeMap, Slot};
 
-impl Query {
-    /// The fewest polygons a mesh must have for the default mode to search its merged
-    /// copy first, unless [`Query::set_merged_search`] says otherwise.
-    ///
-    /// On smaller meshes the two passes (the merged copy, then the mesh inside its
-    /// corridor) cost more than one pass over the whole mesh: the first pass saves few
-    /// expansions there, and the second one repeats most of them (BENCHMARKS.md,
-    /// "session 15"). The value was chosen from those measurements.
-    ///
-    /// # Example
-    /// ```
-    /// use navstar::Query;
-    /// assert_eq!(Query::MERGED_SEARCH_MIN_POLYGONS, 1000);
-    /// ```
-    pub const MERGED_SEARCH_MIN_POLYGONS: u32 = 1000;
+/// The fewest polygons a mesh must have for the default mode to search its merged
+/// copy first, unless [`Query::set_merged_search`] says otherwise.
+///
+/// On smaller meshes the two passes (the merged copy, then the mesh inside its
+/// corridor) cost more than one pass over the whole mesh: the first pass saves few
+/// expansions there, and the second one repeats most of them (BENCHMARKS.md,
+/// "session 15"). The value was chosen from those measurements.
+///
+/// # Example
+/// ```
+/// assert_eq!(navstar::MERGED_SEARCH_MIN_POLYGONS, 1000);
+/// ```
+pub const MERGED_SEARCH_MIN_POLYGONS: u32 = 1000;
 
+impl Query {
     /// Whether path queries in the default mode may search the mesh's merged copy first
     /// (see [`Query::set_merged_search`]): true by default (then on meshes of at least
-    /// [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons) and after
+    /// [`crate::MERGED_SEARCH_MIN_POLYGONS`] polygons) and after
     /// `set_merged_search(true)` (then on every mesh); false after
     /// `set_merged_search(false)`.
     ///
@@ -63,7 +62,7 @@ impl Query {
 
     /// Turns the default mode's search over the merged copy on (for meshes of any size)
     /// or off for this query. Without a call, it is used on meshes of at least
-    /// [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons only ([`Query::set_merged_search_by_size`]
+    /// [`crate::MERGED_SEARCH_MIN_POLYGONS`] polygons only ([`Query::set_merged_search_by_size`]
     /// returns to that).
     ///
     /// When used, a default-mode path query whose filter admits every polygon, with every
@@ -108,7 +107,7 @@ impl Query {
     }
 
     /// Back to the default use of the merged copy: on meshes of at least
-    /// [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons (see [`Query::set_merged_search`]).
+    /// [`crate::MERGED_SEARCH_MIN_POLYGONS`] polygons (see [`Query::set_merged_search`]).
     ///
     /// # Example
     /// ```
@@ -256,7 +255,7 @@ impl Query {
         let wanted = match self.merged_search {
             MergedUse::Always => true,
             MergedUse::Never => false,
-            MergedUse::BySize => mesh.polygon_count() >= Self::MERGED_SEARCH_MIN_POLYGONS,
+            MergedUse::BySize => mesh.polygon_count() >= MERGED_SEARCH_MIN_POLYGONS,
         };
         let usable = wanted
             && request.within.is_none()
@@ -288,7 +287,7 @@ impl Query {
 /// When the default mode searches the merged copy ([`Query::set_merged_search`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum MergedUse {
-    /// On meshes of at least [`Query::MERGED_SEARCH_MIN_POLYGONS`] polygons (the default).
+    /// On meshes of at least [`crate::MERGED_SEARCH_MIN_POLYGONS`] polygons (the default).
     BySize,
     /// On every mesh.
     Always,

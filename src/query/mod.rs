@@ -35,6 +35,7 @@ use crate::search::exact::ExactSearch;
 use crate::search::map::NodeMap;
 use direct::{direct_cost, in_direct_sight};
 pub use follow::{PathCorridor, Repair};
+pub use merged::MERGED_SEARCH_MIN_POLYGONS;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};
 pub use path::{OwnedPath, Path, PathStatus};

@@ -183,7 +183,7 @@ fn merged_copy_is_used_by_default_only_on_large_meshes() {
     for (cols, large) in [(14, false), (36, true)] {
         let mesh = seeded_grid(7, cols, cols).build();
         assert_eq!(
-            mesh.polygon_count() >= Query::MERGED_SEARCH_MIN_POLYGONS,
+            mesh.polygon_count() >= navstar::MERGED_SEARCH_MIN_POLYGONS,
             large,
             "{cols} columns: {} polygons",
             mesh.polygon_count()

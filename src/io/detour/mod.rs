@@ -148,8 +148,8 @@ impl DetourWorld {
 pub enum DetourData {
     /// One tile's data.
     Tile(DetourMesh),
-    /// A set file.
-    Set(DetourWorld),
+    /// A set file (boxed: a world is much larger than a tile's handle).
+    Set(Box<DetourWorld>),
 }
 
 impl DetourData {
@@ -182,11 +182,11 @@ pub fn load_detour_bytes(bytes: &[u8], options: &MeshOptions) -> Result<DetourDa
     let input = Bytes { bytes, base: 0 };
     match input.i32(0, &"the magic number")? {
         TILE_MAGIC => Ok(DetourData::Tile(load_detour_tile_bytes(bytes, options)?)),
-        SET_MAGIC => Ok(DetourData::Set(load_detour_set_bytes(
+        SET_MAGIC => Ok(DetourData::Set(Box::new(load_detour_set_bytes(
             bytes,
             options,
             &WorldOptions::default(),
-        )?)),
+        )?))),
         _ => Err(input
             .error(
                 0,
