@@ -39,7 +39,8 @@ impl Navigator {
     /// Moves from `from` towards `to` along the surface, sliding along walls and along
     /// polygons the filter refuses (`NavMesh::move_along_surface`). `from` is first moved
     /// to the nearest admitted polygon within `max_snap_distance` (3D), and the move
-    /// starts in that polygon. `agent_radius` plays no part (navstar's move is a point's).
+    /// starts in that polygon. With an `agent_radius` the move is the disc's centre's
+    /// (`NavMesh::move_along_surface_for_agent`): it slides where the disc touches a wall.
     ///
     /// # Errors
     /// No mesh, bad settings, a non-finite point, or `from` farther than
@@ -55,7 +56,14 @@ impl Navigator {
             let start = place(mesh, from, filter, settings.max_snap_distance)?;
             let mut visited = Vec::new();
             let surface = mesh
-                .move_along_surface(Some(start), from, to, filter, &mut visited)
+                .move_along_surface_for_agent(
+                    Some(start),
+                    from,
+                    to,
+                    filter,
+                    settings.agent_radius,
+                    &mut visited,
+                )
                 .map_err(FindError::Query)?;
             let polygons = visited.into_iter().map(i64::from).collect();
             Ok(Moved { surface, polygons })
@@ -64,7 +72,8 @@ impl Navigator {
 
     /// The nearest wall within `max_radius` of `point` (`Query::distance_to_wall`;
     /// walls are edges without a neighbour or into a refused polygon); `Ok(None)` when
-    /// none is that near.
+    /// none is that near. With an `agent_radius`, from the disc's centre to where the disc
+    /// touches a wall (`Query::distance_to_wall_for_agent`).
     ///
     /// # Errors
     /// No mesh, bad settings, or navstar's error (non-finite point, bad radius, no
@@ -76,12 +85,18 @@ impl Navigator {
         settings: &Settings,
     ) -> Result<Option<WallDistance>, FindError> {
         self.with_query(settings, |query, filter| {
-            query.distance_to_wall(Vec3::from_array(point), max_radius, filter)
+            query.distance_to_wall_for_agent(
+                Vec3::from_array(point),
+                max_radius,
+                filter,
+                settings.agent_radius,
+            )
         })
     }
 
     /// A random point of the admitted polygons, uniform by area (`NavMesh::random_point`
-    /// with a `SplitMix64` started at `seed`: one seed, one point).
+    /// with a `SplitMix64` started at `seed`: one seed, one point); with an
+    /// `agent_radius`, uniform over where the disc fits (`NavMesh::random_point_for_agent`).
     ///
     /// # Errors
     /// No mesh, bad settings, or no admitted polygon with an area.
@@ -92,7 +107,7 @@ impl Navigator {
     ) -> Result<RandomPoint, FindError> {
         self.with_filter(settings, |mesh, filter| {
             let mut rng = SplitMix64::new(seed_bits(seed));
-            mesh.random_point(filter, &mut || rng.next_u64())
+            mesh.random_point_for_agent(filter, settings.agent_radius, &mut || rng.next_u64())
                 .map_err(FindError::Query)
         })
     }
@@ -100,7 +115,8 @@ impl Navigator {
     /// A random point of the admitted polygons reachable from `center` whose ground
     /// segment comes within `max_distance` of it (`Query::random_point_around`; the
     /// point may lie outside the circle, up to the size of the polygons at its rim), from
-    /// a `SplitMix64` started at `seed`.
+    /// a `SplitMix64` started at `seed`; with an `agent_radius`, where the disc fits
+    /// (`Query::random_point_around_for_agent`).
     ///
     /// # Errors
     /// No mesh, bad settings, or navstar's error (non-finite center, bad distance, no
@@ -114,9 +130,13 @@ impl Navigator {
     ) -> Result<RandomPoint, FindError> {
         self.with_query(settings, |query, filter| {
             let mut rng = SplitMix64::new(seed_bits(seed));
-            query.random_point_around(Vec3::from_array(center), max_distance, filter, &mut || {
-                rng.next_u64()
-            })
+            query.random_point_around_for_agent(
+                Vec3::from_array(center),
+                max_distance,
+                filter,
+                settings.agent_radius,
+                &mut || rng.next_u64(),
+            )
         })
     }
 

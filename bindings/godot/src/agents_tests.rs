@@ -394,3 +394,84 @@ fn another_path_query_interrupts_the_sliced_search() {
     while nav.advance_path(1).unwrap().status == SliceStatus::InProgress {}
     assert_eq!(nav.finish_path().unwrap(), whole.as_slice());
 }
+
+use crate::test_meshes::room;
+
+#[test]
+fn with_an_agent_radius_moves_walls_and_random_points_keep_the_disc_off_the_walls() {
+    let mut nav = room();
+    let s = Settings {
+        agent_radius: 1.0,
+        ..Settings::default()
+    };
+    // Towards the wall x = 10: stops where the disc touches it, then slides along.
+    let moved = nav
+        .move_along_surface(v(5.0, 5.0), v(20.0, 5.0), &s)
+        .unwrap();
+    assert!((moved.surface.point - Vec3::new(9.0, 0.0, 5.0)).length() < 1e-4);
+    let slid = nav
+        .move_along_surface(v(5.0, 5.0), v(20.0, 7.0), &s)
+        .unwrap();
+    assert!((slid.surface.point.x - 9.0).abs() < 1e-4 && slid.surface.point.z > 5.5);
+    // The same as navstar's own call.
+    let m = mesh(&nav);
+    let start = m
+        .nearest_point(Vec3::new(5.0, 0.0, 5.0), 1.0, None)
+        .unwrap();
+    let direct = m
+        .move_along_surface_for_agent(
+            Some(start.polygon),
+            Vec3::new(5.0, 0.0, 5.0),
+            Vec3::new(20.0, 0.0, 7.0),
+            &navstar::QueryFilter::default(),
+            1.0,
+            &mut Vec::new(),
+        )
+        .unwrap();
+    assert_eq!(direct.point, slid.surface.point);
+    // From the middle: 5 to the walls, 4 to where the disc touches them.
+    let wall = nav
+        .distance_to_wall(v(5.0, 5.0), f32::INFINITY, &s)
+        .unwrap()
+        .unwrap();
+    assert!((wall.distance - 4.0).abs() < 1e-4, "{wall:?}");
+    let plain = nav
+        .distance_to_wall(v(5.0, 5.0), f32::INFINITY, &Settings::default())
+        .unwrap()
+        .unwrap();
+    assert!((plain.distance - 5.0).abs() < 1e-4, "{plain:?}");
+    // Random points only where the disc fits.
+    let inside = |p: Vec3| {
+        (1.0 - 1e-4..=9.0 + 1e-4).contains(&p.x) && (1.0 - 1e-4..=9.0 + 1e-4).contains(&p.z)
+    };
+    let mut near_wall = 0;
+    for seed in 0..200 {
+        let p = nav.random_point(seed, &s).unwrap();
+        assert!(inside(p.point), "{p:?}");
+        let q = nav
+            .random_point_around(v(5.0, 5.0), f32::INFINITY, seed, &s)
+            .unwrap();
+        assert!(inside(q.point), "{q:?}");
+        let loose = nav.random_point(seed, &Settings::default()).unwrap();
+        near_wall += usize::from(!inside(loose.point));
+    }
+    // Without the radius, about 36% of the room lies within 1 of a wall.
+    assert!(
+        near_wall > 40,
+        "{near_wall} of 200 point-agent samples near a wall"
+    );
+    // A bad radius is refused, naming it.
+    let bad = Settings {
+        agent_radius: f32::NAN,
+        ..Settings::default()
+    };
+    assert!(
+        nav.move_along_surface(v(5.0, 5.0), v(6.0, 5.0), &bad)
+            .is_err()
+    );
+    assert!(
+        nav.last_error().contains("agent_radius"),
+        "{}",
+        nav.last_error()
+    );
+}

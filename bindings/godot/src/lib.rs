@@ -35,6 +35,8 @@ pub mod obstacles;
 pub mod options;
 pub mod queries;
 mod resource;
+#[cfg(test)]
+mod test_meshes;
 pub mod tiles;
 
 use godot::classes::Resource;

@@ -5,19 +5,7 @@ use super::*;
 use crate::navigator::Settings;
 use navstar::glam::{Vec3, Vec3Swizzles};
 
-/// A square room `[0, 10] x [0, 10]` (y up) as four 5 x 5 polygons.
-fn room() -> Navigator {
-    let mut vertices = Vec::new();
-    for z in [0.0, 5.0, 10.0] {
-        for x in [0.0, 5.0, 10.0] {
-            vertices.push([x, 0.0, z]);
-        }
-    }
-    let polygons: [&[i32]; 4] = [&[0, 1, 4, 3], &[1, 2, 5, 4], &[3, 4, 7, 6], &[4, 5, 8, 7]];
-    let mut nav = Navigator::default();
-    nav.build(vertices, polygons, &Settings::default()).unwrap();
-    nav
-}
+use crate::test_meshes::room;
 
 /// A corridor `[0, 5] x [0, 1]` of five unit squares.
 fn corridor() -> Navigator {

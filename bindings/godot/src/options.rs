@@ -32,8 +32,8 @@ pub struct Settings<'a> {
     /// Multiplier of the A* estimate (`PathOptions::heuristic_weight`).
     pub heuristic_weight: f32,
     /// The agent's radius in world units (`PathOptions::agent_radius`): paths, the
-    /// closest point and raycasts keep at least this far from every wall. 0 (the
-    /// default) for a point agent.
+    /// closest point, raycasts, moves along the surface, wall distances and random points
+    /// keep at least this far from every wall. 0 (the default) for a point agent.
     pub agent_radius: f32,
 }
 
