@@ -101,7 +101,7 @@ impl World {
             out.extend_from_slice(&options.climb.to_le_bytes());
         });
         record(&mut payload, GENERATIONS, |out| {
-            for generation in self.generations() {
+            for generation in self.saved_generations() {
                 out.extend_from_slice(&generation.to_le_bytes());
             }
         });

@@ -442,15 +442,13 @@ impl State {
     /// Puts `tile` into the empty `slot` and joins it to its neighbours.
     pub fn put(&mut self, slot: u32, mut tile: Tile) -> Result<(), MeshError> {
         // Never lower: a tile put back from a saved world keeps its reference's
-        // generation, which may be below the slot's (obstacles carved since). Then the
-        // slot moves on, and the tile's polygon numbers count from there: the saved
-        // world's references were made on the carved polygons, which are not put back.
-        let recorded = self.generations[slot as usize];
-        let generation = if recorded > tile.generation {
-            recorded.wrapping_add(1).max(1)
-        } else {
-            tile.generation
-        };
+        // generation, which may be below the slot's (obstacles carved since), and its
+        // polygon numbers count from the slot's generation. A world saved while the
+        // tile was carved recorded the slot one generation on
+        // (`World::saved_generations`), so the references made on the carved polygons,
+        // which are not put back, are stale; loading and saving again gives the same
+        // generations.
+        let generation = tile.generation.max(self.generations[slot as usize]);
         if tile.stamps.since != generation {
             tile.stamps = Arc::new(PolygonStamps::new(generation));
         }

@@ -535,12 +535,6 @@ impl World {
         Ok(TileRef { slot, generation })
     }
 
-    /// Per slot ever used: the generation of the last tile put there (0: none yet); for
-    /// saving a world ([`World::to_bytes`]).
-    pub(crate) fn generations(&self) -> Vec<u32> {
-        self.lock().generations().to_vec()
-    }
-
     /// Sets the generations of the slots of a new, empty world, as [`World::generations`]
     /// gave them ([`World::from_bytes`]).
     ///
@@ -553,6 +547,25 @@ impl World {
 
     /// Every tile present, by slot, with what saving it takes ([`World::to_bytes`]), read
     /// under one lock.
+    /// The slot generations a saved world records ([`World::to_bytes`]): per slot ever
+    /// used, its generation now (0: never used), with a slot whose tile is carved now
+    /// moved on by one. The file holds tiles as added; put back
+    /// on load, such a tile numbers its polygons unlike the carved one, so the references
+    /// made on the carved polygons must be stale there.
+    pub(crate) fn saved_generations(&self) -> Vec<u32> {
+        let state = self.lock();
+        (0u32..)
+            .zip(state.generations())
+            .map(|(slot, &g)| {
+                if state.obstacles.is_carved(slot) {
+                    g.wrapping_add(1).max(1)
+                } else {
+                    g
+                }
+            })
+            .collect()
+    }
+
     pub(crate) fn saved_tiles(&self) -> Vec<SavedTile> {
         let state = self.lock();
         state

@@ -62,6 +62,11 @@ impl ObstacleSet {
         self.carved.get(&slot).map_or(&tile.mesh, |c| &c.original)
     }
 
+    /// Whether the tile of `slot` is carved now.
+    pub fn is_carved(&self, slot: u32) -> bool {
+        self.carved.contains_key(&slot)
+    }
+
     /// Records how the tile of `slot` is carved now (`None`: not at all, or no tile).
     pub fn set_carved(&mut self, slot: u32, carved: Option<Carved>) {
         match carved {
