@@ -1011,8 +1011,9 @@ pub fn check_path(
     details: &[CornerDetail],
 ) {
     let weight_ok = options.heuristic_weight.is_finite() && options.heuristic_weight >= 0.0;
+    let radius_ok = options.agent_radius.is_finite() && options.agent_radius >= 0.0;
     let snap = options.max_snap_distance;
-    if !weight_ok || snap.is_nan() || snap < 0.0 {
+    if !weight_ok || !radius_ok || snap.is_nan() || snap < 0.0 {
         assert!(
             matches!(answer, Err(QueryError::InvalidOption(_))),
             "options {options:?} accepted: {answer:?}"
