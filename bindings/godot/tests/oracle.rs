@@ -278,7 +278,7 @@ proptest! {
         // A move along the surface, from the polygon nearest the start.
         let mut visited = Vec::new();
         let expected = mesh.nearest_point(from, f32::INFINITY, Some(&filter)).map(|start| {
-            mesh.move_along_surface(Some(start.polygon), from, to, &filter, &mut visited)
+            mesh.move_along_surface_for_agent(Some(start.polygon), from, to, &filter, settings.agent_radius, &mut visited)
                 .unwrap()
         });
         let got = nav.move_along_surface(case.from, case.to, &settings).ok();
@@ -289,13 +289,13 @@ proptest! {
         }
 
         // The nearest wall within max_cost.
-        let wall = query.distance_to_wall(from, case.max_cost, &filter);
+        let wall = query.distance_to_wall_for_agent(from, case.max_cost, &filter, settings.agent_radius);
         prop_assert_eq!(nav.distance_to_wall(case.from, case.max_cost, &settings).ok(), wall.ok());
 
         // Random points, seeded from the case.
         let seed = i64::from(case.from[0].to_bits()) * 31 + i64::from(case.to[2].to_bits());
         let mut rng = navstar::SplitMix64::new(seed as u64);
-        let expected = mesh.random_point(&filter, &mut || rng.next_u64());
+        let expected = mesh.random_point_for_agent(&filter, settings.agent_radius, &mut || rng.next_u64());
         prop_assert_eq!(nav.random_point(seed, &settings).ok(), expected.ok());
         let mut rng = navstar::SplitMix64::new(seed as u64);
         let expected = query.random_point_around(from, case.max_cost, &filter, &mut || rng.next_u64());
