@@ -298,7 +298,7 @@ proptest! {
         let expected = mesh.random_point_for_agent(&filter, settings.agent_radius, &mut || rng.next_u64());
         prop_assert_eq!(nav.random_point(seed, &settings).ok(), expected.ok());
         let mut rng = navstar::SplitMix64::new(seed as u64);
-        let expected = query.random_point_around(from, case.max_cost, &filter, &mut || rng.next_u64());
+        let expected = query.random_point_around_for_agent(from, case.max_cost, &filter, settings.agent_radius, &mut || rng.next_u64());
         prop_assert_eq!(nav.random_point_around(case.from, case.max_cost, seed, &settings).ok(), expected.ok());
 
         // A time-sliced path, a few expansions at a time, equals the one-shot path.
