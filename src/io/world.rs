@@ -39,7 +39,7 @@
 use glam::Vec3;
 
 use crate::mesh::{BinaryError, HEADER_LEN, Reader, open, record, seal};
-use crate::{NavMesh, OffMeshLink, PolyRef, TileRef, UpAxis, World, WorldOptions};
+use crate::{NavMesh, OffMeshLink, TileRef, UpAxis, World, WorldOptions};
 
 /// The world format version this library writes.
 pub const WORLD_FORMAT_VERSION: u32 = 3;
@@ -106,8 +106,6 @@ impl World {
             }
         });
         let tiles = self.saved_tiles();
-        // Taken after the list: a tile replaced in between keeps its own flags.
-        let snapshot = self.snapshot();
         for saved in &tiles {
             let (tile, mesh) = (&saved.tile, &saved.mesh);
             record(&mut payload, TILE_IMAGE, |out| {
@@ -115,13 +113,7 @@ impl World {
                 out.extend_from_slice(&tile.generation().to_le_bytes());
                 // A tile is a mesh of one tile (the world checks it), which always saves.
                 out.extend_from_slice(&mesh.to_bytes().unwrap_or_default());
-                for local in 0..mesh.polygon_count() {
-                    let flags = snapshot
-                        .resolve(polygon_ref(options.max_tiles, *tile, local))
-                        .map_or_else(
-                            |_| mesh.polygon_flags(local),
-                            |id| snapshot.polygon_flags(id),
-                        );
+                for flags in &saved.flags {
                     out.extend_from_slice(&flags.to_le_bytes());
                 }
                 write_links(out, &saved.links, &saved.link_flags);
@@ -278,13 +270,6 @@ impl World {
         records.finish("world")?;
         Ok(world)
     }
-}
-
-/// The reference to polygon `local` of `tile` in a world of `max_tiles` slots: element
-/// ids of a snapshot are `slot << local_bits | local`, `local_bits = 32 - log2(max_tiles)`.
-fn polygon_ref(max_tiles: u32, tile: TileRef, local: u32) -> PolyRef {
-    let id = element_id(max_tiles, tile.slot(), local);
-    PolyRef(u64::from(tile.generation()) << 32 | u64::from(id))
 }
 
 /// The id of element `local` (polygon, link, ...) of `slot` in the snapshots of a world

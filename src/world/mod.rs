@@ -576,6 +576,7 @@ impl World {
                     generation: tile.generation,
                 },
                 mesh: state.obstacles.added_mesh(slot, tile).clone(),
+                flags: state.obstacles.flags_as_added(slot, tile),
                 links: tile.links.given.clone(),
                 link_flags: tile
                     .links
@@ -630,6 +631,9 @@ pub(crate) struct SavedTile {
     pub tile: TileRef,
     /// The mesh it was added as.
     pub mesh: NavMesh,
+    /// The current run-time flags of the polygons of `mesh` (numbered as added; a
+    /// carved polygon has those of its pieces).
+    pub flags: Vec<u32>,
     /// The links given with it ([`World::add_tile_with_links`]), as given.
     pub links: Vec<OffMeshLink>,
     /// The current flags of its links: its own mesh's, then those given with it.

@@ -62,6 +62,25 @@ impl ObstacleSet {
         self.carved.get(&slot).map_or(&tile.mesh, |c| &c.original)
     }
 
+    /// The run-time flags of each polygon of the mesh the tile of `slot` was added as
+    /// (numbered as added): for a carved polygon those of its first piece, for one an
+    /// obstacle covers whole those it had when it was carved away.
+    pub fn flags_as_added(&self, slot: u32, tile: &Tile) -> Vec<u32> {
+        let Some(carved) = self.carved.get(&slot) else {
+            return (0..tile.mesh.polygon_count())
+                .map(|p| tile.flags_of(p))
+                .collect();
+        };
+        let mut flags = carved.original_flags.clone();
+        let mut seen = vec![false; flags.len()];
+        for (p, &o) in (0u32..).zip(&carved.of_original) {
+            if !std::mem::replace(&mut seen[o as usize], true) {
+                flags[o as usize] = tile.flags_of(p);
+            }
+        }
+        flags
+    }
+
     /// Whether the tile of `slot` is carved now.
     pub fn is_carved(&self, slot: u32) -> bool {
         self.carved.contains_key(&slot)
@@ -153,22 +172,7 @@ fn recarve(state: &mut State, slots: &[u32], changed: &[&Obstacle]) -> Result<bo
         let tile = state.tile(slot);
         let carved_now = state.obstacles.carved.get(&slot);
         let original = state.obstacles.added_mesh(slot, tile).clone();
-        // The flags of each original polygon now: those of its first piece, or for a
-        // polygon covered whole, those it had when it was carved away.
-        let count = original.polygon_count() as usize;
-        let flags: Vec<u32> = match carved_now {
-            Some(c) => {
-                let mut flags = c.original_flags.clone();
-                let mut seen = vec![false; count];
-                for (p, &o) in c.of_original.iter().enumerate() {
-                    if !std::mem::replace(&mut seen[o as usize], true) {
-                        flags[o as usize] = tile.flags_of(p as u32);
-                    }
-                }
-                flags
-            }
-            None => (0..count as u32).map(|p| tile.flags_of(p)).collect(),
-        };
+        let flags = state.obstacles.flags_as_added(slot, tile);
         let near = state.obstacles.near(&original);
         let identity: Vec<u32>;
         let present = Present {

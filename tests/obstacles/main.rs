@@ -10,6 +10,7 @@
 mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
+mod flags;
 mod known;
 mod oracle;
 mod refs;
