@@ -12,11 +12,39 @@ use navstar::io::{LoadError, MeshFormat, ScenarioProblem, load_mesh_file, parse_
 use navstar::{MeshOptions, NavMesh, PathStatus, UpAxis};
 
 use crate::error::CliError;
-use crate::tiles::Tiling;
 
 // ---------------------------------------------------------------------------------------
 // Meshes
 // ---------------------------------------------------------------------------------------
+
+/// A mesh cut into square tiles and joined again as a world (`--tile-size`).
+pub struct Tiling {
+    /// The side of a tile, in world units.
+    pub tile_size: f32,
+    /// The grid's columns and rows.
+    pub grid: (u32, u32),
+    /// The squares of the tiles that hold polygons: low and high corners in the ground
+    /// plane.
+    pub squares: Vec<(Vec2, Vec2)>,
+    /// The mesh as loaded, in one piece.
+    pub whole: NavMesh,
+    /// How long cutting and joining took.
+    pub time: Duration,
+}
+
+impl Tiling {
+    /// One line for reports: `58 tiles of side 32 (8 x 8 grid), cut and joined in 12.3 ms`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} tiles of side {} ({} x {} grid), cut and joined in {:.1} ms",
+            self.squares.len(),
+            self.tile_size,
+            self.grid.0,
+            self.grid.1,
+            self.time.as_secs_f64() * 1e3
+        )
+    }
+}
 
 /// A mesh loaded from a file, with what the commands report about it.
 pub struct LoadedMesh {

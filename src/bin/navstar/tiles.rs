@@ -2,43 +2,13 @@
 //! the tiles joined in a [`World`], and its snapshot queried instead of the mesh, so that
 //! every path command can be compared on a tiled world and on the mesh in one piece.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use navstar::glam::Vec2;
 use navstar::{NavMesh, Obstacle, World, WorldOptions};
 
-use crate::common::{LoadedMesh, load_mesh};
+use crate::common::{LoadedMesh, Tiling, load_mesh};
 use crate::error::CliError;
 use crate::options::PathArgs;
-
-/// A mesh cut into square tiles and joined again as a world (`--tile-size`).
-pub struct Tiling {
-    /// The side of a tile, in world units.
-    pub tile_size: f32,
-    /// The grid's columns and rows.
-    pub grid: (u32, u32),
-    /// The squares of the tiles that hold polygons: low and high corners in the ground
-    /// plane.
-    pub squares: Vec<(Vec2, Vec2)>,
-    /// The mesh as loaded, in one piece.
-    pub whole: NavMesh,
-    /// How long cutting and joining took.
-    pub time: Duration,
-}
-
-impl Tiling {
-    /// One line for reports: `58 tiles of side 32 (8 x 8 grid), cut and joined in 12.3 ms`.
-    pub fn describe(&self) -> String {
-        format!(
-            "{} tiles of side {} ({} x {} grid), cut and joined in {:.1} ms",
-            self.squares.len(),
-            self.tile_size,
-            self.grid.0,
-            self.grid.1,
-            self.time.as_secs_f64() * 1e3
-        )
-    }
-}
 
 /// Loads the mesh file `path` for a path-finding command: with `--tile-size S`, the mesh
 /// is cut into tiles of side S, they are added to a world, and the world's snapshot is
