@@ -812,6 +812,27 @@ void test_world(const std::string &scratch_path) {
     world.reset();
     expect_status(query.find_path(across.front(), across.back(), path), Status::ok,
                   "the snapshot outlives its world");
+
+    // A whole mesh added in tiles: tiles A and B as one 4 x 2 grid, cut at side 2 (the
+    // cells of A's missing corner stay missing), gives the two-tile world's path.
+    const std::array<std::uint8_t, 8> whole_cells{{1, 1, 1, 1, 1, 0, 1, 1}};
+    navstar::Mesh whole;
+    expect_status(navstar::Mesh::create_from_grid(whole_cells, 4, 2, 1.0f, {0, 0, 0}, whole), Status::ok,
+                  "the two tiles as one mesh");
+    navstar::World cut;
+    expect_status(navstar::World::create(cut, &options), Status::ok, "a world for the cut");
+    std::vector<navstar::TileRef> cut_tiles;
+    expect_error(cut.add_mesh_tiles(whole, -2.0f, cut_tiles), Status::error_invalid_argument, "tile size",
+                 "a negative tile size");
+    check(cut_tiles.empty() && cut.tile_count() == 0, "nothing added after an error");
+    expect_status(cut.add_mesh_tiles(whole, 2.0f, cut_tiles), Status::ok, "the mesh in tiles of side 2");
+    check(cut_tiles.size() == 2 && cut.tile_count() == 2, "two tiles and their references");
+    navstar::Mesh cut_snapshot;
+    expect_status(cut.snapshot(cut_snapshot), Status::ok, "a snapshot of the cut world");
+    navstar::Query cut_query;
+    expect_status(navstar::Query::create(cut_snapshot, cut_query), Status::ok, "a query on it");
+    expect_status(cut_query.find_path(across.front(), across.back(), path), Status::ok, "a path across the cut");
+    expect_path(path, across, "the cut world turns where the two tiles do");
 }
 
 // Moving along the surface, the distance to walls and random points, on the U mesh.

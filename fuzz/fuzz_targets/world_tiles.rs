@@ -19,23 +19,40 @@
 //! * paths and nearest points between cell centres of present tiles, on old snapshots
 //!   as on new ones, succeed (complete or partial) with finite corners, starting at the
 //!   start;
-//! * a saved world loads with the same tiles and saves to the same bytes.
+//! * a saved world loads with the same tiles and saves to the same bytes;
+//! * `navstar_world_add_mesh_tiles` with a tile's mesh cut at a fuzzed size gives as many
+//!   tiles as `NavMesh::cut_into_tiles` in Rust, with their polygon counts; it adds
+//!   nothing (and writes nothing) when the references do not fit, when the size is not
+//!   finite and > 0 (`NAVSTAR_ERROR_INVALID_ARGUMENT` naming the tile size) or when the
+//!   world has fewer free slots than tiles.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use navstar::ffi::{NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point};
+use navstar::ffi::{
+    NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point, navstar_world_add_mesh_tiles,
+};
+use navstar::glam::Vec3;
+use navstar::{MeshOptions, NavMesh, TileGrid};
 use navstar_fuzz::world::{
     CWorld, STALE_REFERENCE, TileSpec, c_world_create, c_world_load, check_polygon_ids,
     polygon_ref, polygon_shape, resolve, world_options,
 };
 use navstar_fuzz::{
-    CMesh, INVALID_ARGUMENT, OK, PARTIAL_PATH, c_find_path, check_status_and_message,
+    BUFFER_TOO_SMALL, CMesh, INVALID_ARGUMENT, OK, PARTIAL_PATH, c_find_path,
+    check_status_and_message,
 };
 
 #[derive(Arbitrary, Debug)]
 enum Op {
     Add(TileSpec),
+    /// A tile's mesh added whole, cut into tiles of side `SIZES[size % 7]`; with
+    /// `short`, first with room for one reference too few.
+    AddCut {
+        tile: TileSpec,
+        size: u8,
+        short: bool,
+    },
     /// Removes the model's tile `pick % count`, or a stale reference.
     Remove {
         pick: u8,
@@ -75,11 +92,16 @@ struct Input {
     ops: Vec<Op>,
 }
 
+/// The tile sizes `AddCut` tries: whole cells (no cell centre on a tile border), and
+/// sizes the cutter refuses.
+const SIZES: [f32; 7] = [1.0, 2.0, 3.0, f32::NAN, 0.0, -1.0, f32::INFINITY];
+
 /// A present tile of the model.
 #[derive(Clone)]
 struct Tile {
     reference: NavstarTileRef,
-    spec: TileSpec,
+    /// The centres of its walkable cells.
+    centres: Vec<[f32; 3]>,
     polygons: u32,
 }
 
@@ -120,9 +142,87 @@ impl Model {
         );
         self.tiles.push(Tile {
             reference,
-            spec: spec.clone(),
+            centres: spec.centres(),
             polygons: mesh.polygon_count(),
         });
+    }
+
+    fn add_cut(&mut self, spec: &TileSpec, size: u8, short: bool) {
+        let mesh = spec.build();
+        let tile_size = SIZES[usize::from(size) % SIZES.len()];
+        // The same mesh in Rust, cut there: the C answer must agree.
+        let (width, height) = spec.dims();
+        let walkable: Vec<bool> = spec.cells().iter().map(|&c| c != 0).collect();
+        let grid = TileGrid {
+            width,
+            height,
+            walkable: &walkable,
+            cell_size: 1.0,
+            origin: Vec3::from(spec.origin()),
+        };
+        let rust = NavMesh::from_grid(&grid, &MeshOptions::default()).expect("a grid tile");
+        let cut = rust.cut_into_tiles(tile_size).ok();
+        let before = self.world.tiles();
+        let marker = NavstarTileRef {
+            world: 5,
+            slot: 6,
+            generation: 7,
+        };
+        let call = |capacity: usize| {
+            let mut out = vec![marker; capacity + 1];
+            let mut count = u32::MAX;
+            // SAFETY: live handles; `out` has room for `capacity` references; `count` is
+            // writable.
+            let status = unsafe {
+                navstar_world_add_mesh_tiles(
+                    self.world.as_ptr(),
+                    mesh.as_ptr(),
+                    tile_size,
+                    out.as_mut_ptr(),
+                    capacity as u32,
+                    &mut count,
+                )
+            };
+            check_status_and_message("navstar_world_add_mesh_tiles", status);
+            assert_eq!(out[capacity], marker, "wrote past the capacity");
+            out.truncate(capacity);
+            (status, count, out)
+        };
+        let Some(cut) = cut else {
+            let (status, _, out) = call(16);
+            assert_eq!(status, INVALID_ARGUMENT, "a refused tile size was accepted");
+            let message = navstar_fuzz::last_error();
+            assert!(message.contains("tile size"), "{message}");
+            assert!(out.iter().all(|&r| r == marker), "wrote after an error");
+            assert_eq!(self.world.tiles(), before, "a refused cut changed the world");
+            return;
+        };
+        let n = cut.tiles.len();
+        if short && n > 0 {
+            let (status, count, out) = call(n - 1);
+            assert_eq!((status, count as usize), (BUFFER_TOO_SMALL, n));
+            assert!(out.iter().all(|&r| r == marker), "wrote when they did not fit");
+            assert_eq!(self.world.tiles(), before, "a short buffer changed the world");
+        }
+        let (status, count, out) = call(n);
+        if self.tiles.len() + n > self.max_tiles as usize {
+            assert_eq!(status, INVALID_ARGUMENT, "a full world took the cut");
+            assert_eq!(self.world.tiles(), before, "a refused cut changed the world");
+            return;
+        }
+        assert_eq!((status, count as usize), (OK, n), "{}", navstar_fuzz::last_error());
+        for (reference, tile) in out.iter().zip(&cut.tiles) {
+            assert!(reference.slot < self.max_tiles && reference.generation > 0);
+            assert!(!self.stale.contains(reference), "a reference was handed out twice");
+            let inside = |c: &[f32; 3]| {
+                (tile.min.x..tile.max.x).contains(&c[0]) && (tile.min.y..tile.max.y).contains(&c[2])
+            };
+            self.tiles.push(Tile {
+                reference: *reference,
+                centres: spec.centres().into_iter().filter(inside).collect(),
+                polygons: tile.mesh.polygon_count(),
+            });
+        }
     }
 
     /// A stale reference (if any was made), or the present tile `pick`.
@@ -184,7 +284,7 @@ impl Model {
         self.stale.push(reference);
         self.tiles[i] = Tile {
             reference: new,
-            spec: spec.clone(),
+            centres: spec.centres(),
             polygons: mesh.polygon_count(),
         };
     }
@@ -229,7 +329,7 @@ impl Model {
         else {
             return;
         };
-        let centres: Vec<[f32; 3]> = s.tiles.iter().flat_map(|t| t.spec.centres()).collect();
+        let centres: Vec<[f32; 3]> = s.tiles.iter().flat_map(|t| t.centres.clone()).collect();
         if centres.is_empty() {
             return;
         }
@@ -353,6 +453,7 @@ fuzz_target!(|input: Input| {
     for op in input.ops.iter().take(24) {
         match op {
             Op::Add(spec) => model.add(spec),
+            Op::AddCut { tile, size, short } => model.add_cut(tile, *size, *short),
             Op::Remove { pick, stale } => model.remove(*pick, *stale),
             Op::Replace { pick, stale, tile } => model.replace(*pick, *stale, tile),
             Op::Foreign { pick } => model.foreign(*pick),

@@ -359,6 +359,19 @@ impl<T> OutSlice<T> {
         }
     }
 
+    /// Whether `count` items fit in the array.
+    pub fn fits(&self, count: usize) -> bool {
+        count <= self.0.capacity as usize
+    }
+
+    /// Writes no item, only the full `count` of those that did not fit
+    /// (`NAVSTAR_BUFFER_TOO_SMALL`): for exports that change nothing unless every
+    /// result fits.
+    pub fn too_small(self, count: usize) -> NavstarStatus {
+        self.0.count.set(u32::try_from(count).unwrap_or(u32::MAX));
+        NavstarStatus::NavstarBufferTooSmall
+    }
+
     /// Writes the first `capacity` of `items` and their full count:
     /// `NAVSTAR_BUFFER_TOO_SMALL` when they do not all fit, else `NAVSTAR_OK`.
     pub fn write(self, items: impl ExactSizeIterator<Item = T>) -> NavstarStatus {

@@ -138,7 +138,8 @@ pub use spatial::{
 pub use status::{NavstarStatus, navstar_last_error_message, navstar_status_name, navstar_version};
 pub use world::{
     NavstarTileRef, NavstarWorldOptions, navstar_mesh_polygon_ids, navstar_mesh_polygon_ref,
-    navstar_mesh_resolve_polygon_ref, navstar_world_add_tile, navstar_world_create,
-    navstar_world_free, navstar_world_remove_tile, navstar_world_replace_tile,
-    navstar_world_snapshot, navstar_world_tile_count, navstar_world_tiles,
+    navstar_mesh_resolve_polygon_ref, navstar_world_add_mesh_tiles, navstar_world_add_tile,
+    navstar_world_create, navstar_world_free, navstar_world_remove_tile,
+    navstar_world_replace_tile, navstar_world_snapshot, navstar_world_tile_count,
+    navstar_world_tiles,
 };

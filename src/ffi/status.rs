@@ -131,7 +131,8 @@ impl From<&MeshError> for NavstarStatus {
             | MeshError::TooLarge(_)
             | MeshError::WorldFull { .. }
             | MeshError::TileTooLarge { .. }
-            | MeshError::InvalidObstacle { .. } => NavstarStatus::NavstarErrorInvalidArgument,
+            | MeshError::InvalidObstacle { .. }
+            | MeshError::TileCut { .. } => NavstarStatus::NavstarErrorInvalidArgument,
             MeshError::StaleTile { .. } | MeshError::StaleObstacle { .. } => {
                 NavstarStatus::NavstarErrorStaleReference
             }

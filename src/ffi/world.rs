@@ -200,6 +200,53 @@ pub unsafe extern "C" fn navstar_world_add_tile(
     })
 }
 
+/// Adds a whole mesh to a world as tiles: the mesh is cut into square tiles of side
+/// `tile_size` on a grid from the low corner of its bounds (in the ground plane; each
+/// polygon clipped at the squares, its area and current flags kept, pieces merged while
+/// convex inside a tile), and every tile is added with the off-mesh links between them,
+/// published at once: a snapshot taken meanwhile has all of the tiles or none. For an
+/// engine that bakes one large mesh and wants to stream it in parts, or obstacles that
+/// rebuild one tile rather than the whole mesh.
+///
+/// * `mesh` (in): the mesh, built with the world's up axis (not a snapshot of a world).
+///   It is copied: the caller may free it afterwards.
+/// * `tile_size` (in): the side of a tile in world units, finite and > 0.
+/// * `out_tiles` (out): room for `capacity` tile references, written in the grid's row
+///   order; may be NULL when `capacity` is 0.
+/// * `out_count` (out): the number of tiles the cut gives.
+///
+/// Nothing is added unless every reference fits: with fewer than `*out_count` places
+/// the result is `NAVSTAR_BUFFER_TOO_SMALL` and the world is unchanged (call with NULL
+/// and 0 to learn the count). A tile size that is not finite and > 0 or too fine for the
+/// mesh, a mesh of another up axis or a snapshot, or fewer free slots than tiles, is
+/// `NAVSTAR_ERROR_INVALID_ARGUMENT` with a message saying which; the world is then
+/// unchanged.
+///
+/// # Safety
+/// `world` and `mesh` must be NULL or live handles; `out_tiles` NULL or writable for
+/// `capacity` references; `out_count` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_world_add_mesh_tiles(
+    world: *mut NavstarWorld,
+    mesh: *const NavstarMesh,
+    tile_size: f32,
+    out_tiles: *mut NavstarTileRef,
+    capacity: u32,
+    out_count: *mut u32,
+) -> NavstarStatus {
+    run("navstar_world_add_mesh_tiles", || {
+        let out = OutSlice::new(out_tiles, capacity, out_count, "out_tiles")?;
+        let state = handle::borrow(world, "world")?;
+        let mesh = handle::borrow(mesh, "mesh")?;
+        let cut = mesh.cut_into_tiles(tile_size)?;
+        if !out.fits(cut.tiles.len()) {
+            return Ok(out.too_small(cut.tiles.len()));
+        }
+        let added = state.world.add_tiles(&cut)?;
+        Ok(out.write(added.into_iter().map(|tile| state.c_ref(tile))))
+    })
+}
+
 /// Removes a tile from a world. Snapshots taken before keep it; the next snapshot does
 /// not have it, and references into it are stale from then on.
 ///

@@ -17,6 +17,7 @@
 
 mod chunks;
 mod compose;
+mod cut_tiles;
 mod islands;
 mod links;
 mod numbering;

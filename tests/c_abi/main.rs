@@ -45,6 +45,7 @@ mod saved;
 mod sliced;
 mod stress;
 mod world;
+mod world_cut;
 mod world_saved;
 
 use std::ffi::CStr;

@@ -12,6 +12,7 @@ mod binary;
 #[path = "../common/mod.rs"]
 mod common;
 mod cut;
+mod cut_world;
 mod movingai;
 mod never_panic;
 mod obj;

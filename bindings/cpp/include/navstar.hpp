@@ -1403,6 +1403,16 @@ class World {
     Result add_tile(const Mesh &tile, TileRef &out) {
         return Result::from_c(navstar_world_add_tile(raw_, tile.get(), &out));
     }
+    // Adds a whole mesh as square tiles of side `tile_size` (world units), published at
+    // once, with the links between them; `out` receives the tiles' references in the
+    // grid's row order. On error nothing is added and `out` is empty (a tile size that is
+    // not finite and > 0, a mesh of another up axis, too few free slots:
+    // Status::error_invalid_argument).
+    Result add_mesh_tiles(const Mesh &mesh, float tile_size, std::vector<TileRef> &out) {
+        return detail::fill(out, [this, &mesh, tile_size](TileRef *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_world_add_mesh_tiles(raw_, mesh.get(), tile_size, data, capacity, &count);
+        });
+    }
     // Removes a tile; Status::error_stale_reference when it is gone already.
     Result remove_tile(const TileRef &tile) { return Result::from_c(navstar_world_remove_tile(raw_, tile)); }
     // Adds an obstacle: the polygons it overlaps (grown by each tile's baked agent

@@ -1104,6 +1104,23 @@ internal static unsafe partial class NavstarTests
             Check(damaged == null, "no world after an error");
             ExpectException<ArgumentNullException>(() => world.AddTile(null), "tile", "a null tile");
         }
+        // The two tiles as one 4 x 2 grid mesh, added in tiles of side 2: the same path.
+        using (NavstarMesh whole = NavstarMesh.CreateFromGrid(new byte[] { 1, 1, 1, 1, 1, 0, 1, 1 }, 4, 2, 1, V(0, 0, 0)))
+        using (NavstarWorld world = NavstarWorld.Create(options))
+        {
+            ExpectThrows(() => world.AddMeshTiles(whole, float.NaN), Status.ErrorInvalidArgument, "tile size",
+                         "a NaN tile size");
+            Check(world.TileCount == 0, "nothing added after an error");
+            TileRef[] tiles = world.AddMeshTiles(whole, 2);
+            Check(tiles.Length == 2 && world.TileCount == 2 && tiles[0].World == tiles[1].World,
+                  "two tiles and their references");
+            using (NavstarMesh snapshot = world.Snapshot())
+            using (NavstarQuery query = snapshot.CreateQuery())
+            {
+                ExpectPath(query.FindPath(across[0], across[3]), across, "the cut world turns where the tiles do");
+            }
+            ExpectException<ArgumentNullException>(() => world.AddMeshTiles(null, 2), "mesh", "a null mesh");
+        }
     }
 
     private static void TestThreads()

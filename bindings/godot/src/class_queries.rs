@@ -290,6 +290,15 @@ impl NavstarMesh {
         report(self.nav.remove_tile(tile))
     }
 
+    /// Cuts the mesh built or loaded whole into square tiles of side `tile_size` (world
+    /// units) and makes it a world of them, answering as before; returns the number of
+    /// tiles (-1 on error: a bad tile size, no mesh, a world already). Obstacles then
+    /// rebuild only the tiles they touch, and tiles can be replaced or removed one by one.
+    #[func]
+    fn split_into_tiles(&mut self, tile_size: f32) -> i64 {
+        report_id(self.nav.split_into_tiles(tile_size))
+    }
+
     /// The number of tiles (0 unless the mesh was made with `add_tile`).
     #[func]
     fn get_tile_count(&self) -> i64 {

@@ -70,6 +70,38 @@ impl Navigator {
         self.change_world(|world| world.remove_tile(tile_ref(id)?).map_err(|e| e.to_string()))
     }
 
+    /// Cuts the mesh built or loaded whole into square tiles of side `tile_size` (world
+    /// units, in the ground plane) and makes it a world of those tiles, which answers as
+    /// the whole mesh did; returns the number of tiles. Later obstacles then rebuild the
+    /// tiles they touch, not the whole mesh, and tiles can be replaced or removed one by
+    /// one.
+    ///
+    /// # Errors
+    /// No mesh, a mesh that is a world of tiles already, or navstar's refusal (a tile size
+    /// that is not finite and > 0, or too fine for the mesh); the mesh is then unchanged.
+    pub fn split_into_tiles(&mut self, tile_size: f32) -> Result<i64, String> {
+        if self.world.is_some() {
+            return self.fail("the mesh is a world of tiles already".to_owned());
+        }
+        let Some(mesh) = self.mesh().cloned() else {
+            return self.fail("no mesh: build or load one before splitting it".to_owned());
+        };
+        let world =
+            World::new(&WorldOptions::default().with_up_axis(mesh.up_axis())).and_then(|world| {
+                world
+                    .add_mesh_in_tiles(&mesh, tile_size)
+                    .map(|t| (world, t))
+            });
+        match world {
+            Ok((world, tiles)) => {
+                self.install_world(world);
+                self.last_error.clear();
+                Ok(i64::try_from(tiles.len()).unwrap_or(i64::MAX))
+            }
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
     /// The number of tiles (0 when the mesh is not a world).
     pub fn tile_count(&self) -> i64 {
         self.world
@@ -308,6 +340,43 @@ mod tests {
         assert!(back.load_bytes(&bytes[..bytes.len() - 3], "", &s).is_err());
         assert_eq!((back.tile_count(), back.polygon_count()), (0, 0));
         assert!(!back.last_error().is_empty());
+    }
+
+    #[test]
+    fn a_whole_mesh_split_into_tiles_answers_as_before() {
+        let mut nav = crate::test_meshes::room();
+        let s = Settings::default();
+        let before: Vec<Vec3> = nav
+            .find_path([1.0, 0.0, 1.0], [9.0, 0.0, 8.0], &s)
+            .unwrap()
+            .to_vec();
+        assert!(
+            nav.split_into_tiles(f32::NAN)
+                .unwrap_err()
+                .contains("tile size")
+        );
+        assert_eq!((nav.tile_count(), nav.polygon_count()), (0, 4));
+        assert_eq!(nav.split_into_tiles(4.0), Ok(9));
+        assert!(nav.last_error().is_empty());
+        assert_eq!(nav.tile_count(), 9);
+        let after = nav.find_path([1.0, 0.0, 1.0], [9.0, 0.0, 8.0], &s).unwrap();
+        assert_eq!(
+            (after.first(), after.last()),
+            (before.first(), before.last())
+        );
+        assert_eq!(
+            after.len(),
+            2,
+            "a straight line across the seams: {after:?}"
+        );
+        // A world is not split again, and nothing is there to split without a mesh.
+        assert!(nav.split_into_tiles(4.0).unwrap_err().contains("already"));
+        assert!(
+            Navigator::default()
+                .split_into_tiles(4.0)
+                .unwrap_err()
+                .contains("no mesh")
+        );
     }
 
     #[test]

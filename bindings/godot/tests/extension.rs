@@ -238,6 +238,7 @@ fn sample_project_uses_only_registered_methods() {
         "add_tile",
         "replace_tile",
         "remove_tile",
+        "split_into_tiles",
         "get_tile_count",
         // Obstacles.
         "add_obstacle",

@@ -52,18 +52,11 @@ fn join_tiles(
         .with_max_tiles((cut.tiles.len() as u32).next_power_of_two())
         .with_seam_tolerance(seam_tolerance(largest));
     let world = World::new(&options).map_err(|e| e.to_string())?;
-    for (i, tile) in cut.tiles.iter().enumerate() {
-        // Links whose ends fall in different tiles start in this one: the world attaches
-        // their far ends to whichever tile holds them.
-        world
-            .add_tile_with_links(&tile.mesh, &cut.links_from(i))
-            .map_err(|e| {
-                format!(
-                    "tile ({}, {}) of side {tile_size} cannot join the world: {e}",
-                    tile.column, tile.row
-                )
-            })?;
-    }
+    // Links whose ends fall in different tiles start in one: the world attaches their
+    // far ends to whichever tile holds them.
+    world
+        .add_tiles(&cut)
+        .map_err(|e| format!("the tiles of side {tile_size} cannot join the world: {e}"))?;
     for obstacle in obstacles {
         world
             .add_obstacle(obstacle)

@@ -310,6 +310,9 @@ namespace Navstar
         internal static extern Status navstar_world_tiles(NavstarWorld world, TileRef* outTiles, uint capacity, out uint count);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_add_mesh_tiles(NavstarWorld world, NavstarMesh mesh, float tileSize, TileRef* outTiles, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_world_save(NavstarWorld world, byte* buffer, uint capacity, out uint size);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -95,6 +95,37 @@ namespace Navstar
             return added;
         }
 
+        /// <summary>
+        /// Adds a whole mesh as square tiles of side <paramref name="tileSize"/> (world
+        /// units; the mesh is copied), published at once with the links between them, and
+        /// returns the tiles' references in the grid's row order. Throws NavstarException,
+        /// and adds nothing, for a tile size that is not finite and &gt; 0, a mesh of another
+        /// up axis or a snapshot, or fewer free slots than tiles.
+        /// </summary>
+        public unsafe TileRef[] AddMeshTiles(NavstarMesh mesh, float tileSize)
+        {
+            if (mesh == null)
+            {
+                throw new ArgumentNullException("mesh");
+            }
+            uint count = 0;
+            for (;;)
+            {
+                // Nothing is added until every reference fits: the first call asks for the count.
+                TileRef[] tiles = new TileRef[count];
+                Status status;
+                fixed (TileRef* outTiles = tiles)
+                {
+                    status = NativeMethods.navstar_world_add_mesh_tiles(this, mesh, tileSize, outTiles, count, out count);
+                }
+                NavstarException.ThrowIfError(status);
+                if (status == Status.Ok)
+                {
+                    return tiles;
+                }
+            }
+        }
+
         /// <summary>Removes a tile; Status.ErrorStaleReference when it is gone already.</summary>
         public Status TryRemoveTile(TileRef tile)
         {
