@@ -679,6 +679,17 @@ NavstarStatus navstar_query_create_ex(const struct NavstarMesh *mesh,
 // `query` must be NULL or a live query not used by another thread.
 uint64_t navstar_query_scratch_bytes(const struct NavstarQuery *query);
 
+// The search nodes the last query on `query` expanded (path, nearest target or
+// reachable-polygons query, a sliced search as far as it went): in the default mode a
+// node is a way into a polygon (close to Detour's count of polygons visited), in the
+// exact mode an interval of a polygon's edge; all passes of a search summed. For budgets
+// and profiling: it grows with the work a query did. 0 for NULL and before the first
+// query.
+//
+// # Safety
+// `query` must be NULL or a live query not used by another thread.
+uint64_t navstar_query_nodes_expanded(const struct NavstarQuery *query);
+
 // Releases a query. NULL does nothing.
 //
 // # Safety

@@ -669,9 +669,10 @@ void test_save_load_and_query_options(const std::string &scratch_path) {
     check(navstar::QueryOptions().max_nodes() == 0, "no node limit by default");
     navstar::Query free_query;
     expect_status(navstar::Query::create(mesh, free_query, nullptr), Status::ok, "query with default options");
-    check(free_query.scratch_bytes() == 0, "a new query holds no search memory");
+    check(free_query.scratch_bytes() == 0 && free_query.nodes_expanded() == 0, "a new query holds no search memory");
     expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points), Status::ok, "no limit");
     check(free_query.scratch_bytes() > 0, "searching grows the scratch memory");
+    check(free_query.nodes_expanded() > 0, "the U-turn's search expanded nodes");
     const navstar::QueryOptions tiny = navstar::QueryOptions().set_max_nodes(1);
     navstar::Query limited;
     expect_status(navstar::Query::create(mesh, limited, &tiny), Status::ok, "query with a node limit");

@@ -948,6 +948,13 @@ pub fn compare_query(
         corridor: rquery.corridor().collect(),
     });
     check_same_path(&answer, &rust, capacity);
+    // SAFETY: a live query used by this thread.
+    let c_expanded = unsafe { navstar::ffi::navstar_query_nodes_expanded(cquery.as_ptr()) };
+    assert_eq!(
+        c_expanded,
+        rquery.last_search_stats().expanded,
+        "navstar_query_nodes_expanded differs from the Rust query's count"
+    );
     let plain = rust
         .as_ref()
         .map(|p| (p.corners.clone(), p.status))

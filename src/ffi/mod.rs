@@ -115,7 +115,7 @@ pub use queries::{
 };
 pub use query::{
     navstar_find_path, navstar_query_create, navstar_query_create_ex, navstar_query_free,
-    navstar_query_scratch_bytes,
+    navstar_query_nodes_expanded, navstar_query_scratch_bytes,
 };
 pub use readback::{
     navstar_mesh_bounds, navstar_mesh_island_count, navstar_mesh_polygon_areas,

@@ -75,6 +75,20 @@ pub unsafe extern "C" fn navstar_query_scratch_bytes(query: *const NavstarQuery)
     handle::get(query).map_or(0, |state| state.query.scratch_bytes() as u64)
 }
 
+/// The search nodes the last query on `query` expanded (path, nearest target or
+/// reachable-polygons query, a sliced search as far as it went): in the default mode a
+/// node is a way into a polygon (close to Detour's count of polygons visited), in the
+/// exact mode an interval of a polygon's edge; all passes of a search summed. For budgets
+/// and profiling: it grows with the work a query did. 0 for NULL and before the first
+/// query.
+///
+/// # Safety
+/// `query` must be NULL or a live query not used by another thread.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_query_nodes_expanded(query: *const NavstarQuery) -> u64 {
+    handle::get(query).map_or(0, |state| state.query.last_search_stats().expanded)
+}
+
 /// Releases a query. NULL does nothing.
 ///
 /// # Safety

@@ -1,6 +1,7 @@
 //! Queries with options (`navstar_query_create_ex`): the node limit and what a search
 //! cut by it answers (`NAVSTAR_PARTIAL_NODE_LIMIT`), the query's scratch memory
-//! (`navstar_query_scratch_bytes`), and the options struct's contract (NULL, bad
+//! (`navstar_query_scratch_bytes`), the nodes a search expanded
+//! (`navstar_query_nodes_expanded`), and the options struct's contract (NULL, bad
 //! `struct_size`, huge limits).
 
 use std::ptr::{self, NonNull};
@@ -275,6 +276,33 @@ fn scratch_memory_follows_the_searches_and_the_limit() {
     assert!(bounded < grown, "limited {bounded} vs free {grown}");
     // SAFETY: NULL is accepted.
     assert_eq!(unsafe { navstar_query_scratch_bytes(ptr::null()) }, 0);
+}
+
+#[test]
+fn nodes_expanded_counts_the_last_querys_search() {
+    let mesh = serpentine();
+    let expanded = |query: &Query| {
+        // SAFETY: a live query used by this thread.
+        unsafe { navstar_query_nodes_expanded(query.0) }
+    };
+    let free = limited(&mesh, 0);
+    assert_eq!(expanded(&free), 0, "before the first query");
+    let (status, _) = find_path(&free, None);
+    assert_status(status, OK, &[]);
+    let whole = expanded(&free);
+    // The serpentine's corridor winds through every row: each is expanded at least once.
+    assert!(whole >= 4, "{whole}");
+    let tiny = limited(&mesh, 3);
+    let (status, _) = find_path(&tiny, None);
+    assert_status(status, PARTIAL_NODE_LIMIT, &[]);
+    let cut = expanded(&tiny);
+    assert!((1..whole).contains(&cut), "{cut} of {whole}");
+    // The same search again expands as many; the count is the last query's, not a sum.
+    let (status, _) = find_path(&free, None);
+    assert_status(status, OK, &[]);
+    assert_eq!(expanded(&free), whole);
+    // SAFETY: NULL is accepted.
+    assert_eq!(unsafe { navstar_query_nodes_expanded(ptr::null()) }, 0);
 }
 
 #[test]

@@ -1053,6 +1053,9 @@ class Query {
     // The bytes of search memory the query holds now (navstar_query_scratch_bytes): it
     // grows with the largest searches made, up to the node limit. 0 for an empty Query.
     std::uint64_t scratch_bytes() const noexcept { return navstar_query_scratch_bytes(raw_); }
+    // The search nodes the last query expanded (navstar_query_nodes_expanded), for budgets
+    // and profiling; 0 before the first query.
+    std::uint64_t nodes_expanded() const noexcept { return navstar_query_nodes_expanded(raw_); }
 
     explicit operator bool() const noexcept { return raw_ != nullptr; }
     NavstarQuery *get() const noexcept { return raw_; }

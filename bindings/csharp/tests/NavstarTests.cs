@@ -966,9 +966,10 @@ internal static unsafe partial class NavstarTests
                   "QueryOptions.Default: no limit, struct size 8");
             using (NavstarQuery free = NavstarQuery.Create(mesh, QueryOptions.Default))
             {
-                Check(free.ScratchBytes == 0, "a new query holds no search memory");
+                Check(free.ScratchBytes == 0 && free.NodesExpanded == 0, "a new query holds no search memory");
                 ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "no limit: the U-turn");
                 Check(free.ScratchBytes > 0, "searching grows the scratch memory: " + free.ScratchBytes);
+                Check(free.NodesExpanded > 0, "the U-turn's search expanded nodes: " + free.NodesExpanded);
             }
             QueryOptions tiny = QueryOptions.Default;
             tiny.MaxNodes = 1;

@@ -75,6 +75,9 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern ulong navstar_query_scratch_bytes(NavstarQuery query);
 
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern ulong navstar_query_nodes_expanded(NavstarQuery query);
+
         // The binary format (.navstar).
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_save(NavstarMesh mesh, byte* buffer, uint capacity, out uint size);

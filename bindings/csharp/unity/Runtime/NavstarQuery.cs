@@ -70,6 +70,16 @@ namespace Navstar
             get { return (long)NativeMethods.navstar_query_scratch_bytes(this); }
         }
 
+        /// <summary>
+        /// The search nodes the last query expanded (a way into a polygon in the default
+        /// mode, an edge interval in the exact mode), for budgets and profiling; 0 before
+        /// the first query.
+        /// </summary>
+        public long NodesExpanded
+        {
+            get { return (long)NativeMethods.navstar_query_nodes_expanded(this); }
+        }
+
         // The one place that calls navstar_query_create_ex.
         private static unsafe Status TryCreate(NavstarMesh mesh, QueryOptions? options, out NavstarQuery query)
         {
