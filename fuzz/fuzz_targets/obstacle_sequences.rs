@@ -137,6 +137,10 @@ impl Shape {
 /// A ground box (low and high corners).
 type GroundBox = (Vec2, Vec2);
 
+/// A path asked before the obstacles: its ends and its answer (status and corners, as
+/// bits).
+type Asked = (Vec3, Vec3, (PathStatus, Vec<[u32; 3]>));
+
 fn ground_box(points: impl Iterator<Item = Vec2>) -> GroundBox {
     points.fold(
         (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
@@ -367,7 +371,7 @@ fuzz_target!(|input: Input| {
 
     let mut live: Vec<NavstarObstacleRef> = Vec::new();
     let mut removed: Vec<NavstarObstacleRef> = Vec::new();
-    let mut asked: Vec<(Vec3, Vec3, (PathStatus, Vec<[u32; 3]>))> = Vec::new();
+    let mut asked: Vec<Asked> = Vec::new();
     let mut points = Vec::new();
     let mut refs = Refs::new(&world.snapshot(), &rust.snapshot());
     for op in input.ops.iter().take(24) {
