@@ -11,7 +11,7 @@ use crate::query::PathOptions;
 
 impl PathCorridor {
     /// The next corners (at most `max`) of the way from the position to the target
-    /// through the corridor, with their details, as [`super::Query::find_path`] gives
+    /// through the corridor, with their details, as [`crate::Query::find_path`] gives
     /// them for a path through the same polygons: the cheapest way under
     /// `options.filter`'s area costs (the shortest when areas cost the same), with a
     /// corner wherever the way passes into a polygon of another area
