@@ -889,8 +889,9 @@ NavstarStatus navstar_query_reachable_polygons(struct NavstarQuery *query,
 // path equals `navstar_find_path`'s for the same arguments.
 //
 // * `out_state` (out): `NAVSTAR_SLICE_DONE` when the answer is known at once (no
-//   search needed, or a query answered whole: the exact mode, an agent radius above
-//   the mesh's, an end on a pinched vertex), else `NAVSTAR_SLICE_IN_PROGRESS`.
+//   search needed, or a query answered whole: an agent radius above the mesh's, an
+//   end on a pinched vertex), else `NAVSTAR_SLICE_IN_PROGRESS`. Both modes are
+//   sliced (`NAVSTAR_PATH_MODE_OPTIMAL`'s exact search by its expansions).
 //
 // Fails with `navstar_find_path`'s errors known before the search, and
 // `NAVSTAR_ERROR_NULL_ARGUMENT` naming `out_state` (then the last path is forgotten); the search's own `NAVSTAR_ERROR_NO_PATH` comes from
@@ -1330,12 +1331,13 @@ NavstarStatus navstar_corridor_move_position(struct NavstarCorridor *corridor,
 // world units, finite, >= 0, the agent's whole radius; 0 at creation). Above the mesh's
 // baked radius, `navstar_corridor_move_position` and `navstar_corridor_move_target`
 // slide the disc's centre along the walls moved in by the radius (as
-// `navstar_mesh_move_along_surface_for_agent`), and `navstar_corridor_corners` with
-// `split_at_area_changes` 0 gives the corners of the way that keeps the radius from the
-// mesh's walls within the corridor's polygons (the corners without a radius when the
-// disc cannot get through them). `navstar_corridor_corners` with
-// `split_at_area_changes` 1, `navstar_corridor_repair` and `navstar_corridor_optimize`
-// do not take the radius yet. Builds the mesh's eroded copy for the radius.
+// `navstar_mesh_move_along_surface_for_agent`), `navstar_corridor_corners` gives the
+// corners of the way that keeps the radius from the mesh's walls within the corridor's
+// polygons (the corners without a radius when the disc cannot get through them; with
+// `split_at_area_changes` 1 the same way, with its area changes),
+// `navstar_corridor_repair` searches with the radius, and `navstar_corridor_optimize`
+// shortens only along the disc's clear straight walk. Builds the mesh's eroded copy for
+// the radius.
 //
 // `NAVSTAR_ERROR_INVALID_ARGUMENT` for a NaN, infinite or negative `agent_radius`, or
 // one that no point of the mesh fits; the corridor is then unchanged.
@@ -1414,9 +1416,11 @@ NavstarStatus navstar_corridor_is_valid(const struct NavstarCorridor *corridor,
                                         const struct NavstarQueryFilter *filter,
                                         uint32_t *out_valid);
 
-// Repairs the corridor after polygons on it were closed (`PathCorridor::repair`):
-// keeps it up to the last admitted polygon before the first refused one and searches
-// with `query` from there to the target only.
+// Repairs the corridor after polygons on it were closed (`PathCorridor::repair`): a
+// search with `query` from the agent back onto the corridor past its last refused
+// polygon (bounded to 256 expansions), keeping the rest; else it keeps the corridor up
+// to the last admitted polygon before the first refused one and searches from there to
+// the target. With `navstar_corridor_set_agent_radius` both searches keep the radius.
 //
 // * `query` (in/out): a query of the corridor's mesh.
 // * `out_outcome` (out): `NAVSTAR_REPAIR_VALID`, `_REPAIRED` or `_CUT_OFF`.

@@ -25,9 +25,11 @@ use navstar::ffi::{
     navstar_mesh_random_point, navstar_query_distance_to_wall, navstar_query_random_point_around,
 };
 use navstar::glam::Vec3;
-use navstar::{NavMesh, Query, QueryError, QueryFilter, SplitMix64};
+use navstar::{NavMesh, Query, QueryError, SplitMix64};
 use navstar_fuzz::buffers::Guarded;
-use navstar_fuzz::calls::{Fault, check_faults, null_fault, point_fault};
+use navstar_fuzz::calls::{
+    Fault, check_faults, filter_fault, null_fault, point_fault, radius_fault,
+};
 use navstar_fuzz::input::{Built, CFilter};
 use navstar_fuzz::{
     BUFFER_TOO_SMALL, Coord, FilterIn, GroundMesh, INVALID_ARGUMENT, ListBuffers, MeshOps, OK,
@@ -68,22 +70,6 @@ enum Op {
         polygon_null: bool,
         handle_null: bool,
     },
-}
-
-/// The fault a filter argument injects, and the filter otherwise.
-fn filter_of(filter: &FilterIn, faults: &mut Vec<Fault>) -> Option<QueryFilter> {
-    match filter.checked() {
-        Ok(f) => Some(f),
-        Err(status) => {
-            faults.push((status, "filter"));
-            None
-        }
-    }
-}
-
-/// The fault a radius injects.
-fn radius_fault(radius: f32) -> Option<Fault> {
-    (radius.is_nan() || radius < 0.0).then_some((INVALID_ARGUMENT, "radius"))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -140,7 +126,7 @@ fn move_along(
     if start_polygon != NAVSTAR_NO_POLYGON && !mesh.contains_polygon(start_polygon) {
         faults.push((INVALID_ARGUMENT, "start_polygon"));
     }
-    let filter = filter_of(filter_in, &mut faults);
+    let filter = filter_fault(filter_in, &mut faults);
     if check_faults(F, answer.status, &answer.message, &faults) {
         return;
     }
@@ -274,7 +260,7 @@ fn wall(
     .into_iter()
     .flatten()
     .collect();
-    let filter = filter_of(filter_in, &mut faults);
+    let filter = filter_fault(filter_in, &mut faults);
     if check_faults(F, status, &message, &faults) {
         return;
     }
@@ -449,7 +435,7 @@ fn random(
         faults.extend(point_fault(center, "center"));
         faults.extend(radius_fault(radius));
     }
-    let filter = filter_of(filter_in, &mut faults);
+    let filter = filter_fault(filter_in, &mut faults);
     if check_faults(function, status, &message, &faults) {
         assert_eq!(state, seed, "{function}: the state changed after an error");
         return;

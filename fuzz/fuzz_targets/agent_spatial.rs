@@ -30,7 +30,7 @@ use navstar::glam::Vec3;
 use navstar::{NavMesh, QueryFilter};
 use navstar_fuzz::agent_calls::{c_nearest_point_for_agent, c_raycast_for_agent};
 use navstar_fuzz::agent_moves::{MoveIn, RandomIn, WallIn, random, surface_move, wall};
-use navstar_fuzz::calls::{Fault, NullOuts, check_faults, null_fault, point_fault};
+use navstar_fuzz::calls::{Fault, NullOuts, agent_faults, check_faults, null_fault, point_fault};
 use navstar_fuzz::input::{Built, CFilter};
 use navstar_fuzz::radius::{distance_to_walls, wall_tolerance, walls};
 use navstar_fuzz::{
@@ -82,20 +82,6 @@ enum Op {
     Random(RandomIn, RadiusIn),
 }
 
-/// The faults of the filter and the radius; the filter when it is valid.
-fn common_faults(filter: &FilterIn, radius: f32, faults: &mut Vec<Fault>) -> Option<QueryFilter> {
-    if !(radius.is_finite() && radius >= 0.0) {
-        faults.push((INVALID_ARGUMENT, "agent_radius"));
-    }
-    match filter.checked() {
-        Ok(f) => Some(f),
-        Err(status) => {
-            faults.push((status, "filter"));
-            None
-        }
-    }
-}
-
 /// Checks that the ground projection of `p` keeps `radius` from the walls of the
 /// polygons `filter` admits.
 fn check_clear(mesh: &NavMesh, filter: &QueryFilter, p: Vec3, radius: f32, what: &str) {
@@ -137,7 +123,7 @@ fn nearest(
     if max_distance.is_nan() || max_distance < 0.0 {
         faults.push((INVALID_ARGUMENT, "max_distance"));
     }
-    let filter = common_faults(filter_in, radius, &mut faults);
+    let filter = agent_faults(filter_in, radius, &mut faults);
     const F: &str = "navstar_mesh_nearest_point_for_agent";
     if check_faults(F, answer.status, &answer.message, &faults) {
         return;
@@ -229,7 +215,7 @@ fn raycast(
     .into_iter()
     .flatten()
     .collect();
-    let filter = common_faults(filter_in, radius, &mut faults);
+    let filter = agent_faults(filter_in, radius, &mut faults);
     const F: &str = "navstar_mesh_raycast_for_agent";
     if check_faults(F, answer.status, &answer.message, &faults) {
         return;

@@ -21,8 +21,8 @@ use libfuzzer_sys::fuzz_target;
 use navstar::glam::{DVec2, Vec3};
 use navstar::{NavMesh, QueryFilter};
 use navstar_fuzz::calls::{
-    Fault, NullOuts, c_interpolate, c_nearest_point, c_raycast, check_faults, null_fault,
-    point_fault, polygon_info_checked,
+    Fault, NullOuts, c_interpolate, c_nearest_point, c_raycast, check_faults, filter_fault,
+    null_fault, point_fault, polygon_info_checked,
 };
 use navstar_fuzz::input::{Built, CFilter};
 use navstar_fuzz::{
@@ -96,17 +96,6 @@ enum Op {
     },
 }
 
-/// The fault a filter argument injects, and the filter otherwise.
-fn filter_of(filter: &FilterIn, faults: &mut Vec<Fault>) -> Option<QueryFilter> {
-    match filter.checked() {
-        Ok(f) => Some(f),
-        Err(status) => {
-            faults.push((status, "filter"));
-            None
-        }
-    }
-}
-
 /// Whether `p` is on a polygon the filter admits (brute force, f64).
 fn on_admitted(mesh: &NavMesh, filter: &QueryFilter, p: Vec3, tol: f32) -> bool {
     brute_force_distance(mesh, p, |q| filter.admits(mesh.polygon_flags(q))) <= f64::from(tol)
@@ -136,7 +125,7 @@ fn nearest(
     if max_distance.is_nan() || max_distance < 0.0 {
         faults.push((INVALID_ARGUMENT, "max_distance"));
     }
-    let filter = filter_of(filter_in, &mut faults);
+    let filter = filter_fault(filter_in, &mut faults);
     const F: &str = "navstar_mesh_nearest_point";
     if check_faults(F, answer.status, &answer.message, &faults) {
         return;
@@ -224,7 +213,7 @@ fn raycast(
     .into_iter()
     .flatten()
     .collect();
-    let filter = filter_of(filter_in, &mut faults);
+    let filter = filter_fault(filter_in, &mut faults);
     if check_faults(
         "navstar_mesh_raycast",
         answer.status,
@@ -392,7 +381,7 @@ fn interpolate(
     if values.is_none() && value_count > 0 {
         faults.push((NULL_ARGUMENT, "values"));
     }
-    let filter = filter_of(filter_in, &mut faults);
+    let filter = filter_fault(filter_in, &mut faults);
     if check_faults(
         "navstar_mesh_interpolate",
         answer.status,

@@ -11,7 +11,7 @@ use navstar::glam::Vec3;
 use navstar::{NavMesh, Query, QueryError, QueryFilter, SplitMix64};
 
 use crate::agent_calls::{c_move_for_agent, c_random_for_agent, c_wall_for_agent};
-use crate::calls::{Fault, check_faults, null_fault, point_fault};
+use crate::calls::{Fault, agent_faults, check_faults, null_fault, point_fault, radius_fault};
 use crate::input::{Built, CFilter};
 use crate::radius::{distance_to_walls, wall_tolerance, walls};
 use crate::{
@@ -59,25 +59,6 @@ pub struct RandomIn {
     point_null: bool,
     polygon_null: bool,
     handle_null: bool,
-}
-
-/// The faults of the filter and the agent radius; the filter when it is valid.
-fn common_faults(filter: &FilterIn, radius: f32, faults: &mut Vec<Fault>) -> Option<QueryFilter> {
-    if !(radius.is_finite() && radius >= 0.0) {
-        faults.push((INVALID_ARGUMENT, "agent_radius"));
-    }
-    match filter.checked() {
-        Ok(f) => Some(f),
-        Err(status) => {
-            faults.push((status, "filter"));
-            None
-        }
-    }
-}
-
-/// The fault a search radius injects.
-fn radius_fault(radius: f32) -> Option<Fault> {
-    (radius.is_nan() || radius < 0.0).then_some((INVALID_ARGUMENT, "radius"))
 }
 
 /// The ground distance from `p` to the walls of the polygons `filter` admits, and the
@@ -132,7 +113,7 @@ pub fn surface_move(b: &Built, op: &MoveIn, radius: f32) {
     .into_iter()
     .flatten()
     .collect();
-    let filter = common_faults(&op.filter, radius, &mut faults);
+    let filter = agent_faults(&op.filter, radius, &mut faults);
     if start_polygon != NAVSTAR_NO_POLYGON && !mesh.contains_polygon(start_polygon) {
         faults.push((INVALID_ARGUMENT, "start_polygon"));
     }
@@ -220,7 +201,7 @@ pub fn wall(b: &Built, query: &mut Query, op: &WallIn, radius: f32) {
     .into_iter()
     .flatten()
     .collect();
-    let filter = common_faults(&op.filter, radius, &mut faults);
+    let filter = agent_faults(&op.filter, radius, &mut faults);
     if check_faults(F, answer.status, &answer.message, &faults) {
         return;
     }
@@ -306,7 +287,7 @@ pub fn random(b: &Built, query: &mut Query, op: &RandomIn, radius: f32) {
         faults.extend(point_fault(center, "center"));
         faults.extend(radius_fault(search));
     }
-    let filter = common_faults(&op.filter, radius, &mut faults);
+    let filter = agent_faults(&op.filter, radius, &mut faults);
     if check_faults(function, answer.status, &answer.message, &faults) {
         assert_eq!(
             state, op.seed,

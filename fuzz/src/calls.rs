@@ -16,12 +16,43 @@ use navstar::ffi::{
 use crate::buffers::{Guarded, ListAnswer, ListBuffers, Words, call_list};
 use crate::input::{CFilter, COptions};
 use crate::{
-    CAnswer, CMesh, CQuery, NavstarStatus, check_status_and_message, opt_ptr, path_answer,
+    CAnswer, CMesh, CQuery, FilterIn, INVALID_ARGUMENT, NavstarStatus, check_status_and_message,
+    opt_ptr, path_answer,
 };
+use navstar::QueryFilter;
 
 /// An argument fault the harness injected: the status it must cause and a word the
 /// error message must contain (the argument's name).
 pub type Fault = (NavstarStatus, &'static str);
+
+/// The fault a filter argument injects, and the filter otherwise.
+pub fn filter_fault(filter: &FilterIn, faults: &mut Vec<Fault>) -> Option<QueryFilter> {
+    match filter.checked() {
+        Ok(f) => Some(f),
+        Err(status) => {
+            faults.push((status, "filter"));
+            None
+        }
+    }
+}
+
+/// The fault a search radius injects (NaN or negative; INFINITY is allowed).
+pub fn radius_fault(radius: f32) -> Option<Fault> {
+    (radius.is_nan() || radius < 0.0).then_some((INVALID_ARGUMENT, "radius"))
+}
+
+/// The faults of the filter and of an agent radius (finite and >= 0); the filter when
+/// it is valid.
+pub fn agent_faults(
+    filter: &FilterIn,
+    agent_radius: f32,
+    faults: &mut Vec<Fault>,
+) -> Option<QueryFilter> {
+    if !(agent_radius.is_finite() && agent_radius >= 0.0) {
+        faults.push((INVALID_ARGUMENT, "agent_radius"));
+    }
+    filter_fault(filter, faults)
+}
 
 /// When faults were injected, checks that the call failed with one of them (any one:
 /// the order of the checks is not documented) and returns `true`; `false` when none

@@ -3,14 +3,15 @@
 //! (`NavMesh::move_along_surface_for_agent`, `Query::distance_to_wall_for_agent`,
 //! `NavMesh::random_point_for_agent`, `Query::random_point_around_for_agent`).
 
-use super::agents::{NavstarSurfaceMove, NavstarWallDistance, check_radius, wall_answer};
-use super::boundary::{FfiError, Out, OutCount, put, read_point, read_value, run};
+use super::agents::{
+    NavstarSurfaceMove, NavstarWallDistance, SurfaceMoveArgs, check_radius, random_point_answer,
+    surface_move, wall_answer,
+};
+use super::boundary::{Out, read_point, run};
 use super::clearance::read_agent_radius;
 use super::filter::{NavstarQueryFilter, read_filter};
 use super::handle::{self, NavstarMesh, NavstarQuery};
-use super::queries::NAVSTAR_NO_POLYGON;
 use super::status::NavstarStatus;
-use crate::{QueryError, SplitMix64};
 
 /// As `navstar_mesh_move_along_surface`, for the centre of a disc of radius
 /// `agent_radius` (world units, finite, >= 0; the agent's whole radius, the mesh's baked
@@ -47,46 +48,19 @@ pub unsafe extern "C" fn navstar_mesh_move_along_surface_for_agent(
     capacity: u32,
     out_count: *mut u32,
 ) -> NavstarStatus {
-    run("navstar_mesh_move_along_surface_for_agent", || {
-        let out = OutCount::new(out_visited, capacity, out_count)?;
-        let out_move = Out::required(out_move, "out_move")?;
-        let mesh = handle::borrow(mesh, "mesh")?;
-        let start = read_point(start, "start")?;
-        let target = read_point(target, "target")?;
-        let agent_radius = read_agent_radius(agent_radius)?;
-        let filter = read_filter(filter, "filter")?;
-        let start_polygon = (start_polygon != NAVSTAR_NO_POLYGON).then_some(start_polygon);
-        if let Some(polygon) = start_polygon
-            && !mesh.contains_polygon(polygon)
-        {
-            return Err(FfiError::invalid(format!(
-                "start_polygon {polygon} is not a polygon of the mesh ({} polygons; NAVSTAR_NO_POLYGON snaps the start)",
-                mesh.polygon_count()
-            )));
-        }
-        let mut visited = out.check_room("out_visited")?.stream();
-        let moved = mesh
-            .move_along_surface_for_agent_with(
-                start_polygon,
-                start,
-                target,
-                &filter,
-                agent_radius,
-                |p| visited.push(p),
-            )
-            .map_err(|e| match e {
-                QueryError::RefusedPolygon { polygon, flags } => FfiError::invalid(format!(
-                    "start_polygon {polygon} is refused by the filter (its flags are {flags:#x})"
-                )),
-                e => FfiError::from(e),
-            })?;
-        out_move.set(NavstarSurfaceMove {
-            point: moved.point.to_array(),
-            polygon: moved.polygon,
-            walls: moved.walls,
-        });
-        Ok(visited.finish())
-    })
+    surface_move(
+        "navstar_mesh_move_along_surface_for_agent",
+        SurfaceMoveArgs {
+            mesh,
+            start_polygon,
+            start,
+            target,
+            filter,
+            agent_radius: Some(agent_radius),
+        },
+        out_move,
+        (out_visited, capacity, out_count),
+    )
 }
 
 /// As `navstar_query_distance_to_wall`, for a disc of radius `agent_radius` (world
@@ -151,16 +125,12 @@ pub unsafe extern "C" fn navstar_mesh_random_point_for_agent(
     out_polygon: *mut u32,
 ) -> NavstarStatus {
     run("navstar_mesh_random_point_for_agent", || {
-        let out_point = Out::required(out_point.cast::<[f32; 3]>(), "out_point")?;
-        let mut rng = SplitMix64::new(read_value(rng_state, "rng_state")?);
-        let mesh = handle::borrow(mesh, "mesh")?;
-        let agent_radius = read_agent_radius(agent_radius)?;
-        let filter = read_filter(filter, "filter")?;
-        let point = mesh.random_point_for_agent(&filter, agent_radius, &mut || rng.next_u64())?;
-        out_point.set(point.point.to_array());
-        put(out_polygon, point.polygon);
-        put(rng_state, rng.state);
-        Ok(NavstarStatus::NavstarOk)
+        random_point_answer(rng_state, out_point, out_polygon, |rng| {
+            let mesh = handle::borrow(mesh, "mesh")?;
+            let agent_radius = read_agent_radius(agent_radius)?;
+            let filter = read_filter(filter, "filter")?;
+            Ok(mesh.random_point_for_agent(&filter, agent_radius, &mut || rng.next_u64())?)
+        })
     })
 }
 
@@ -191,23 +161,19 @@ pub unsafe extern "C" fn navstar_query_random_point_around_for_agent(
     out_polygon: *mut u32,
 ) -> NavstarStatus {
     run("navstar_query_random_point_around_for_agent", || {
-        let out_point = Out::required(out_point.cast::<[f32; 3]>(), "out_point")?;
-        let mut rng = SplitMix64::new(read_value(rng_state, "rng_state")?);
-        let state = handle::borrow_mut(query, "query")?;
-        let center = read_point(center, "center")?;
-        check_radius(radius)?;
-        let agent_radius = read_agent_radius(agent_radius)?;
-        let filter = read_filter(filter, "filter")?;
-        let point = state.query.random_point_around_for_agent(
-            center,
-            radius,
-            &filter,
-            agent_radius,
-            &mut || rng.next_u64(),
-        )?;
-        out_point.set(point.point.to_array());
-        put(out_polygon, point.polygon);
-        put(rng_state, rng.state);
-        Ok(NavstarStatus::NavstarOk)
+        random_point_answer(rng_state, out_point, out_polygon, |rng| {
+            let state = handle::borrow_mut(query, "query")?;
+            let center = read_point(center, "center")?;
+            check_radius(radius)?;
+            let agent_radius = read_agent_radius(agent_radius)?;
+            let filter = read_filter(filter, "filter")?;
+            Ok(state.query.random_point_around_for_agent(
+                center,
+                radius,
+                &filter,
+                agent_radius,
+                &mut || rng.next_u64(),
+            )?)
+        })
     })
 }

@@ -2,11 +2,12 @@
 //! wall, random points (over the mesh and around a point).
 
 use super::boundary::{FfiError, Out, OutCount, put, read_point, read_value, run};
+use super::clearance::read_agent_radius;
 use super::filter::{NavstarQueryFilter, read_filter};
 use super::handle::{self, NavstarMesh, NavstarQuery};
 use super::queries::NAVSTAR_NO_POLYGON;
 use super::status::NavstarStatus;
-use crate::{QueryError, SplitMix64, WallDistance};
+use crate::{QueryError, RandomPoint, SplitMix64, WallDistance};
 
 /// The most straight legs of one `navstar_mesh_move_along_surface`: the first towards
 /// the target, then one along each wall met.
@@ -82,14 +83,52 @@ pub unsafe extern "C" fn navstar_mesh_move_along_surface(
     capacity: u32,
     out_count: *mut u32,
 ) -> NavstarStatus {
-    run("navstar_mesh_move_along_surface", || {
+    surface_move(
+        "navstar_mesh_move_along_surface",
+        SurfaceMoveArgs {
+            mesh,
+            start_polygon,
+            start,
+            target,
+            filter,
+            agent_radius: None,
+        },
+        out_move,
+        (out_visited, capacity, out_count),
+    )
+}
+
+/// The arguments of a move along the surface as the C calls take them;
+/// `agent_radius` `None` for the plain move.
+pub(super) struct SurfaceMoveArgs {
+    pub mesh: *const NavstarMesh,
+    pub start_polygon: u32,
+    pub start: *const f32,
+    pub target: *const f32,
+    pub filter: *const NavstarQueryFilter,
+    pub agent_radius: Option<f32>,
+}
+
+/// The body of `navstar_mesh_move_along_surface` and
+/// `navstar_mesh_move_along_surface_for_agent` (`name` in the last error): the
+/// arguments checked in the order of their documentation, the move (the disc's with an
+/// agent radius), the polygons walked through streamed into `out`.
+pub(super) fn surface_move(
+    name: &'static str,
+    args: SurfaceMoveArgs,
+    out_move: *mut NavstarSurfaceMove,
+    (out_visited, capacity, out_count): (*mut u32, u32, *mut u32),
+) -> NavstarStatus {
+    run(name, || {
         let out = OutCount::new(out_visited, capacity, out_count)?;
         let out_move = Out::required(out_move, "out_move")?;
-        let mesh = handle::borrow(mesh, "mesh")?;
-        let start = read_point(start, "start")?;
-        let target = read_point(target, "target")?;
-        let filter = read_filter(filter, "filter")?;
-        let start_polygon = (start_polygon != NAVSTAR_NO_POLYGON).then_some(start_polygon);
+        let mesh = handle::borrow(args.mesh, "mesh")?;
+        let start = read_point(args.start, "start")?;
+        let target = read_point(args.target, "target")?;
+        let agent_radius = args.agent_radius.map(read_agent_radius).transpose()?;
+        let filter = read_filter(args.filter, "filter")?;
+        let start_polygon =
+            (args.start_polygon != NAVSTAR_NO_POLYGON).then_some(args.start_polygon);
         if let Some(polygon) = start_polygon
             && !mesh.contains_polygon(polygon)
         {
@@ -99,16 +138,24 @@ pub unsafe extern "C" fn navstar_mesh_move_along_surface(
             )));
         }
         let mut visited = out.check_room("out_visited")?.stream();
-        let moved = mesh
-            .move_along_surface_with(start_polygon, start, target, &filter, |p| {
-                visited.push(p);
-            })
-            .map_err(|e| match e {
-                QueryError::RefusedPolygon { polygon, flags } => FfiError::invalid(format!(
-                    "start_polygon {polygon} is refused by the filter (its flags are {flags:#x})"
-                )),
-                e => FfiError::from(e),
-            })?;
+        let visit = |p| visited.push(p);
+        let moved = match agent_radius {
+            None => mesh.move_along_surface_with(start_polygon, start, target, &filter, visit),
+            Some(radius) => mesh.move_along_surface_for_agent_with(
+                start_polygon,
+                start,
+                target,
+                &filter,
+                radius,
+                visit,
+            ),
+        }
+        .map_err(|e| match e {
+            QueryError::RefusedPolygon { polygon, flags } => FfiError::invalid(format!(
+                "start_polygon {polygon} is refused by the filter (its flags are {flags:#x})"
+            )),
+            e => FfiError::from(e),
+        })?;
         out_move.set(NavstarSurfaceMove {
             point: moved.point.to_array(),
             polygon: moved.polygon,
@@ -177,15 +224,11 @@ pub unsafe extern "C" fn navstar_mesh_random_point(
     out_polygon: *mut u32,
 ) -> NavstarStatus {
     run("navstar_mesh_random_point", || {
-        let out_point = Out::required(out_point.cast::<[f32; 3]>(), "out_point")?;
-        let mut rng = SplitMix64::new(read_value(rng_state, "rng_state")?);
-        let mesh = handle::borrow(mesh, "mesh")?;
-        let filter = read_filter(filter, "filter")?;
-        let point = mesh.random_point(&filter, &mut || rng.next_u64())?;
-        out_point.set(point.point.to_array());
-        put(out_polygon, point.polygon);
-        put(rng_state, rng.state);
-        Ok(NavstarStatus::NavstarOk)
+        random_point_answer(rng_state, out_point, out_polygon, |rng| {
+            let mesh = handle::borrow(mesh, "mesh")?;
+            let filter = read_filter(filter, "filter")?;
+            Ok(mesh.random_point(&filter, &mut || rng.next_u64())?)
+        })
     })
 }
 
@@ -214,20 +257,35 @@ pub unsafe extern "C" fn navstar_query_random_point_around(
     out_polygon: *mut u32,
 ) -> NavstarStatus {
     run("navstar_query_random_point_around", || {
-        let out_point = Out::required(out_point.cast::<[f32; 3]>(), "out_point")?;
-        let mut rng = SplitMix64::new(read_value(rng_state, "rng_state")?);
-        let state = handle::borrow_mut(query, "query")?;
-        let center = read_point(center, "center")?;
-        check_radius(radius)?;
-        let filter = read_filter(filter, "filter")?;
-        let point = state
-            .query
-            .random_point_around(center, radius, &filter, &mut || rng.next_u64())?;
-        out_point.set(point.point.to_array());
-        put(out_polygon, point.polygon);
-        put(rng_state, rng.state);
-        Ok(NavstarStatus::NavstarOk)
+        random_point_answer(rng_state, out_point, out_polygon, |rng| {
+            let state = handle::borrow_mut(query, "query")?;
+            let center = read_point(center, "center")?;
+            check_radius(radius)?;
+            let filter = read_filter(filter, "filter")?;
+            Ok(state
+                .query
+                .random_point_around(center, radius, &filter, &mut || rng.next_u64())?)
+        })
     })
+}
+
+/// The part shared by the random-point calls: `out_point` checked, a SplitMix64 made
+/// from `rng_state`, the point `draw`n with it (the other arguments read there), then
+/// the point, its polygon and the generator's state written back (the state is left
+/// as it was on an error).
+pub(super) fn random_point_answer(
+    rng_state: *mut u64,
+    out_point: *mut f32,
+    out_polygon: *mut u32,
+    draw: impl FnOnce(&mut SplitMix64) -> Result<RandomPoint, FfiError>,
+) -> Result<NavstarStatus, FfiError> {
+    let out_point = Out::required(out_point.cast::<[f32; 3]>(), "out_point")?;
+    let mut rng = SplitMix64::new(read_value(rng_state, "rng_state")?);
+    let point = draw(&mut rng)?;
+    out_point.set(point.point.to_array());
+    put(out_polygon, point.polygon);
+    put(rng_state, rng.state);
+    Ok(NavstarStatus::NavstarOk)
 }
 
 /// The C answer for the nearest wall `wall` (`found` 0 for none).

@@ -8,6 +8,7 @@
 mod agent_spatial;
 mod clearance;
 mod direct;
+mod exact_steps;
 mod follow;
 mod merged;
 mod nearby;
@@ -24,16 +25,15 @@ use glam::Vec3;
 
 #[cfg(feature = "capi")]
 use crate::corridor::CornerDetail;
-use crate::corridor::{
-    CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor, walked_cost,
-};
+use crate::corridor::{CorridorStep, PathBuffer, PullRequest, PullScratch, pull_corridor};
 use crate::error::{Endpoint, QueryError};
 use crate::filter::QueryFilter;
 use crate::mesh::{Fans, MeshData, NavMesh, NearestPoint};
 use crate::search::astar::{AStar, ReachedPolygon, SearchOutcome, SearchRequest, Target};
-use crate::search::exact::ExactSearch;
+use crate::search::exact::{ExactSearch, ExactStep};
 use crate::search::map::NodeMap;
-use direct::{direct_cost, in_direct_sight};
+use direct::direct_cost;
+use exact_steps::ExactBegin;
 pub use follow::{PathCorridor, Repair};
 pub use merged::MERGED_SEARCH_MIN_POLYGONS;
 pub use nearest_target::NearestTarget;
@@ -475,19 +475,17 @@ impl Query {
         self.path.clear();
         self.corridor.clear();
         if options.mode == PathMode::Optimal {
-            // In sight of each other over admitted polygons: the segment is shortest.
-            if start.polygon == target.polygon
-                || in_direct_sight(mesh, &start, &target, |p| filter.admits(mesh.flags_of(p)))
-            {
-                let area = mesh.areas[start.polygon as usize];
-                self.path.straight(start.point, target.point, area);
-                self.cost = walked_cost(mesh, &self.path.corners, filter);
-                return Ok(status);
-            }
-            let found = self.find_exact(mesh, &start, &target, filter);
-            if found {
-                self.path.flag_plain_corners(mesh, start.polygon);
-                self.cost = walked_cost(mesh, &self.path.corners, filter);
+            let answered = match self.begin_exact_path(mesh, &start, &target, filter) {
+                ExactBegin::Answered => true,
+                ExactBegin::Fallback => false,
+                ExactBegin::Searching(on) => {
+                    self.advance_exact(mesh, on, u32::MAX).0 == ExactStep::Found && {
+                        self.exact_path_found(mesh, start.polygon, filter);
+                        true
+                    }
+                }
+            };
+            if answered {
                 return Ok(status);
             }
         }
@@ -556,50 +554,6 @@ impl Query {
         }
         self.pull_path(start.point, target.point, options);
         Ok(status)
-    }
-
-    /// The exact shortest path into `self.path.corners`: on the mesh's merged copy when
-    /// the filter admits every polygon (fewer, larger polygons: fewer search nodes),
-    /// else on the mesh itself. False when the search found no way (see
-    /// [`ExactSearch::find`]).
-    fn find_exact(
-        &mut self,
-        mesh: &MeshData,
-        start: &NearestPoint,
-        target: &NearestPoint,
-        filter: &QueryFilter,
-    ) -> bool {
-        let all = self.admits_every_polygon(filter);
-        if let Some(coarse) = all.then(|| mesh.coarse()).flatten() {
-            let on_coarse = |p: &NearestPoint| NearestPoint {
-                polygon: coarse.of_original[p.polygon as usize],
-                ..*p
-            };
-            let search = self
-                .exact_coarse
-                .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)));
-            let found = search.find(
-                &coarse.mesh,
-                &on_coarse(start),
-                &on_coarse(target),
-                None,
-                &mut self.path.corners,
-            );
-            self.stats.add(search.expanded());
-            return found;
-        }
-        let search = self
-            .exact
-            .get_or_insert_with(|| Box::new(ExactSearch::new(self.max_nodes)));
-        let found = search.find(
-            mesh,
-            start,
-            target,
-            (!all).then_some(filter),
-            &mut self.path.corners,
-        );
-        self.stats.add(search.expanded());
-        found
     }
 
     /// Pulls `self.corridor` tight into `self.path` and sets `self.cost`.

@@ -475,3 +475,95 @@ fn corridor_with_a_radius_keeps_it_from_the_pillar() {
     assert_near(position, [1.0, 0.0, 0.5]);
     assert_near(target_out, [5.0, 0.0, 5.0]);
 }
+
+/// The C corridor's polygons.
+fn c_polygons(corridor: *mut navstar::ffi::NavstarCorridor) -> Vec<u32> {
+    let mut polygons = vec![0u32; 64];
+    let mut count = 0;
+    // SAFETY: a live corridor; room for 64 polygons.
+    let status = unsafe {
+        navstar::ffi::navstar_corridor_polygons(corridor, polygons.as_mut_ptr(), 64, &mut count)
+    };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    polygons.truncate(count as usize);
+    polygons
+}
+
+#[test]
+fn corridor_repair_and_details_keep_the_radius_through_the_c_abi() {
+    use navstar::ffi::{
+        NAVSTAR_REPAIR_REPAIRED, navstar_corridor_corners, navstar_corridor_create,
+        navstar_corridor_free, navstar_corridor_repair, navstar_corridor_set_agent_radius,
+        navstar_mesh_set_polygon_flags,
+    };
+    let h = create(&navstar_mesh_options_default());
+    // From the south quad 0 through the east quad 1 into the north quad 2.
+    let (start, target) = (Vec3::new(3.0, 0.0, 1.0), Vec3::new(3.0, 0.0, 5.0));
+    let polygons = [0u32, 1, 2];
+    let mut corridor = ptr::null_mut();
+    // SAFETY: a live mesh; 3 polygons; 3 floats each; out writable.
+    let status = unsafe {
+        navstar_corridor_create(
+            h.0,
+            polygons.as_ptr(),
+            3,
+            start.as_ref().as_ptr(),
+            target.as_ref().as_ptr(),
+            &mut corridor,
+        )
+    };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    // SAFETY: a live corridor used by this thread.
+    let status = unsafe { navstar_corridor_set_agent_radius(corridor, 0.5) };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    // The corners with area splits are the corners without (one area): with the radius.
+    let (plain, _) = c_corners(corridor);
+    let mut points = vec![[0.0f32; 3]; 128];
+    let mut flags = vec![0u32; 128];
+    let mut count = 0;
+    // SAFETY: a live corridor; outputs of 128 items.
+    let status = unsafe {
+        navstar_corridor_corners(
+            corridor,
+            ptr::null(),
+            1,
+            points.as_mut_ptr().cast(),
+            flags.as_mut_ptr(),
+            128,
+            &mut count,
+        )
+    };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    points.truncate(count as usize);
+    assert_eq!(points, plain);
+    // The east quad closes: the repair goes round the west side, keeping the radius, as
+    // the Rust corridor's does.
+    // SAFETY: a live mesh; out_previous may be NULL.
+    let status = unsafe { navstar_mesh_set_polygon_flags(h.0, 1, 0, ptr::null_mut()) };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    let (mut outcome, mut kept) = (99u32, 99u32);
+    // SAFETY: a live corridor and query of the same mesh; outputs writable.
+    let status =
+        unsafe { navstar_corridor_repair(corridor, h.1, ptr::null(), &mut outcome, &mut kept) };
+    assert_status(status, NavstarStatus::NavstarOk, &[]);
+    assert_eq!(outcome, NAVSTAR_REPAIR_REPAIRED);
+    let repaired = c_polygons(corridor);
+    assert_eq!(repaired, [0, 3, 2]);
+    let (corners, _) = c_corners(corridor);
+    for c in &corners {
+        assert!(wall_gap(c[0], c[2]) >= 0.5 - 1e-4, "{c:?} too near a wall");
+    }
+    let mesh = rust_mesh(0.0);
+    let mut rust = navstar::PathCorridor::new(&mesh, 0, start).unwrap();
+    rust.set_corridor(target, &polygons).unwrap();
+    rust.set_agent_radius(0.5).unwrap();
+    mesh.set_polygon_flags(1, 0).unwrap();
+    let mut query = Query::new(&mesh);
+    rust.repair(&mut query, &navstar::PathOptions::default())
+        .unwrap();
+    assert_eq!(rust.polygons(), repaired);
+    let want: Vec<[f32; 3]> = rust.corners(128).iter().map(|c| c.to_array()).collect();
+    assert_eq!(corners, want);
+    // SAFETY: made above, freed once.
+    unsafe { navstar_corridor_free(corridor) };
+}

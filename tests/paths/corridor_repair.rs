@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use crate::common::{Soup, p, point_in_polygon, seeded_grid};
 
 /// The ground length of the way `from` through `corners`.
-fn length(from: Vec3, corners: &[Vec3]) -> f32 {
+pub(crate) fn length(from: Vec3, corners: &[Vec3]) -> f32 {
     let mut at = from;
     corners
         .iter()
@@ -25,7 +25,7 @@ fn length(from: Vec3, corners: &[Vec3]) -> f32 {
 }
 
 /// The corridor of the searched path from `start` to `goal`.
-fn corridor_of(mesh: &NavMesh, start: Vec3, goal: Vec3) -> Option<PathCorridor> {
+pub(crate) fn corridor_of(mesh: &NavMesh, start: Vec3, goal: Vec3) -> Option<PathCorridor> {
     let mut query = Query::new(mesh);
     let path = query.find_path(start, goal, &PathOptions::default()).ok()?;
     if path.status != PathStatus::Complete {
@@ -40,7 +40,7 @@ fn corridor_of(mesh: &NavMesh, start: Vec3, goal: Vec3) -> Option<PathCorridor> 
 }
 
 /// The polygon of the unit square with low corner (x, z) of a mesh from ASCII.
-fn cell(mesh: &NavMesh, x: f32, z: f32) -> u32 {
+pub(crate) fn cell(mesh: &NavMesh, x: f32, z: f32) -> u32 {
     mesh.nearest_point(p(x + 0.5, z + 0.5), 0.1, None)
         .unwrap()
         .polygon
@@ -48,7 +48,7 @@ fn cell(mesh: &NavMesh, x: f32, z: f32) -> u32 {
 
 /// A corridor along the row z in 0..1 from (0.5, 0.5) to (x + 0.5, 0.5) (a straight path
 /// needs no search and gives no corridor: set by hand).
-fn along_row(mesh: &NavMesh, x: u32) -> PathCorridor {
+pub(crate) fn along_row(mesh: &NavMesh, x: u32) -> PathCorridor {
     let polygons: Vec<u32> = (0..=x).map(|c| cell(mesh, c as f32, 0.0)).collect();
     let mut corridor = PathCorridor::new(mesh, polygons[0], p(0.5, 0.5)).unwrap();
     corridor
@@ -59,7 +59,7 @@ fn along_row(mesh: &NavMesh, x: u32) -> PathCorridor {
 
 /// Whether `polygons` is a chain of neighbours without a polygon twice (a fresh corridor
 /// accepts it as it is).
-fn is_simple_chain(mesh: &NavMesh, polygons: &[u32], target: Vec3) -> bool {
+pub(crate) fn is_simple_chain(mesh: &NavMesh, polygons: &[u32], target: Vec3) -> bool {
     let mut copy = PathCorridor::new(mesh, polygons[0], target).unwrap();
     let mut sorted = polygons.to_vec();
     sorted.sort_unstable();

@@ -28,6 +28,7 @@ mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod connectors;
+mod corridor_rejoin;
 mod corridor_repair;
 mod exact;
 mod follow;

@@ -116,6 +116,52 @@ fn known_case_round_the_corner_of_an_l() {
 }
 
 #[test]
+fn known_case_of_the_exact_mode_round_the_corner_of_an_l() {
+    let mesh = l_mesh();
+    let (from, to) = (p(1.8, 0.5), p(0.5, 1.8));
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    for merged in [true, false] {
+        let mut query = Query::new(&mesh);
+        query.set_merged_search(merged);
+        let whole = query.find_path_vec(from, to, &options).unwrap();
+        let whole_expanded = query.last_search_stats().expanded;
+        // The ends do not see each other: the exact search is needed, one expansion at
+        // a time.
+        assert_eq!(
+            query.begin_path(from, to, &options).unwrap(),
+            SliceStatus::InProgress
+        );
+        let mut total = 0;
+        loop {
+            let progress = query.advance_path(1).unwrap();
+            assert!(progress.expansions <= 1);
+            total += u64::from(progress.expansions);
+            if progress.status == SliceStatus::Done {
+                break;
+            }
+        }
+        assert!(total >= 1);
+        let path = query.finish_path().unwrap().to_owned_path();
+        assert_eq!(path, whole, "merged {merged}");
+        assert_eq!(path.corners, [from, p(1.0, 1.0), to]);
+        assert_eq!(query.last_search_stats().expanded, whole_expanded);
+        assert_eq!(total, whole_expanded);
+        // Another exact search between slices interrupts the sliced one.
+        query.begin_path(from, to, &options).unwrap();
+        query.find_path(to, from, &options).unwrap();
+        assert_eq!(
+            query.advance_path(1).err(),
+            Some(QueryError::SlicedPathInterrupted)
+        );
+        // Finished before its first slice: a partial path from the start.
+        query.begin_path(from, to, &options).unwrap();
+        let partial = query.finish_path().unwrap();
+        assert_eq!(partial.status, PathStatus::Partial);
+        assert_eq!(partial.corners[0], from);
+    }
+}
+
+#[test]
 fn misuse_is_a_clear_error_and_done_is_harmless() {
     let mesh = l_mesh();
     let mut query = Query::new(&mesh);
@@ -215,7 +261,13 @@ fn partial_paths_are_valid_paths_to_the_best_node() {
         let mesh = soup.build();
         let domain = Domain::new(&mesh);
         let mut rng = Rng(seed);
-        for merged in [true, false] {
+        for (merged, mode) in [
+            (true, PathMode::Funnel),
+            (false, PathMode::Funnel),
+            (true, PathMode::Optimal),
+            (false, PathMode::Optimal),
+        ] {
+            let options = PathOptions::default().with_mode(mode);
             let mut query = Query::new(&mesh);
             query.set_merged_search(merged);
             for _ in 0..10 {
@@ -224,11 +276,7 @@ fn partial_paths_are_valid_paths_to_the_best_node() {
                 let start = point_in_polygon(&mesh, a, rng.unit(), rng.unit(), rng.unit());
                 let goal = point_in_polygon(&mesh, b, rng.unit(), rng.unit(), rng.unit());
                 let slices = 1 + rng.below(4);
-                if query
-                    .begin_path(start, goal, &PathOptions::default())
-                    .unwrap()
-                    == SliceStatus::Done
-                {
+                if query.begin_path(start, goal, &options).unwrap() == SliceStatus::Done {
                     continue;
                 }
                 let mut done = false;
@@ -236,12 +284,10 @@ fn partial_paths_are_valid_paths_to_the_best_node() {
                     done =
                         query.advance_path(1 + rng.below(3)).unwrap().status == SliceStatus::Done;
                 }
-                let context = format!("seed {seed}, merged {merged}: {start} -> {goal}");
+                let context = format!("seed {seed}, merged {merged}, {mode:?}: {start} -> {goal}");
                 let path = query.finish_path().unwrap().to_owned_path();
                 let corridor: Vec<u32> = query.corridor().collect();
-                let whole = query
-                    .find_path_vec(start, goal, &PathOptions::default())
-                    .unwrap();
+                let whole = query.find_path_vec(start, goal, &options).unwrap();
                 assert_eq!(path.corners[0], whole.corners[0], "{context}");
                 check_path_on_mesh(&domain, &path.corners)
                     .unwrap_or_else(|e| panic!("{context}: {e}"));
@@ -417,6 +463,25 @@ impl Case {
 
 proptest! {
     #![proptest_config(proptest_config(48))]
+
+    /// The exact mode sliced in small slices (its own search, then the default mode's
+    /// when it finds no way) equals its one-shot answer bit for bit.
+    #[test]
+    fn exact_mode_sliced_equals_one_shot_on_random_meshes(case in case(), slice in 1u32..6) {
+        let case = Case { optimal: true, radius: false, slice, ..case };
+        let mut rng = Rng(case.seed ^ 0xe7ac7);
+        let mesh = case.mesh(&mut rng);
+        let options = case.options();
+        let mut reference = case.query(&mesh);
+        let mut query = case.query(&mesh);
+        for k in 0..6 {
+            let mut end = || point_in_polygon(&mesh, rng.below(mesh.polygon_count()), rng.unit(), rng.unit(), rng.unit());
+            let (start, goal) = (end(), end());
+            let expected = one_shot(&mut reference, start, goal, &options);
+            let answer = sliced(&mut query, start, goal, &options, case.slice);
+            prop_assert_eq!(&answer, &expected, "query {}: {} -> {}, slice {}", k, start, goal, case.slice);
+        }
+    }
 
     /// The sliced answer equals the one-shot answer bit for bit: path (corners,
     /// details, status, cost), corridor and expansions, or the same error.

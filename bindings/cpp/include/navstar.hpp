@@ -973,7 +973,8 @@ class Query {
     // ---- Time-sliced path searches (a frame's budget of node expansions per call)
 
     // navstar_query_begin_path: begins a search (cancelling one in progress); done is
-    // true when the answer is known already (no search needed, or answered whole).
+    // true when the answer is known already (no search needed, or answered whole: an
+    // agent radius above the mesh's, an end on a pinched vertex; both modes are sliced).
     Result begin_path(const Vec3 &start, const Vec3 &goal, bool &done, const PathOptions *options = nullptr) {
         const float from[3] = {start.x, start.y, start.z};
         const float to[3] = {goal.x, goal.y, goal.z};
@@ -1135,8 +1136,9 @@ class Corridor {
     // Moves the agent along the surface and trims the corridor; on_corridor (optional):
     // whether it is still on it.
     // The radius of the agent followed (navstar_corridor_set_agent_radius): above the
-    // mesh's baked radius, moves slide along the walls moved in by it and the corners
-    // (split_at_area_changes false) keep it from the walls. Status::error_invalid_argument
+    // mesh's baked radius, moves slide along the walls moved in by it, the corners keep
+    // it from the walls, repair searches with it and optimize walks the disc.
+    // Status::error_invalid_argument
     // for a NaN, infinite or negative radius, or one no point fits.
     Result set_agent_radius(float agent_radius) {
         return Result::from_c(navstar_corridor_set_agent_radius(raw_, agent_radius));
@@ -1211,7 +1213,9 @@ class Corridor {
     }
 
     // Repairs the corridor after polygons on it closed, searching with `query` (of the
-    // same mesh) from the last admitted polygon before the break only. outcome:
+    // same mesh) from the agent back onto the corridor past the closed part (within a
+    // budget, the rest kept), else from the last admitted polygon before the break;
+    // with set_agent_radius the searches keep the radius. outcome:
     // NAVSTAR_REPAIR_VALID, _REPAIRED or _CUT_OFF; kept (optional): polygons kept.
     Result repair(Query &query, std::uint32_t &outcome, std::uint32_t *kept = nullptr,
                   const QueryFilter *filter = nullptr) {

@@ -5,12 +5,13 @@ use glam::Vec3;
 
 use super::PathCorridor;
 use crate::corridor::{CornerDetail, CorridorStep, LAST_STEP, PullRequest, pull_corridor};
+use crate::filter::QueryFilter;
 use crate::mesh::CORNER_REACH;
 use crate::query::PathOptions;
 
 impl PathCorridor {
     /// The next corners (at most `max`) of the way from the position to the target
-    /// through the corridor, with their details, as [`super::Query::find_path`] gives
+    /// through the corridor, with their details, as [`crate::Query::find_path`] gives
     /// them for a path through the same polygons: the cheapest way under
     /// `options.filter`'s area costs (the shortest when areas cost the same), with a
     /// corner wherever the way passes into a polygon of another area
@@ -20,7 +21,11 @@ impl PathCorridor {
     /// reached up to rounding (as in [`PathCorridor::corners`]). A corridor follows no
     /// off-mesh link ([`PathCorridor::set_corridor`] takes one stretch at a time), so no
     /// corner has a link flag. The two slices have the same length; empty only when the
-    /// agent stands on the target (up to rounding).
+    /// agent stands on the target (up to rounding). With an agent radius
+    /// ([`PathCorridor::set_agent_radius`]) the way is that of [`PathCorridor::corners`]
+    /// (the disc's centre through the part of the corridor where it fits), pulled as
+    /// here under the area costs of `options.filter` (its flags are not read: the eroded
+    /// copy's pieces all count as admitted; `options.agent_radius` is not read either).
     ///
     /// Allocates nothing once its scratch has grown to the corridor's length.
     ///
@@ -52,10 +57,33 @@ impl PathCorridor {
         max: usize,
         options: &PathOptions,
     ) -> (&[Vec3], &[CornerDetail]) {
-        let mesh = self.mesh.data();
+        // With an agent radius: through the eroded pieces of the corridor's polygons
+        // (their areas are the originals'; every piece is admitted), as the corners.
+        let agent = self.chain_for_agent();
+        let admit_all = QueryFilter {
+            include_flags: u32::MAX,
+            exclude_flags: 0,
+            ..options.filter.clone()
+        };
+        let (mesh, chain, start, target, filter) = match &agent {
+            Some((eroded, from, to)) => (
+                eroded.mesh.data(),
+                &self.agent.chain[..],
+                *from,
+                *to,
+                &admit_all,
+            ),
+            None => (
+                self.mesh.data(),
+                &self.polygons[..],
+                self.position,
+                self.target,
+                &options.filter,
+            ),
+        };
         self.steps.clear();
-        for (i, &polygon) in self.polygons.iter().enumerate() {
-            let exit = match self.polygons.get(i + 1) {
+        for (i, &polygon) in chain.iter().enumerate() {
+            let exit = match chain.get(i + 1) {
                 None => LAST_STEP,
                 Some(&next) => {
                     mesh.corner_range(polygon)
@@ -66,9 +94,9 @@ impl PathCorridor {
             self.steps.push(CorridorStep { polygon, exit });
         }
         let request = PullRequest {
-            start: self.position,
-            target: self.target,
-            filter: &options.filter,
+            start,
+            target,
+            filter,
             split_at_area_changes: options.split_at_area_changes,
             trace: true,
         };

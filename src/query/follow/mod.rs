@@ -6,6 +6,7 @@
 mod details;
 mod loops;
 mod radius;
+mod rejoin;
 mod repair;
 
 use glam::Vec3;

@@ -26,7 +26,7 @@ pub(super) struct AgentRadius {
     parents: NodeMap<u32>,
     queue: Vec<u32>,
     /// The chain of pieces from the position's to the target's.
-    chain: Vec<u32>,
+    pub(super) chain: Vec<u32>,
 }
 
 impl Clone for AgentRadius {
@@ -60,9 +60,11 @@ impl PathCorridor {
     /// mesh's walls (edges without a neighbour; polygons closed at run time are not
     /// walls for the corners, [`PathCorridor::is_valid`] reports them). When the disc
     /// cannot get from the position to the target within the corridor's polygons, the
-    /// corners are those without a radius. Not honoured yet by
-    /// [`PathCorridor::corners_with_details`], [`PathCorridor::repair`] and
-    /// [`PathCorridor::optimize_visibility`] (they work as for radius 0). Builds the
+    /// corners are those without a radius. [`PathCorridor::corners_with_details`] pulls
+    /// the same way, [`PathCorridor::repair`] searches with the radius (as
+    /// [`PathOptions::agent_radius`](crate::PathOptions::agent_radius) does) and
+    /// [`PathCorridor::optimize_visibility`] shortens the corridor only along a straight
+    /// walk of the disc that meets no wall. Builds the
     /// mesh's eroded copy for the radius (kept by the corridor, so later frames look
     /// nothing up).
     ///
@@ -125,23 +127,10 @@ impl PathCorridor {
     /// (nothing done) without an eroded mesh, or when no chain of pieces of the
     /// corridor's polygons joins them.
     pub(super) fn pull_for_agent(&mut self) -> bool {
-        let Some(eroded) = self.agent.eroded.clone() else {
+        let Some((eroded, from, to)) = self.chain_for_agent() else {
             return false;
         };
         let mesh = eroded.mesh.data();
-        let (first, last) = (self.polygons[0], *self.polygons.last().expect("not empty"));
-        let Some((start, from)) = nearest_piece(&eroded, first, self.position) else {
-            return false;
-        };
-        let Some((goal, to)) = nearest_piece(&eroded, last, self.target) else {
-            return false;
-        };
-        self.sorted.clear();
-        self.sorted.extend_from_slice(&self.polygons);
-        self.sorted.sort_unstable();
-        if !self.chain_of_pieces(&eroded, start, goal) {
-            return false;
-        }
         let up = mesh.up;
         self.portals.clear();
         self.portals.push(Portal::point(up.ground(from), from));
@@ -154,6 +143,24 @@ impl PathCorridor {
         self.portals.push(Portal::point(up.ground(to), to));
         string_pull(&self.portals, &mut self.corners);
         true
+    }
+
+    /// The chain of eroded pieces of the corridor's polygons from the position's piece
+    /// to the target's (in `self.agent.chain`), with the eroded mesh and the position
+    /// and target moved onto those pieces; `None` without an eroded mesh, or when no
+    /// such chain joins them.
+    pub(super) fn chain_for_agent(&mut self) -> Option<(Arc<ErodedMesh>, Vec3, Vec3)> {
+        let eroded = self.agent.eroded.clone()?;
+        let (first, last) = (self.polygons[0], *self.polygons.last().expect("not empty"));
+        let (start, from) = nearest_piece(&eroded, first, self.position)?;
+        let (goal, to) = nearest_piece(&eroded, last, self.target)?;
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.polygons);
+        self.sorted.sort_unstable();
+        if !self.chain_of_pieces(&eroded, start, goal) {
+            return None;
+        }
+        Some((eroded, from, to))
     }
 
     /// Breadth first from piece `start` to piece `goal` across the eroded mesh's

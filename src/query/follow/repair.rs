@@ -37,16 +37,30 @@ pub enum Repair {
 
 impl PathCorridor {
     /// Repairs the corridor after polygons on it were closed (their flags changed, so
-    /// `options.filter` refuses them): keeps the corridor up to the last admitted polygon
-    /// before the first refused one, searches from there to the target with `query`
-    /// (`options` as in [`Query::find_path`]) and puts the found corridor after the kept
-    /// part, cutting any loop the two make (when the new way goes back through kept
-    /// polygons). Only the changed part is searched: from the middle of the portal into
-    /// that polygon (from the agent's position when it is the agent's polygon), moved a
-    /// hair inside it so that the search starts in it.
+    /// `options.filter` refuses them), searching with `query` (`options` as in
+    /// [`Query::find_path`]) in two tries:
     ///
-    /// Cost: nothing but a scan of the flags when the corridor is valid; else one path
-    /// query from the break.
+    /// 1. **Rejoin**: a search from the agent to the first polygon of the old corridor
+    ///    after its last refused one (to the middle of that polygon's portal into the
+    ///    next, or to the target when it is the last), bounded by 256 node expansions
+    ///    (as counted by [`crate::SearchStats::expanded`], through
+    ///    [`Query::begin_path`]). When it finds a complete way there, the corridor
+    ///    becomes that way followed by the old corridor's tail after it: only the
+    ///    closed part was replanned.
+    /// 2. **Replan**: else the corridor is kept up to the last admitted polygon before
+    ///    the first refused one and searched from there to the target: from the middle
+    ///    of the portal into that polygon (from the agent's position when it is the
+    ///    agent's polygon), moved a hair inside it so that the search starts in it.
+    ///
+    /// Either way, a loop the new way makes with kept polygons is cut. With an agent
+    /// radius ([`PathCorridor::set_agent_radius`]) both searches use it
+    /// (`options.agent_radius` is replaced by the corridor's): the way found keeps the
+    /// radius from every wall and refused polygon exactly as [`Query::find_path`] with
+    /// that radius does, and a door narrower than the disc is not taken.
+    ///
+    /// Cost: nothing but a scan of the flags when the corridor is valid; else one
+    /// bounded search, and one path query when it does not rejoin. Any sliced search in
+    /// progress on `query` is cancelled.
     ///
     /// # Errors
     /// [`QueryError::InvalidOption`] when `query` searches another mesh than the
@@ -101,7 +115,32 @@ impl PathCorridor {
         else {
             return Ok(Repair::Valid);
         };
-        let anchor = broken - 1;
+        // The search keeps the corridor's radius, as a path query with it does.
+        let with_radius;
+        let options = if options.agent_radius == self.agent.radius {
+            options
+        } else {
+            with_radius = PathOptions {
+                agent_radius: self.agent.radius,
+                ..options.clone()
+            };
+            &with_radius
+        };
+        if let Some(kept) = self.rejoin(query, options)? {
+            return Ok(Repair::Repaired { kept });
+        }
+        self.replan(query, options, broken - 1)
+    }
+
+    /// Replans from polygon `anchor` of the corridor (the last admitted one before the
+    /// first refused one) to the target, keeping the corridor up to `anchor`.
+    fn replan(
+        &mut self,
+        query: &mut Query,
+        options: &PathOptions,
+        anchor: usize,
+    ) -> Result<Repair, QueryError> {
+        let filter = &options.filter;
         let from = if anchor == 0 {
             self.position
         } else {
@@ -114,19 +153,7 @@ impl PathCorridor {
         let path = query.find_path(start, self.target, options)?;
         let status = path.status;
         let end = *path.corners.last().expect("a path has corners");
-        self.visited.clear();
-        self.visited.extend(query.corridor());
-        if self.visited.is_empty() {
-            // Answered without a search (in direct sight): the polygons of the straight
-            // walk from the anchor.
-            self.mesh.move_along_surface(
-                Some(self.polygons[anchor]),
-                start,
-                end,
-                filter,
-                &mut self.visited,
-            )?;
-        }
+        self.found_corridor(query, anchor, start, end, filter)?;
         // A corridor follows no off-mesh link: a way that takes one ends where it starts.
         let taken_link = self.visited.windows(2).position(|pair| {
             self.mesh
@@ -136,12 +163,7 @@ impl PathCorridor {
         if let Some(k) = taken_link {
             self.visited.truncate(k + 1);
         }
-        let head = self.visited[0];
-        let Some(at) = self.polygons[..=anchor].iter().rposition(|&p| p == head) else {
-            return Err(QueryError::InvalidOption(
-                "the repair's search did not start on the corridor (overlapping polygons)",
-            ));
-        };
+        let at = self.joined_at(anchor)?;
         self.polygons.truncate(at);
         self.polygons.extend_from_slice(&self.visited);
         if has_repeats(&self.polygons, &mut self.sorted) {
@@ -169,17 +191,71 @@ impl PathCorridor {
         }
     }
 
+    /// Puts the corridor of `query`'s last path (from `start`, in polygon `anchor` of
+    /// the corridor or beside it, to `end`) into `self.visited`: the query's corridor,
+    /// or when it was answered without a search (in direct sight) the polygons of the
+    /// straight walk (the disc's with a radius).
+    pub(super) fn found_corridor(
+        &mut self,
+        query: &Query,
+        anchor: usize,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<(), QueryError> {
+        self.visited.clear();
+        self.visited.extend(query.corridor());
+        if self.visited.is_empty() {
+            self.mesh.move_along_surface_for_agent(
+                Some(self.polygons[anchor]),
+                start,
+                end,
+                filter,
+                self.agent.radius,
+                &mut self.visited,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Where the polygons found (`self.visited`, searched from polygon `anchor` of the
+    /// corridor) join the corridor's start: the last of its first `anchor + 1` polygons
+    /// that is the first found (the corridor is kept before it); or, when the search
+    /// started in a neighbour of polygon `anchor` (an agent radius moves the start to
+    /// where the disc fits), right after `anchor`.
+    ///
+    /// # Errors
+    /// [`QueryError::InvalidOption`] when the search started elsewhere (overlapping
+    /// polygons).
+    pub(super) fn joined_at(&self, anchor: usize) -> Result<usize, QueryError> {
+        let head = self.visited[0];
+        if let Some(at) = self.polygons[..=anchor].iter().rposition(|&p| p == head) {
+            return Ok(at);
+        }
+        if self.portal(self.polygons[anchor], head).is_some() {
+            return Ok(anchor + 1);
+        }
+        Err(QueryError::InvalidOption(
+            "the repair's search did not start on the corridor (overlapping polygons)",
+        ))
+    }
+
     /// Shortens the corridor when the agent can see `next` (a corner or any point ahead,
     /// typically the second or a later one of [`PathCorridor::corners`]): when the
     /// straight walk from the position to `next` over polygons `filter` admits meets no
     /// wall, the corridor up to the last polygon of that walk that is on it is replaced
     /// by the polygons walked through (Detour's `optimizePathVisibility`). Returns
     /// whether the corridor changed. Call it now and then (every few frames), not for
-    /// every corner: it is a straight walk.
+    /// every corner: it is a straight walk. With an agent radius
+    /// ([`PathCorridor::set_agent_radius`]) the walk is the disc's
+    /// ([`crate::NavMesh::move_along_surface_for_agent`]): the corridor is shortened
+    /// only when the disc can go straight to `next` keeping the radius from every wall
+    /// (and from the polygons `filter` refuses).
     ///
     /// # Errors
     /// [`QueryError::NonFinitePoint`] for a NaN or infinite `next`;
-    /// [`QueryError::RefusedPolygon`] when `filter` refuses the agent's polygon.
+    /// [`QueryError::RefusedPolygon`] when `filter` refuses the agent's polygon; with a
+    /// radius, as [`crate::NavMesh::move_along_surface_for_agent`].
     ///
     /// # Example
     /// ```
@@ -205,11 +281,12 @@ impl PathCorridor {
         next: Vec3,
         filter: &QueryFilter,
     ) -> Result<bool, QueryError> {
-        let moved = self.mesh.move_along_surface(
+        let moved = self.mesh.move_along_surface_for_agent(
             Some(self.polygons[0]),
             self.position,
             next,
             filter,
+            self.agent.radius,
             &mut self.visited,
         )?;
         if moved.walls != 0 {
@@ -237,7 +314,7 @@ impl PathCorridor {
     /// `point` (on or near `polygon`) moved onto `polygon` and a hair towards its
     /// centre, so that a search snapping it starts in `polygon` even when the point is
     /// on an edge or vertex it shares with others.
-    fn inside(&self, polygon: u32, point: Vec3) -> Vec3 {
+    pub(super) fn inside(&self, polygon: u32, point: Vec3) -> Vec3 {
         let mesh = self.mesh.data();
         let range = mesh.corner_range(polygon);
         let count = range.len() as f32;

@@ -32,6 +32,7 @@
 //! nodes small; all memory is kept between queries.
 
 mod interval;
+mod slices;
 mod successors;
 
 use std::cmp::Ordering;
@@ -39,12 +40,13 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, Vec3};
 
-use crate::filter::QueryFilter;
 use crate::geometry::point_near_segment as near_segment;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, NearestPoint};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
 use crate::search::map::{NodeMap, Slot};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::{Edge, Projection};
+
+pub(crate) use slices::ExactStep;
 
 /// At most this many polygons hold one point (a vertex where many polygons meet).
 const MAX_POINT_POLYGONS: usize = 64;
@@ -104,8 +106,6 @@ pub(crate) struct ExactSearch {
     fan: Vec<(DVec2, f64)>,
     /// At most this many nodes per search.
     max_nodes: usize,
-    /// Nodes expanded by the current search.
-    expanded: u32,
     nodes: Vec<SearchNode>,
     open: BinaryHeap<Open>,
     /// Nodes made by the current expansion, not yet in `open`.
@@ -114,9 +114,17 @@ pub(crate) struct ExactSearch {
     best_final: f64,
     start_set: Vec<u32>,
     target_set: Vec<u32>,
-    /// The ends of the current search, in the ground plane.
+    /// The ends of the current search, in the ground plane and in the world.
     start: DVec2,
     target: DVec2,
+    start_world: Vec3,
+    target_world: Vec3,
+    /// The node of a chain of single successors to expand next, when a slice ended
+    /// while following it (see [`ExactSearch::advance`]).
+    following: Option<u32>,
+    /// Searches begun with this scratch (a sliced search checks that no other search
+    /// ran on it between its slices).
+    runs: u64,
 }
 
 impl std::fmt::Debug for ExactSearch {
@@ -138,7 +146,6 @@ impl ExactSearch {
             fan_index: NodeMap::default(),
             fan: Vec::new(),
             max_nodes,
-            expanded: 0,
             nodes: Vec::new(),
             open: BinaryHeap::new(),
             fresh: Vec::new(),
@@ -147,13 +154,11 @@ impl ExactSearch {
             target_set: Vec::new(),
             start: DVec2::ZERO,
             target: DVec2::ZERO,
+            start_world: Vec3::ZERO,
+            target_world: Vec3::ZERO,
+            following: None,
+            runs: 0,
         }
-    }
-
-    /// The nodes the last search expanded (each interval node whose successors were
-    /// made, including those followed at once along a chain of polygons).
-    pub fn expanded(&self) -> u32 {
-        self.expanded
     }
 
     /// The bytes of memory held.
@@ -167,102 +172,6 @@ impl ExactSearch {
             + self.open.capacity() * std::mem::size_of::<Open>()
             + (self.fresh.capacity() + self.start_set.capacity() + self.target_set.capacity())
                 * std::mem::size_of::<u32>()
-    }
-
-    /// Writes the shortest path from `start` to `target` (both snapped onto polygons
-    /// `filter` admits, on one island) over the polygons `filter` admits into `out`;
-    /// `None` for every polygon (the caller knows the filter refuses none). Returns
-    /// false, with `out` unspecified, when no such path exists (the filter cuts the way,
-    /// or only an off-mesh link leads there) or the search gave up (it never should);
-    /// the caller then falls back to the default mode.
-    pub fn find(
-        &mut self,
-        mesh: &MeshData,
-        start: &NearestPoint,
-        target: &NearestPoint,
-        filter: Option<&QueryFilter>,
-        out: &mut Vec<Vec3>,
-    ) -> bool {
-        let up = mesh.up;
-        self.admits_all = filter.is_none();
-        if let Some(filter) = filter {
-            self.include_flags = filter.include_flags;
-            self.exclude_flags = filter.exclude_flags;
-        }
-        let admits_all = self.admits_all;
-        self.start = up.ground(start.point).as_dvec2();
-        self.target = up.ground(target.point).as_dvec2();
-        self.best_final = f64::INFINITY;
-        self.expanded = 0;
-        self.refused_round.clear();
-        self.root_index.clear();
-        self.root_g.clear();
-        self.fan_index.clear();
-        self.fan.clear();
-        self.nodes.clear();
-        self.open.clear();
-        self.fresh.clear();
-        let (include, exclude) = (self.include_flags, self.exclude_flags);
-        let admitted = |p: u32| admits_all || admits(mesh, include, exclude, p);
-        polygons_at(
-            mesh,
-            &admitted,
-            start.polygon,
-            self.start,
-            &mut self.start_set,
-        );
-        polygons_at(
-            mesh,
-            &admitted,
-            target.polygon,
-            self.target,
-            &mut self.target_set,
-        );
-        out.clear();
-        if self.start_set.iter().any(|p| self.target_set.contains(p)) {
-            out.extend([start.point, target.point]);
-            return true;
-        }
-        self.push_start_nodes(mesh);
-        self.flush_fresh();
-        let limit = 8 * mesh.corners.total_len() + 65_536;
-        let max_nodes = self.max_nodes;
-        while let Some(entry) = self.open.pop() {
-            let node = self.nodes[entry.node as usize];
-            if node.polygon == NONE {
-                self.write_path(mesh, entry.node, start.point, target.point, out);
-                return true;
-            }
-            if self.pruned(&node) {
-                continue;
-            }
-            // Expand the node, and go on at once with its successor while it has only
-            // one (Polyanya's intermediate pruning: no open-list traffic along a chain
-            // of polygons). Target nodes always go through the open list.
-            let mut index = entry.node;
-            loop {
-                if self.nodes.len() >= max_nodes {
-                    return false;
-                }
-                if self.nodes.len() > limit {
-                    debug_assert!(false, "exact search gave up: {} nodes", self.nodes.len());
-                    return false;
-                }
-                self.expanded = self.expanded.saturating_add(1);
-                self.expand(mesh, index);
-                let &[only] = self.fresh.as_slice() else {
-                    break;
-                };
-                let next = self.nodes[only as usize];
-                if next.polygon == NONE || self.pruned(&next) {
-                    break;
-                }
-                self.fresh.clear();
-                index = only;
-            }
-            self.flush_fresh();
-        }
-        false
     }
 
     /// Whether a popped node is beaten by a shorter way to its root found since it was

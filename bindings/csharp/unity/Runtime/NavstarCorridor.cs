@@ -75,8 +75,8 @@ namespace Navstar
 
         /// <summary>
         /// Sets the radius of the agent followed (navstar_corridor_set_agent_radius): above
-        /// the mesh's baked radius, moves slide along the walls moved in by it and the corners
-        /// (without area splits) keep it from the walls. Status.ErrorInvalidArgument for a
+        /// the mesh's baked radius, moves slide along the walls moved in by it, the corners
+        /// keep it from the walls, Repair searches with it and Optimize walks the disc. Status.ErrorInvalidArgument for a
         /// NaN, infinite or negative radius, or one that no point of the mesh fits.
         /// </summary>
         public Status SetAgentRadius(float agentRadius)
@@ -179,8 +179,10 @@ namespace Navstar
 
         /// <summary>
         /// Repairs the corridor after polygons on it closed, searching with
-        /// <paramref name="query"/> (of the same mesh) from the last admitted polygon before
-        /// the break only; kept: the polygons of the old corridor kept at its start.
+        /// <paramref name="query"/> (of the same mesh) from the agent back onto the corridor
+        /// past the closed part (within a budget, the rest kept), else from the last admitted
+        /// polygon before the break; with SetAgentRadius the searches keep the radius. kept:
+        /// the polygons of the old corridor kept at its start.
         /// </summary>
         public unsafe Status Repair(NavstarQuery query, out CorridorRepair outcome, out int kept, QueryFilter? filter = null)
         {

@@ -9,11 +9,15 @@
 //!
 //! The default mode's corridor search is sliced in all its passes (the merged copy,
 //! the mesh's own polygons inside that corridor, and the whole mesh when either pass
-//! finds no way). Three kinds of query are answered whole by `begin_path` instead (it
-//! then reports [`SliceStatus::Done`]): the exact mode ([`crate::PathMode::Optimal`]:
-//! its interval search is not sliced yet; its loop could be cut the same way between
-//! open-list pops, with the node of a chain being followed kept between calls), an agent
-//! radius above the baked one (the query moves onto the eroded mesh for the whole
+//! finds no way). The exact mode's ([`crate::PathMode::Optimal`]) interval search is
+//! sliced too, by its expansions (a slice may stop inside a chain of single successors,
+//! which the next goes on with), and when it finds no way the default mode's search
+//! that `find_path` falls back to goes on in the next slices; finished early, it gives
+//! the way to the best node so far (the cheapest way into the goal found, else the way
+//! to the interval that comes closest to the goal, ending at its point closest to it),
+//! with an empty corridor as the exact mode's paths have. Two kinds of query are
+//! answered whole by `begin_path` instead (it then reports [`SliceStatus::Done`]): an
+//! agent radius above the baked one (the query moves onto the eroded mesh for the whole
 //! query), and an end exactly on a pinched vertex (one search per pairing of fans). For
 //! these a frame's budget is not kept.
 //!
@@ -24,13 +28,17 @@
 //! `begin_path` (the answer may then differ from a one-shot search under either set of
 //! flags; begin again to search under the new flags throughout).
 
-use super::merged::{CorridorPass, coarse_request, coarse_target, within_request};
+mod partial;
+
+use super::exact_steps::{ExactBegin, ExactOn};
+use super::merged::CorridorPass;
 use super::stats::SearchStats;
-use super::{PathOptions, PathStatus, Query, route_target, search_request};
-use crate::corridor::{CorridorStep, PathBuffer, PullRequest, pull_corridor, walked_cost};
+use super::{PathMode, PathOptions, PathStatus, Query, route_target, search_request};
+use crate::corridor::{CorridorStep, PathBuffer};
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{MeshData, NavMesh, NearestPoint};
-use crate::search::astar::{SearchOutcome, Target};
+use crate::search::astar::Target;
+use crate::search::exact::ExactStep;
 use glam::Vec3;
 
 /// Whether a sliced path search has its answer.
@@ -111,6 +119,9 @@ struct SlicedState {
 enum Stage {
     /// The corridor search goes on, in this pass.
     Searching(CorridorPass),
+    /// The exact mode's search goes on, on this mesh; `runs` is the count of searches
+    /// begun on its scratch when it began (another search on it changes that).
+    Exact { on: ExactOn, runs: u64 },
     /// The answer is in the sliced buffers (or the query failed).
     Answered(Result<PathStatus, QueryError>),
 }
@@ -121,10 +132,10 @@ impl Query {
     /// stops before the corridor search. Go on with [`Query::advance_path`], get the path
     /// with [`Query::finish_path`]; the finished path equals `find_path`'s for the same
     /// arguments (corners, details, status, cost, corridor), including the default
-    /// mode's search over the merged copy. A search already in progress on this query is
-    /// cancelled. Queries that need no search, and those `begin_path` answers whole (the
-    /// exact mode, an agent radius above the baked one, an end on a pinched vertex: see
-    /// the module documentation), are [`SliceStatus::Done`] at once.
+    /// mode's search over the merged copy and the exact mode's search. A search already
+    /// in progress on this query is cancelled. Queries that need no search, and those
+    /// `begin_path` answers whole (an agent radius above the baked one, an end on a
+    /// pinched vertex: see the module documentation), are [`SliceStatus::Done`] at once.
     ///
     /// The search's state lives in this query's scratch memory: any other search on this
     /// query before `finish_path` interrupts it ([`QueryError::SlicedPathInterrupted`]).
@@ -176,8 +187,8 @@ impl Query {
         match self.answer(outcome) {
             Ok(state) => {
                 let status = match state.stage {
-                    Stage::Searching(_) => SliceStatus::InProgress,
                     Stage::Answered(_) => SliceStatus::Done,
+                    _ => SliceStatus::InProgress,
                 };
                 self.sliced.state = Some(state);
                 Ok(status)
@@ -226,6 +237,22 @@ impl Query {
         }
         let mut state = self.sliced.state.take().ok_or(QueryError::NoSlicedPath)?;
         let flags_changed = state.mesh.data().flags_generation() != state.generation;
+        if let Stage::Exact { on, runs } = state.stage {
+            if self.exact_runs(on) != runs {
+                return Err(QueryError::SlicedPathInterrupted);
+            }
+            let used = self.advance_exact_slice(&mut state, on, max_expansions);
+            let status = match state.stage {
+                Stage::Answered(_) => SliceStatus::Done,
+                _ => SliceStatus::InProgress,
+            };
+            self.sliced.state = Some(state);
+            return Ok(SliceProgress {
+                status,
+                expansions: used,
+                flags_changed,
+            });
+        }
         let Stage::Searching(mut pass) = state.stage else {
             self.sliced.state = Some(state);
             return Ok(SliceProgress {
@@ -267,8 +294,8 @@ impl Query {
             used
         });
         let status = match state.stage {
-            Stage::Searching(_) => SliceStatus::InProgress,
             Stage::Answered(_) => SliceStatus::Done,
+            _ => SliceStatus::InProgress,
         };
         self.sliced.state = Some(state);
         Ok(SliceProgress {
@@ -286,7 +313,8 @@ impl Query {
     /// to a way into the goal's polygon when one was found (not proven the cheapest),
     /// else to the point closest to the goal of the polygon reached that comes closest
     /// (while the default mode still searches the merged copy: pulled over its
-    /// polygons, with an empty corridor, as the exact mode's paths are). The search is
+    /// polygons, with an empty corridor, as the exact mode's paths are); in the exact
+    /// mode, the way to the best node as the module documentation says. The search is
     /// over afterwards.
     ///
     /// # Errors
@@ -372,8 +400,7 @@ impl Query {
             state.stage = Stage::Answered(Ok(answer?));
             Ok(state)
         };
-        if data.erosion_for(options.agent_radius) > 0.0 || options.mode == super::PathMode::Optimal
-        {
+        if data.erosion_for(options.agent_radius) > 0.0 {
             return whole(self);
         }
         let snapped_start = self.snap(start, Endpoint::Start, filter, snap_distance)?;
@@ -405,20 +432,73 @@ impl Query {
             } else {
                 state.status
             };
-            if query.route_direct(data, &state.start, &state.target, &state.options) {
-                state.stage = Stage::Answered(Ok(status));
-                return;
+            if state.options.mode == PathMode::Optimal {
+                let filter = &state.options.filter;
+                match query.begin_exact_path(data, &state.start, &state.target, filter) {
+                    ExactBegin::Answered => {
+                        state.stage = Stage::Answered(Ok(status));
+                        return;
+                    }
+                    ExactBegin::Searching(on) => {
+                        let runs = query.exact_runs(on);
+                        state.stage = Stage::Exact { on, runs };
+                        return;
+                    }
+                    ExactBegin::Fallback => {}
+                }
             }
-            let targets = [target_of(&state.target)];
-            let request = search_request(&state.start, &targets, &state.options);
-            state.stage = Stage::Searching(query.start_corridor_search(data, &request));
+            query.begin_default(data, state);
         });
         Ok(state)
+    }
+
+    /// The default mode's part of [`Query::begin_path`] (also where the exact mode's
+    /// search falls back to it, as [`Query::find_path`] does): the path without a search
+    /// (answered), or the corridor search begun.
+    fn begin_default(&mut self, data: &MeshData, state: &mut SlicedState) {
+        self.path.clear();
+        self.corridor.clear();
+        if self.route_direct(data, &state.start, &state.target, &state.options) {
+            state.stage = Stage::Answered(Ok(state.final_status(state.status)));
+            return;
+        }
+        let targets = [target_of(&state.target)];
+        let request = search_request(&state.start, &targets, &state.options);
+        state.stage = Stage::Searching(self.start_corridor_search(data, &request));
+    }
+
+    /// A slice of the exact mode's search on `on` (see [`Query::advance_path`]): its
+    /// answer when it ends, the default mode's search begun when it finds no way.
+    fn advance_exact_slice(&mut self, state: &mut SlicedState, on: ExactOn, budget: u32) -> u32 {
+        self.on_sliced(state, |query, state, data| {
+            let (step, used) = query.advance_exact(data, on, budget);
+            match step {
+                ExactStep::InProgress => {}
+                ExactStep::Found => {
+                    let filter = &state.options.filter;
+                    query.exact_path_found(data, state.start.polygon, filter);
+                    state.stage = Stage::Answered(Ok(state.final_status(state.status)));
+                }
+                ExactStep::NotFound => query.begin_default(data, state),
+            }
+            used
+        })
     }
 
     /// [`Query::finish_path`]'s work: the answer moved into the query's last path.
     fn finish_sliced(&mut self) -> Result<PathStatus, QueryError> {
         let mut state = self.sliced.state.take().ok_or(QueryError::NoSlicedPath)?;
+        if let Stage::Exact { on, runs } = state.stage {
+            if self.exact_runs(on) != runs {
+                return Err(QueryError::SlicedPathInterrupted);
+            }
+            self.on_sliced(&mut state, |query, state, mesh| {
+                query.partial_exact(mesh, on);
+                query.exact_path_found(mesh, state.start.polygon, &state.options.filter);
+                query.corridor.clear();
+            });
+            state.stage = Stage::Answered(Ok(PathStatus::Partial));
+        }
         if let Stage::Searching(pass) = state.stage {
             if self.search.runs() != state.runs {
                 return Err(QueryError::SlicedPathInterrupted);
@@ -438,59 +518,10 @@ impl Query {
         self.stats = state.stats;
         match state.stage {
             Stage::Answered(answer) => answer,
-            Stage::Searching(_) => unreachable!("a search in progress was answered above"),
+            Stage::Searching(_) | Stage::Exact { .. } => {
+                unreachable!("a search in progress was answered above")
+            }
         }
-    }
-
-    /// The path to the best node reached so far by the search in `pass` (see
-    /// [`Query::finish_path`]) into `self.path`, `self.corridor` and `self.cost`.
-    fn partial_path(&mut self, mesh: &MeshData, state: &SlicedState, pass: CorridorPass) {
-        let targets = [target_of(&state.target)];
-        let request = search_request(&state.start, &targets, &state.options);
-        let goal = state.goal.point;
-        let end = |on: &MeshData, outcome: SearchOutcome| match outcome {
-            SearchOutcome::Reached { .. } => state.target.point,
-            SearchOutcome::Closest(polygon) => on.closest_point_on_polygon(polygon, goal),
-        };
-        if pass != CorridorPass::Merged {
-            let outcome = match pass {
-                CorridorPass::Within => {
-                    let coarse = mesh
-                        .coarse()
-                        .expect("the merged pass began with the merged copy");
-                    let within = within_request(coarse, &self.merged_region, &request);
-                    self.search.finish(mesh, &within, &mut self.corridor)
-                }
-                _ => self.search.finish(mesh, &request, &mut self.corridor),
-            };
-            self.pull_path(state.start.point, end(mesh, outcome), &state.options);
-            return;
-        }
-        let coarse = mesh
-            .coarse()
-            .expect("the merged pass began with the merged copy");
-        let coarse_targets = coarse_target(coarse, &request);
-        let merged = coarse_request(coarse, &request, &coarse_targets);
-        let outcome = self
-            .search
-            .finish(&coarse.mesh, &merged, &mut self.merged_corridor);
-        let pull = PullRequest {
-            start: state.start.point,
-            target: end(&coarse.mesh, outcome),
-            filter: &state.options.filter,
-            split_at_area_changes: false,
-            trace: false,
-        };
-        pull_corridor(
-            &coarse.mesh,
-            &self.merged_corridor,
-            &pull,
-            &mut self.pull,
-            &mut self.path,
-        );
-        self.path.flag_plain_corners(mesh, state.start.polygon);
-        self.cost = walked_cost(mesh, &self.path.corners, &state.options.filter);
-        self.corridor.clear();
     }
 
     /// Runs `work` as part of the sliced search `state`: on the search's mesh (passed
@@ -520,6 +551,15 @@ impl Query {
 }
 
 impl SlicedState {
+    /// The status of a path found with `status` (partial when the filter moved the goal).
+    fn final_status(&self, status: PathStatus) -> PathStatus {
+        if self.moved {
+            PathStatus::Partial
+        } else {
+            status
+        }
+    }
+
     /// A state on `mesh` with `options`, answered (with no path yet); the other
     /// fields are filled in by the caller.
     fn answered(mesh: &NavMesh, options: &PathOptions, generation: u64) -> SlicedState {
