@@ -195,12 +195,14 @@ impl Wedge {
         self.apex_cost + remaining
     }
 
-    /// A lower bound of the length of any path from the start through the corridor to
-    /// the portal `left..right` the wedge was just narrowed by (or restarted after): to
-    /// the apex, then straight to the nearest point of the portal seen inside the wedge.
-    /// Unlike [`Wedge::length_to`] it does not depend on the target, so of two routes into
-    /// one portal the one with the smaller reach gets to some of the portal's points
-    /// sooner, whatever their estimates say (see `offer.rs`).
+    /// The length of the shortest walk from the start through the corridor to the part
+    /// of the portal `left..right` (the one the wedge was just narrowed by, or restarted
+    /// after) that the wedge sees: to the apex, then straight to the nearest point of
+    /// that part. Unlike [`Wedge::length_to`] it does not depend on the target, so of two
+    /// routes into one portal the one with the smaller reach gets to the points it sees
+    /// sooner than the other gets to any point it sees (see `offer.rs`). It is not a
+    /// lower bound of every path to the portal: a part the wedge does not see may be
+    /// nearer, round a side of the funnel.
     #[inline]
     pub fn reach(self, up: UpAxis, left: Vec3, right: Vec3) -> f32 {
         let g = |p: Vec3| up.ground(p);
