@@ -47,7 +47,13 @@ impl PolygonIndex {
             polygon_bounds: Vec::new(),
         };
         let mut items = try_collect(n, 0..n as u32, "polygon index")?;
-        index.build_node(polygon_bounds, &mut items, 0);
+        // The centres once, not at every comparison of every level's median split.
+        let centres = try_collect(
+            n,
+            polygon_bounds.iter().map(|b| b.center()),
+            "polygon index",
+        )?;
+        index.build_node(polygon_bounds, &centres, &mut items, 0);
         debug_assert!(index.nodes.len() <= n.max(1));
         index.polygon_bounds = try_collect(
             n,
@@ -58,12 +64,21 @@ impl PolygonIndex {
         Ok(index)
     }
 
-    fn build_node(&mut self, boxes: &[Aabb], items: &mut [u32], first: u32) -> u32 {
-        let bounds = items
-            .iter()
-            .fold(Aabb::EMPTY, |b, &p| b.union(boxes[p as usize]));
+    /// Builds the node of `items` (their boxes `boxes`, centres `centres`, by polygon),
+    /// the first of which is entry `first` of `polygons`; returns its id. An inner node's
+    /// box is the union of its children's, so each box is folded once, in its leaf.
+    fn build_node(
+        &mut self,
+        boxes: &[Aabb],
+        centres: &[Vec3],
+        items: &mut [u32],
+        first: u32,
+    ) -> u32 {
         let id = self.nodes.len() as u32;
         if items.len() <= LEAF_SIZE {
+            let bounds = items
+                .iter()
+                .fold(Aabb::EMPTY, |b, &p| b.union(boxes[p as usize]));
             self.nodes.push(Node {
                 bounds,
                 right_or_first: first,
@@ -72,12 +87,12 @@ impl PolygonIndex {
             return id;
         }
         self.nodes.push(Node {
-            bounds,
+            bounds: Aabb::EMPTY,
             right_or_first: 0,
             count: 0,
         });
-        let centres = Aabb::from_points(items.iter().map(|&p| boxes[p as usize].center()));
-        let extent = centres.max - centres.min;
+        let spread = Aabb::from_points(items.iter().map(|&p| centres[p as usize]));
+        let extent = spread.max - spread.min;
         let axis = if extent.x >= extent.y && extent.x >= extent.z {
             0
         } else if extent.y >= extent.z {
@@ -87,12 +102,17 @@ impl PolygonIndex {
         };
         let mid = items.len() / 2;
         items.select_nth_unstable_by(mid, |&a, &b| {
-            boxes[a as usize].center()[axis].total_cmp(&boxes[b as usize].center()[axis])
+            centres[a as usize][axis].total_cmp(&centres[b as usize][axis])
         });
         let (left, right) = items.split_at_mut(mid);
-        self.build_node(boxes, left, first);
-        let right_id = self.build_node(boxes, right, first + mid as u32);
-        self.nodes[id as usize].right_or_first = right_id;
+        let left_id = self.build_node(boxes, centres, left, first);
+        let right_id = self.build_node(boxes, centres, right, first + mid as u32);
+        let bounds = self.nodes[left_id as usize]
+            .bounds
+            .union(self.nodes[right_id as usize].bounds);
+        let node = &mut self.nodes[id as usize];
+        node.right_or_first = right_id;
+        node.bounds = bounds;
         id
     }
 

@@ -13,23 +13,19 @@
 //! the mesh it was added as, polygon for polygon: the polygons kept at other numbers
 //! move home, recorded the same way.
 
-use std::collections::HashMap;
-
 use glam::Vec3;
 
 use crate::mesh::carve::Draft;
 use crate::mesh::{Moved, NavMesh, PolygonStamps};
 
-/// What tells two polygons of one tile apart: the original polygon each comes from and
-/// its corner positions (bits), from the smallest on.
-type Key = (u32, Vec<[u32; 3]>);
-
-fn key(owner: u32, corners: impl Iterator<Item = Vec3>) -> Key {
-    let mut bits: Vec<[u32; 3]> = corners.map(|p| p.to_array().map(f32::to_bits)).collect();
-    if let Some(first) = (0..bits.len()).min_by_key(|&i| bits[i]) {
-        bits.rotate_left(first);
+/// Writes into `out` what tells two polygons of one tile from the same original polygon
+/// apart: its corner positions (bits), from the smallest on.
+fn ring_key(corners: impl Iterator<Item = Vec3>, out: &mut Vec<[u32; 3]>) {
+    out.clear();
+    out.extend(corners.map(|p| p.to_array().map(f32::to_bits)));
+    if let Some(first) = (0..out.len()).min_by_key(|&i| out[i]) {
+        out.rotate_left(first);
     }
-    (owner, bits)
 }
 
 /// The numbers of a tile's new polygons.
@@ -56,23 +52,51 @@ pub(super) fn number(
     generation: u32,
 ) -> Numbering {
     let data = old.data();
-    let mut present: HashMap<Key, Vec<u32>> = HashMap::new();
-    for p in (0..data.polygon_count()).rev() {
-        let corners = data.corners[data.corner_range(p)]
-            .iter()
-            .map(|&v| data.vertices[v as usize]);
-        present
-            .entry(key(old_original(p), corners))
-            .or_default()
-            .push(p);
-    }
     let count = draft.len();
-    // Per polygon of the draft: its number in the present tile, if it is there.
+    // The present polygons by the original polygon they come from, each in ascending
+    // order (a counting sort: linear in the tile, no hashing of corner lists).
+    let owners: Vec<u32> = (0..data.polygon_count()).map(&old_original).collect();
+    let span = owners
+        .iter()
+        .chain(draft.of_original.iter())
+        .max()
+        .map_or(0, |&m| m as usize + 1);
+    let mut first = vec![0u32; span + 1];
+    for &o in &owners {
+        first[o as usize + 1] += 1;
+    }
+    for i in 0..span {
+        first[i + 1] += first[i];
+    }
+    let mut by_owner = vec![0u32; owners.len()];
+    let mut fill = first.clone();
+    for (p, &o) in owners.iter().enumerate() {
+        by_owner[fill[o as usize] as usize] = p as u32;
+        fill[o as usize] += 1;
+    }
+    let mut taken = vec![false; owners.len()];
+    let (mut wanted, mut candidate) = (Vec::new(), Vec::new());
+    // Per polygon of the draft: its number in the present tile, if it is there (the
+    // lowest present number of the same original polygon with the same corners).
     let kept: Vec<Option<u32>> = (0..count)
         .map(|i| {
-            present
-                .get_mut(&key(draft.of_original[i], draft.corners(i)))
-                .and_then(Vec::pop)
+            let owner = draft.of_original[i] as usize;
+            ring_key(draft.corners(i), &mut wanted);
+            let same = by_owner[first[owner] as usize..first[owner + 1] as usize]
+                .iter()
+                .copied()
+                .find(|&p| {
+                    if taken[p as usize] {
+                        return false;
+                    }
+                    let corners = data.corners[data.corner_range(p)]
+                        .iter()
+                        .map(|&v| data.vertices[v as usize]);
+                    ring_key(corners, &mut candidate);
+                    candidate == wanted
+                })?;
+            taken[same as usize] = true;
+            Some(same)
         })
         .collect();
     let mut order: Vec<Option<u32>> = vec![None; count];

@@ -3,14 +3,16 @@
 //! independent oracle on random rooms with random obstacles ([`oracle`]: the room minus
 //! the obstacles computed with `geo`'s booleans, then a visibility graph), polygon
 //! references across obstacle changes ([`refs`]: known cases, and kept references on
-//! random rooms either naming their polygon or stale only where a change cut), and
-//! threads querying while another adds and removes obstacles ([`threads`]).
+//! random rooms either naming their polygon or stale only where a change cut),
+//! threads querying while another adds and removes obstacles ([`threads`]), and the
+//! incremental path on one big tile against a carve from scratch ([`incremental`]).
 
 #[path = "../common/clearance_oracle/mod.rs"]
 mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
 mod flags;
+mod incremental;
 mod known;
 mod oracle;
 mod refs;

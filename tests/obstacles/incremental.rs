@@ -1,0 +1,151 @@
+//! The incremental path on one big tile: a world carves again only the region of each
+//! change and keeps the other polygons (pieces included) as they are. After every step
+//! of random adds, moves and removes, its snapshot must equal a carve from scratch of
+//! the room with the obstacles live at that step (`NavMesh::with_obstacles`): the same
+//! walkable area, the same number of islands and the same island relations between
+//! random points, and the same exact-mode lengths between them.
+
+use glam::{Vec2, Vec3};
+use navstar::{NavMesh, Obstacle, PathMode, PathOptions, PathStatus, Query, World, WorldOptions};
+use proptest::prelude::*;
+
+use crate::common::proptest_config;
+use crate::{room, v};
+
+/// The ground area of `mesh` (shoelace over each polygon's corners).
+fn area(mesh: &NavMesh) -> f64 {
+    mesh.polygon_ids()
+        .map(|p| {
+            let c: Vec<Vec3> = mesh
+                .polygon_vertices(p)
+                .iter()
+                .map(|&c| mesh.vertex(c))
+                .collect();
+            let n = c.len();
+            (0..n)
+                .map(|i| {
+                    let (a, b) = (c[i], c[(i + 1) % n]);
+                    f64::from(a.x) * f64::from(b.z) - f64::from(b.x) * f64::from(a.z)
+                })
+                .sum::<f64>()
+                .abs()
+                / 2.0
+        })
+        .sum()
+}
+
+/// A random obstacle inside a `size` room: `(kind, x, y, a, b, angle)` in unit fractions.
+fn obstacle(kind: bool, x: f32, y: f32, a: f32, b: f32, angle: f32, size: Vec2) -> Obstacle {
+    let center = Vec2::new(x * size.x, y * size.y);
+    if kind {
+        Obstacle::circle(center, 0.2 + a * 1.2).unwrap()
+    } else {
+        Obstacle::rotated_box(center, Vec2::new(0.1 + a, 0.1 + b), angle * 3.0).unwrap()
+    }
+}
+
+/// The polygon under ground point `p` of `mesh`, when `p` is on it.
+fn on(mesh: &NavMesh, p: Vec3) -> Option<u32> {
+    mesh.nearest_point(p, 1e-4, None)
+        .filter(|n| n.point.distance(p) < 1e-5)
+        .map(|n| n.polygon)
+}
+
+/// Asserts that `world`'s snapshot equals `room` carved from scratch by `live`.
+fn same_as_from_scratch(
+    world: &World,
+    room: &NavMesh,
+    live: &[Obstacle],
+    ends: &[(f32, f32, f32, f32)],
+    size: Vec2,
+) -> Result<(), TestCaseError> {
+    let snapshot = world.snapshot();
+    let scratch = match room.with_obstacles(live) {
+        Ok(mesh) => mesh,
+        // Everything covered: the world keeps what it can; nothing to compare.
+        Err(navstar::MeshError::CarveFailed(_)) => return Ok(()),
+        Err(e) => return Err(TestCaseError::fail(format!("from scratch: {e}"))),
+    };
+    let (a, b) = (area(&snapshot), area(&scratch));
+    prop_assert!((a - b).abs() <= 1e-4 * b.max(1.0), "area {} vs {}", a, b);
+    prop_assert_eq!(snapshot.island_count(), scratch.island_count());
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let (mut q1, mut q2) = (Query::new(&snapshot), Query::new(&scratch));
+    for &(sx, sy, tx, ty) in ends {
+        let (s, t) = (v(sx * size.x, sy * size.y), v(tx * size.x, ty * size.y));
+        let (Some(s1), Some(t1), Some(s2), Some(t2)) = (
+            on(&snapshot, s),
+            on(&snapshot, t),
+            on(&scratch, s),
+            on(&scratch, t),
+        ) else {
+            continue; // an end on no polygon (or on a cut's boundary) of one of them
+        };
+        let joined = snapshot.island(s1) == snapshot.island(t1);
+        prop_assert_eq!(
+            joined,
+            scratch.island(s2) == scratch.island(t2),
+            "{} -> {}",
+            s,
+            t
+        );
+        let (p1, p2) = (
+            q1.find_path(s, t, &options).unwrap(),
+            q2.find_path(s, t, &options).unwrap(),
+        );
+        prop_assert_eq!(p1.status, p2.status, "{} -> {}", s, t);
+        if p1.status == PathStatus::Complete {
+            let (l1, l2) = (p1.length(), p2.length());
+            prop_assert!(
+                (l1 - l2).abs() <= 1e-4 * l2.max(1.0),
+                "{} -> {}: {} vs {}",
+                s,
+                t,
+                l1,
+                l2
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(proptest_config(48))]
+    #[test]
+    fn each_change_equals_a_carve_from_scratch_on_one_big_tile(
+        width in 8u32..24, depth in 8u32..24, cols in 4u32..14, rows in 4u32..14,
+        steps in prop::collection::vec(
+            (0u8..4, any::<bool>(), 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, any::<prop::sample::Index>()),
+            1..10),
+        ends in prop::collection::vec((0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0), 8),
+    ) {
+        let size = Vec2::new(width as f32, depth as f32);
+        let mesh = room(size.x, size.y, cols, rows);
+        let world = World::new(&WorldOptions::default()).unwrap();
+        world.add_tile(&mesh).unwrap();
+        let mut live: Vec<(navstar::ObstacleId, Obstacle)> = Vec::new();
+        for &(op, kind, x, y, a, b, angle, pick) in &steps {
+            let shape = obstacle(kind, x, y, a, b, angle, size);
+            match op {
+                // Remove or move one of the live obstacles (when there is one).
+                0 if !live.is_empty() => {
+                    let (id, _) = live.remove(pick.index(live.len()));
+                    world.remove_obstacle(id).unwrap();
+                }
+                1 if !live.is_empty() => {
+                    let i = pick.index(live.len());
+                    if world.move_obstacle(live[i].0, &shape).is_err() {
+                        continue; // a cut that cannot be split: the world is unchanged
+                    }
+                    live[i].1 = shape;
+                }
+                _ => match world.add_obstacle(&shape) {
+                    Ok(id) => live.push((id, shape)),
+                    Err(_) => continue, // refused: the world is unchanged
+                },
+            }
+            let shapes: Vec<Obstacle> = live.iter().map(|(_, o)| o.clone()).collect();
+            same_as_from_scratch(&world, &mesh, &shapes, &ends, size)?;
+        }
+    }
+}
