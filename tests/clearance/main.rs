@@ -14,6 +14,7 @@ mod agent_queries;
 mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
+mod critical;
 mod fields;
 mod levels;
 mod radius;
