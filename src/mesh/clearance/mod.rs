@@ -64,8 +64,8 @@ use crate::filter::QueryFilter;
 ///
 /// Fewer sides make fewer polygons in the eroded copy (a piece per side of the arc
 /// next to a corner): 8 sides against the 32 of earlier versions cut the copy of
-/// den312d from 1,320 polygons to 401 and its default-mode queries at radius 0.5 from 6.6
-/// to 1.8 times the instructions of radius 0 (BENCHMARKS.md, "session 16").
+/// den312d from 1,320 polygons to 401 and its default-mode queries at radius 0.5 from 6.7
+/// to 1.9 times the instructions of radius 0 (BENCHMARKS.md, "session 16").
 pub const ARC_SEGMENTS: usize = 8;
 
 /// How much longer than the true arc (per unit of radius and per radian turned) a path
