@@ -55,7 +55,9 @@ use crate::filter::QueryFilter;
 /// octagon): a turn of angle `a` round a corner is made of about `a * ARC_SEGMENTS / 2 pi`
 /// path corners (2 for a right angle), each at `r / cos(pi / ARC_SEGMENTS)` (1.0824 `r`)
 /// from the corner, so the path's chords keep at least `r` from it. The exact mode's path
-/// round such a corner is longer than the true arc by at most
+/// is never longer than the true shortest path of a disc of radius
+/// `r / cos(pi / ARC_SEGMENTS)`; round a corner turned through a whole number of the
+/// octagon's sides it is longer than the true arc by at most
 /// `a r (tan(pi / ARC_SEGMENTS) / (pi / ARC_SEGMENTS) - 1)` = 0.0548 `a r`
 /// ([`ARC_LENGTH_EXCESS`]): 0.043 for a right-angle turn at `r` = 0.5. The octagon's
 /// sides touch the circle facing the axes and the diagonals, so a gap between two corners
