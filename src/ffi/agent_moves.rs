@@ -16,7 +16,7 @@ use super::status::NavstarStatus;
 /// As `navstar_mesh_move_along_surface`, for the centre of a disc of radius
 /// `agent_radius` (world units, finite, >= 0; the agent's whole radius, the mesh's baked
 /// radius included): the move slides along the boundary of the region where the disc
-/// fits (the walls moved in by the radius; round a convex wall corner a polygon of 32
+/// fits (the walls moved in by the radius; round a convex wall corner a polygon of 8
 /// sides round the corner's circle), so the disc never overlaps a wall. `start` first
 /// moves to the nearest point where the disc fits in `start_polygon` (anywhere with
 /// `NAVSTAR_NO_POLYGON`); when the disc fits nowhere in `start_polygon`, the move is the

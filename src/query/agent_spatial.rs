@@ -44,13 +44,13 @@ impl Query {
     /// let mut query = Query::new(&mesh);
     /// let filter = QueryFilter::default();
     /// let wall = query.distance_to_wall_for_agent(Vec3::new(5.0, 0.0, 5.0), f32::INFINITY, &filter, 1.0)?.unwrap();
-    /// assert!((wall.distance - 4.0).abs() < 1e-5);
+    /// assert!((wall.distance - 4.0).abs() < 1e-4);
     /// assert_eq!(wall.polygon, 0);
     /// // Nearer the wall x = 0: the point on the eroded boundary x = 1.
     /// let wall = query.distance_to_wall_for_agent(Vec3::new(2.5, 0.0, 5.0), f32::INFINITY, &filter, 1.0)?.unwrap();
-    /// assert!((wall.distance - 1.5).abs() < 1e-5);
-    /// assert!(wall.point.distance(Vec3::new(1.0, 0.0, 5.0)) < 1e-5);
-    /// assert_eq!(wall.normal, Vec3::new(1.0, 0.0, 0.0));
+    /// assert!((wall.distance - 1.5).abs() < 1e-4);
+    /// assert!(wall.point.distance(Vec3::new(1.0, 0.0, 5.0)) < 1e-4);
+    /// assert!(wall.normal.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn distance_to_wall_for_agent(

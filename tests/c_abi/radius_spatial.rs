@@ -100,7 +100,8 @@ fn known_answers_in_the_room_with_a_pillar() {
     assert_status(status, NavstarStatus::NavstarOk, &[]);
     assert_near(point.to_array(), [3.0, 0.0, 0.5]);
     assert_eq!(polygon, 0);
-    assert!((distance - 0.4).abs() < 1e-6, "{distance}");
+    // Within 1e-5: the band along the walls is 1e-6 of the largest coordinate wider.
+    assert!((distance - 0.4).abs() < 1e-5, "{distance}");
     // Radius 0: the point itself.
     let (_, point, _, distance) = c_nearest(
         handles.0,
@@ -122,7 +123,7 @@ fn known_answers_in_the_room_with_a_pillar() {
     assert_eq!(hit.hit, 1);
     assert_near(hit.point, [1.0, 0.0, 5.5]);
     assert_near(hit.normal, [0.0, 0.0, -1.0]);
-    assert!((hit.t - 0.5).abs() < 1e-6, "{}", hit.t);
+    assert!((hit.t - 0.5).abs() < 1e-5, "{}", hit.t);
     // East along z = 1 with radius 0.5: the disc clears the pillar (z >= 2 - 0.5 = 1.5
     // would touch it) and reaches x = 5.
     let (_, hit) = c_raycast(

@@ -7,6 +7,7 @@ use navstar::{MeshOptions, NavMesh, Query, QueryFilter, SplitMix64};
 
 use crate::clearance_oracle::tangent::TangentOracle;
 use crate::common::{Domain, Rng};
+use crate::radius::outer;
 use crate::scenes;
 
 fn v(x: f32, z: f32) -> Vec3 {
@@ -147,7 +148,8 @@ fn a_closed_polygon_is_a_wall_for_the_disc() {
         .distance_to_wall_for_agent(v(2.5, 2.5), f32::INFINITY, &filter, 1.0)
         .unwrap()
         .unwrap();
-    assert!((wall.distance - 1.5).abs() < 1e-5, "{wall:?}");
+    // The bands along the walls are drawn 1e-6 of the largest coordinate wider.
+    assert!((wall.distance - 1.5).abs() < 1e-4, "{wall:?}");
     // The closed square refuses a start there.
     let refused = mesh.move_along_surface_for_agent(
         Some(1),
@@ -244,16 +246,17 @@ fn the_wall_is_four_from_the_centre() {
         .distance_to_wall_for_agent(v(5.0, 5.0), f32::INFINITY, &filter, 1.0)
         .unwrap()
         .unwrap();
-    assert!((wall.distance - 4.0).abs() < 1e-5, "{wall:?}");
+    // The bands along the walls are drawn 1e-6 of the largest coordinate wider.
+    assert!((wall.distance - 4.0).abs() < 1e-4, "{wall:?}");
     let g = ground(&mesh, wall.point);
     // On the eroded boundary: one of the lines x or z = 1 or 9, 4 from the centre.
     assert!(
         [g.x, g.y]
             .iter()
-            .any(|&c| (c - 1.0).abs() < 1e-5 || (c - 9.0).abs() < 1e-5),
+            .any(|&c| (c - 1.0).abs() < 1e-4 || (c - 9.0).abs() < 1e-4),
         "{wall:?}"
     );
-    assert!((g.distance(DVec2::splat(5.0)) - 4.0).abs() < 1e-5);
+    assert!((g.distance(DVec2::splat(5.0)) - 4.0).abs() < 1e-4);
     // The normal points back into the region, towards the centre.
     let inward = (DVec2::splat(5.0) - g).normalize();
     assert!(ground(&mesh, wall.normal).dot(inward) > 0.999, "{wall:?}");
@@ -448,7 +451,7 @@ fn answers_keep_the_radius_from_every_wall_on_random_fields() {
             let walked = end.distance(ground(&mesh, p.point));
             assert!(walked <= q.distance(ground(&mesh, p.point)) + 1e-4);
             // The wall distance from the random point: the original one less r, up to
-            // the corners' polygons (at most 0.0049 r nearer).
+            // the corners' polygons (at most `r / cos(pi / ARC_SEGMENTS) - r` nearer).
             let wall = query
                 .distance_to_wall_for_agent(p.point, f32::INFINITY, &filter, r as f32)
                 .unwrap()
@@ -456,7 +459,7 @@ fn answers_keep_the_radius_from_every_wall_on_random_fields() {
             let expected = oracle.wall_distance(ground(&mesh, p.point)) - r;
             let got = f64::from(wall.distance);
             assert!(
-                got <= expected + 1e-4 && got >= expected - 0.005 * r - 1e-4,
+                got <= expected + 1e-4 && got >= expected - (outer(r) - r) - 1e-4,
                 "seed {seed}, r = {r}: wall distance {got}, expected {expected}"
             );
             clear(wall.point, "the wall point");
@@ -489,7 +492,8 @@ fn corridor_corners_keep_the_radius_from_a_convex_corner() {
         corridor.set_agent_radius(r).unwrap();
         assert_eq!(corridor.agent_radius(), r);
         let corners = corridor.corners(64).to_vec();
-        assert!(corners.len() > 3, "r = {r}: {corners:?}");
+        // More corners than at r = 0: the turn round the corner's polygon.
+        assert!(corners.len() > plain.len(), "r = {r}: {corners:?}");
         assert!(corners.last().unwrap().distance(at(&mesh, t)) < 1e-4);
         let mut from = s;
         let mut length = 0.0;

@@ -91,7 +91,11 @@ fn raycasts_stop_where_the_disc_touches() {
         .unwrap();
     let p = ground(&mesh, ray.point);
     assert!((p - d(10.0, 4.7)).length() < 1e-4, "{p}");
-    assert_eq!(ray.hit.unwrap().normal, Vec3::new(0.0, 0.0, -1.0));
+    let normal = ray.hit.unwrap().normal;
+    assert!(
+        normal.abs_diff_eq(Vec3::new(0.0, 0.0, -1.0), 1e-6),
+        "{normal}"
+    );
     assert!(domain.polygon_contains(ray.polygon as usize, p, 1e-4));
     // Rays in many directions: the walk keeps r from the walls and stops touching one.
     let mut rng = Rng(7);

@@ -6,11 +6,11 @@
 use std::f64::consts::TAU;
 
 use glam::{DVec2, Vec3};
-use navstar::{ARC_LENGTH_EXCESS, NavMesh, PathMode, PathOptions, PathStatus, Query, QueryFilter};
+use navstar::{NavMesh, PathMode, PathOptions, PathStatus, Query, QueryFilter};
 
 use crate::clearance_oracle::tangent::TangentOracle;
 use crate::common::{Domain, Rng, Soup};
-use crate::radius::{CLEARANCE, LENGTH, Tally, check, clearance, length, path};
+use crate::radius::{CLEARANCE, LENGTH, Tally, check, clearance, length, outer, path};
 use crate::{d, scenes, tangent};
 
 /// The bridge's polygons but the road: the level of the deck, ramps and squares.
@@ -56,8 +56,11 @@ fn deck_and_road_each_keep_the_radius_from_their_own_walls() {
     let (u, v) = (d(2.0, 5.6), d(18.0, 8.4));
     let mut tally = Tally::default();
     for r in [0.5, 1.0, 1.5] {
-        let turn = apart - (r / ds).acos() - (r / dt).acos();
-        let expected = tangent(ds, r) + tangent(dt, r) + r * turn;
+        let hand = |r: f64| {
+            let turn = apart - (r / ds).acos() - (r / dt).acos();
+            tangent(ds, r) + tangent(dt, r) + r * turn
+        };
+        let expected = hand(r);
         let oracle = TangentOracle::new(&deck_level, r).shortest(s, t);
         assert!(
             (oracle.unwrap() - expected).abs() < 1e-6,
@@ -68,7 +71,7 @@ fn deck_and_road_each_keep_the_radius_from_their_own_walls() {
         assert_eq!(status, PathStatus::Complete);
         let len = length(&corners);
         assert!(
-            len >= expected - LENGTH && len <= expected + ARC_LENGTH_EXCESS * r * turn + LENGTH,
+            len >= expected - LENGTH && len <= hand(outer(r)) + LENGTH,
             "r = {r}: {len}, expected {expected}"
         );
         check(&mesh, &road_level, &filter, r, u, v, &mut tally);
@@ -105,7 +108,9 @@ fn deck_and_road_each_keep_the_radius_from_their_own_walls() {
             );
         }
     }
-    assert_eq!(tally.reachable, 6, "{tally:?}");
+    // Every case reachable (the exact-mode paths above are complete); `check` counts a
+    // case whose gap lies within the octagon's tolerance of `2r` as critical.
+    assert_eq!(tally.reachable + tally.critical, 6, "{tally:?}");
     let at_one =
         tangent(ds, 1.0) + tangent(dt, 1.0) + apart - (1.0 / ds).acos() - (1.0 / dt).acos();
     assert!((at_one - 31.16566).abs() < 1e-5, "{at_one}");
@@ -143,7 +148,10 @@ fn turned_bridge_joins_its_levels_across_rounded_seams() {
             path(&mesh, 1.0, turn(s), turn(t), PathMode::Optimal, &filter).unwrap();
         assert_eq!(status, PathStatus::Complete);
         let (a, b) = (length(&straight.1), length(&corners));
-        assert!((a - b).abs() < 1e-3, "angle {angle}: {a} vs {b}");
+        // Both lie between the true length at r = 1 (31.16566) and at the radius of
+        // the corners of the polygon drawn round the circle, which turns with the mesh
+        // (1 / cos(pi / 8) = 1.08239: 31.24777, by the formula of the test above).
+        assert!((a - b).abs() < 1e-3 + 0.0822, "angle {angle}: {a} vs {b}");
     }
 }
 

@@ -15,6 +15,7 @@ mod clearance_oracle;
 #[path = "../common/mod.rs"]
 mod common;
 mod corridor_radius;
+mod critical;
 mod fields;
 mod levels;
 mod radius;

@@ -12,6 +12,15 @@
 //! walls, and at most `r (1 / cos(pi / ARC_SEGMENTS) - 1)` more round a convex wall
 //! corner. The booleans run on `i_overlay`, whose integer-snapped sweep stays exact
 //! where polygons share edges.
+//!
+//! The band is drawn [`BAND_MARGIN`] (relative to the layer's largest coordinate) wider
+//! than `r`: where two walls lie exactly `2r` apart (a corridor one cell wide on a grid
+//! map, eroded by half a cell), bands of exactly `r` would touch along a line, and
+//! `i_overlay` 4.5's contour extraction loops on such a difference, allocating without
+//! bound (den520d at radius 0.5 grew past 23 GB). With the margin the bands overlap, and
+//! the region, a hair smaller, still keeps at least `r` from every wall. A gap narrower
+//! than `2r` plus twice the margin closes: at most a sliver that the partition's
+//! tolerance ([`CLOSE_POINTS`]) would flatten anyway.
 
 use std::collections::HashMap;
 use std::f64::consts::TAU;
@@ -23,7 +32,13 @@ use i_overlay::float::overlay::FloatOverlay;
 
 use super::ARC_SEGMENTS;
 use super::layers::LayerInput;
-use crate::mesh::partition::Region;
+use crate::mesh::partition::{CLOSE_POINTS, Region};
+
+/// How much wider than `r` the band along the walls is drawn, relative to the layer's
+/// largest coordinate (at least 1): the partition's tolerance for close points, well
+/// above `i_overlay`'s snapping grid, so that bands of walls exactly `2r` apart
+/// overlap instead of touching (see the module comment).
+const BAND_MARGIN: f64 = CLOSE_POINTS;
 
 /// The walls meeting at one point.
 #[derive(Default)]
@@ -65,6 +80,14 @@ fn capsule(a: DVec2, b: DVec2, reach: f64) -> Vec<Vec<[f64; 2]>> {
 /// Erodes one layer of admitted polygons (see [`super::layers`]) by `r > 0`: the
 /// layer's polygons and the boundary rings of the region eroded from them.
 pub(super) fn erode(input: LayerInput, r: f64) -> Region {
+    let scale = input
+        .polygons
+        .iter()
+        .flat_map(|(_, corners)| corners.iter())
+        .map(|q| q.abs().max_element())
+        .fold(1.0, f64::max);
+    // The band's width: `r` and the margin that keeps touching bands apart.
+    let r = r + BAND_MARGIN * scale;
     let mut band: Vec<Vec<[f64; 2]>> = Vec::new();
     let mut near_band: Vec<Vec<[f64; 2]>> = Vec::new();
     // Per wall vertex position: the directions of the walls that arrive and leave, and
