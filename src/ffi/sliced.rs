@@ -42,9 +42,10 @@ fn slice_state(status: SliceStatus) -> u32 {
 /// path equals `navstar_find_path`'s for the same arguments.
 ///
 /// * `out_state` (out): `NAVSTAR_SLICE_DONE` when the answer is known at once (no
-///   search needed, or a query answered whole: an agent radius above the mesh's, an
-///   end on a pinched vertex), else `NAVSTAR_SLICE_IN_PROGRESS`. Both modes are
-///   sliced (`NAVSTAR_PATH_MODE_OPTIMAL`'s exact search by its expansions).
+///   search needed, or a query answered whole: an end on a pinched vertex), else
+///   `NAVSTAR_SLICE_IN_PROGRESS`. Both modes are sliced (`NAVSTAR_PATH_MODE_OPTIMAL`'s
+///   exact search by its expansions), with an agent radius too (on the eroded mesh,
+///   whose first build for a radius and filter is part of this call).
 ///
 /// Fails with `navstar_find_path`'s errors known before the search, and
 /// `NAVSTAR_ERROR_NULL_ARGUMENT` naming `out_state` (then the last path is forgotten); the search's own `NAVSTAR_ERROR_NO_PATH` comes from

@@ -61,17 +61,7 @@ impl Query {
         erosion: f32,
     ) -> Result<PathStatus, QueryError> {
         let eroded = self.eroded_mesh(erosion, options)?;
-        // A goal in, above or below a polygon the filter refuses cannot be reached, as
-        // without a radius; a goal too close to a wall only moves to where the disc
-        // fits, as a goal off the mesh moves onto it.
-        let moved = goal.is_finite() && {
-            let mesh = self.mesh.data();
-            let filter = &options.filter;
-            match mesh.nearest_point(goal, f32::INFINITY, |p| filter.admits(mesh.flags_of(p))) {
-                Some(snapped) => self.moved_by_filter(goal, &snapped, filter),
-                None => false,
-            }
-        };
+        let moved = self.goal_moved_for_agent(goal, options);
         if moved && !options.allow_partial {
             return Err(QueryError::NoPath);
         }
@@ -83,10 +73,25 @@ impl Query {
         Ok(if moved { PathStatus::Partial } else { status })
     }
 
+    /// Whether the filter of `options` moves `goal` on this query's mesh (it lies in,
+    /// above or below a polygon the filter refuses): such a goal cannot be reached, as
+    /// without a radius; a goal too close to a wall only moves to where the disc fits,
+    /// as a goal off the mesh moves onto it, and does not count.
+    pub(super) fn goal_moved_for_agent(&mut self, goal: Vec3, options: &PathOptions) -> bool {
+        goal.is_finite() && {
+            let mesh = self.mesh.data();
+            let filter = &options.filter;
+            match mesh.nearest_point(goal, f32::INFINITY, |p| filter.admits(mesh.flags_of(p))) {
+                Some(snapped) => self.moved_by_filter(goal, &snapped, filter),
+                None => false,
+            }
+        }
+    }
+
     /// Renames the polygons of `self.corridor` (of an eroded mesh) by the original
     /// polygons holding them, each run of one original polygon as one step, and its
     /// exits by the original portals.
-    fn corridor_to_original(&mut self, of_original: &[u32]) {
+    pub(super) fn corridor_to_original(&mut self, of_original: &[u32]) {
         let mut kept = 0;
         for i in 0..self.corridor.len() {
             let polygon = of_original[self.corridor[i].polygon as usize];

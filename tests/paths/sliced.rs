@@ -238,6 +238,65 @@ fn a_flag_change_between_slices_is_reported() {
 }
 
 #[test]
+fn an_agent_radius_is_sliced_on_the_eroded_mesh() {
+    let mesh = l_mesh();
+    let mut options = PathOptions::default();
+    options.agent_radius = 0.2;
+    let (from, to) = (p(1.8, 0.5), p(0.5, 1.8));
+    for merged in [true, false] {
+        let mut reference = Query::new(&mesh);
+        reference.set_merged_search(merged);
+        let expected = one_shot(&mut reference, from, to, &options);
+        let mut query = Query::new(&mesh);
+        query.set_merged_search(merged);
+        assert_eq!(
+            query.begin_path(from, to, &options).unwrap(),
+            SliceStatus::InProgress,
+            "a radius query is searched in slices"
+        );
+        let mut slices = 0;
+        loop {
+            let progress = query.advance_path(1).unwrap();
+            assert!(progress.expansions <= 1 && !progress.flags_changed);
+            slices += 1;
+            if progress.status == SliceStatus::Done {
+                break;
+            }
+        }
+        assert!(slices > 2, "{slices} slices");
+        let path = query.finish_path().unwrap().to_owned_path();
+        let answer = Ok((
+            path.clone(),
+            query.corridor().collect(),
+            query.last_search_stats().expanded,
+        ));
+        assert_eq!(answer, expected, "merged {merged}");
+        // The corridor names the L's own squares, and the path keeps the disc off the
+        // inner corner.
+        assert_eq!(query.corridor().collect::<Vec<_>>(), [1, 0, 2]);
+        assert_eq!(path.status, PathStatus::Complete);
+        for corner in &path.corners {
+            assert!(corner.distance(p(1.0, 1.0)) >= 0.2 - 1e-4, "{corner}");
+        }
+    }
+    // The flags watched are the mesh's own, not the eroded copy's.
+    let mut query = Query::new(&mesh);
+    query.begin_path(from, to, &options).unwrap();
+    mesh.set_polygon_flags(2, 0).unwrap();
+    assert!(query.advance_path(1).unwrap().flags_changed);
+    // A goal the filter moves: partial, or refused when partial paths are off.
+    let mut refused = options.clone();
+    refused.allow_partial = false;
+    assert_eq!(
+        query.begin_path(from, to, &refused).err(),
+        Some(QueryError::NoPath)
+    );
+    query.begin_path(from, to, &options).unwrap();
+    while query.advance_path(3).unwrap().status == SliceStatus::InProgress {}
+    assert!(query.finish_path().unwrap().status.is_partial());
+}
+
+#[test]
 fn the_search_keeps_its_mesh_when_the_query_moves() {
     let mesh = l_mesh();
     let mut query = Query::new(&mesh);

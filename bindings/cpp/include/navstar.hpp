@@ -974,7 +974,7 @@ class Query {
 
     // navstar_query_begin_path: begins a search (cancelling one in progress); done is
     // true when the answer is known already (no search needed, or answered whole: an
-    // agent radius above the mesh's, an end on a pinched vertex; both modes are sliced).
+    // end on a pinched vertex; both modes are sliced, with an agent radius too).
     Result begin_path(const Vec3 &start, const Vec3 &goal, bool &done, const PathOptions *options = nullptr) {
         const float from[3] = {start.x, start.y, start.z};
         const float to[3] = {goal.x, goal.y, goal.z};

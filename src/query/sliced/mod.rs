@@ -15,11 +15,13 @@
 //! that `find_path` falls back to goes on in the next slices; finished early, it gives
 //! the way to the best node so far (the cheapest way into the goal found, else the way
 //! to the interval that comes closest to the goal, ending at its point closest to it),
-//! with an empty corridor as the exact mode's paths have. Two kinds of query are
-//! answered whole by `begin_path` instead (it then reports [`SliceStatus::Done`]): an
-//! agent radius above the baked one (the query moves onto the eroded mesh for the whole
-//! query), and an end exactly on a pinched vertex (one search per pairing of fans). For
-//! these a frame's budget is not kept.
+//! with an empty corridor as the exact mode's paths have. With an agent radius above the
+//! baked one the search is sliced on the eroded mesh (as [`Query::find_path`] searches
+//! it; its corridor is given in the mesh's own polygons at the end); building an eroded
+//! copy the mesh has not made yet for that radius and filter is part of `begin_path`.
+//! A query with an end exactly on a pinched vertex (one search per pairing of fans) is
+//! answered whole by `begin_path` instead (it then reports [`SliceStatus::Done`]), and
+//! a frame's budget is not kept for it.
 //!
 //! The search holds the mesh it began on (a world snapshot stays alive until it is
 //! finished or cancelled, whatever [`Query::set_mesh`] does meanwhile). Run-time polygon
@@ -30,13 +32,16 @@
 
 mod partial;
 
+use std::sync::Arc;
+
+use super::clearance::eroded_options;
 use super::exact_steps::{ExactBegin, ExactOn};
 use super::merged::CorridorPass;
 use super::stats::SearchStats;
-use super::{PathMode, PathOptions, PathStatus, Query, route_target, search_request};
+use super::{AdmitsAll, PathMode, PathOptions, PathStatus, Query, route_target, search_request};
 use crate::corridor::{CorridorStep, PathBuffer};
 use crate::error::{Endpoint, QueryError};
-use crate::mesh::{MeshData, NavMesh, NearestPoint};
+use crate::mesh::{ErodedMesh, MeshData, NavMesh, NearestPoint};
 use crate::search::astar::Target;
 use crate::search::exact::ExactStep;
 use glam::Vec3;
@@ -113,6 +118,21 @@ struct SlicedState {
     generation: u64,
     /// The searches' counters, handed to [`Query::last_search_stats`] by `finish_path`.
     stats: SearchStats,
+    /// The query's cache of whether a filter admits every polygon, for `mesh` (swapped
+    /// in with it: the query's own may be of another mesh).
+    admits_all: Option<AdmitsAll>,
+    /// With an agent radius above the baked one: the search runs on the eroded mesh.
+    radius: Option<RadiusSlice>,
+}
+
+/// A sliced search for an agent radius: on the eroded copy of the mesh the query began
+/// on, as [`Query::find_path`] runs it.
+struct RadiusSlice {
+    /// The mesh the query began on, whose flags [`SliceProgress::flags_changed`] watches
+    /// and whose polygons the corridor is given in.
+    original: NavMesh,
+    /// The eroded copy searched, with its map to `original`'s polygons.
+    eroded: Arc<ErodedMesh>,
 }
 
 /// Where a sliced search is.
@@ -134,8 +154,9 @@ impl Query {
     /// arguments (corners, details, status, cost, corridor), including the default
     /// mode's search over the merged copy and the exact mode's search. A search already
     /// in progress on this query is cancelled. Queries that need no search, and those
-    /// `begin_path` answers whole (an agent radius above the baked one, an end on a
-    /// pinched vertex: see the module documentation), are [`SliceStatus::Done`] at once.
+    /// `begin_path` answers whole (an end on a pinched vertex: see the module
+    /// documentation), are [`SliceStatus::Done`] at once. With an agent radius the
+    /// search is sliced on the eroded mesh, as `find_path` searches it.
     ///
     /// The search's state lives in this query's scratch memory: any other search on this
     /// query before `finish_path` interrupts it ([`QueryError::SlicedPathInterrupted`]).
@@ -236,7 +257,8 @@ impl Query {
             ));
         }
         let mut state = self.sliced.state.take().ok_or(QueryError::NoSlicedPath)?;
-        let flags_changed = state.mesh.data().flags_generation() != state.generation;
+        let watched = state.radius.as_ref().map_or(&state.mesh, |r| &r.original);
+        let flags_changed = watched.data().flags_generation() != state.generation;
         if let Stage::Exact { on, runs } = state.stage {
             if self.exact_runs(on) != runs {
                 return Err(QueryError::SlicedPathInterrupted);
@@ -400,8 +422,9 @@ impl Query {
             state.stage = Stage::Answered(Ok(answer?));
             Ok(state)
         };
-        if data.erosion_for(options.agent_radius) > 0.0 {
-            return whole(self);
+        let erosion = data.erosion_for(options.agent_radius);
+        if erosion > 0.0 {
+            return self.begin_sliced_for_agent(start, goal, options, erosion);
         }
         let snapped_start = self.snap(start, Endpoint::Start, filter, snap_distance)?;
         let snapped_goal = self.snap(goal, Endpoint::Goal, filter, snap_distance)?;
@@ -422,6 +445,7 @@ impl Query {
             target,
             status,
             moved,
+            admits_all: self.admits_all,
             ..SlicedState::answered(&mesh, options, generation)
         };
         self.on_sliced(&mut state, |query, state, data| {
@@ -449,6 +473,38 @@ impl Query {
             }
             query.begin_default(data, state);
         });
+        Ok(state)
+    }
+
+    /// [`Query::begin_path`] for an agent whose radius exceeds the baked one by
+    /// `erosion > 0` (`options` validated): the search begun on the eroded mesh with the
+    /// options [`Query::find_path`] gives it there, and the goal's move by the filter
+    /// judged on the mesh itself, as `find_path` judges it.
+    fn begin_sliced_for_agent(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        options: &PathOptions,
+        erosion: f32,
+    ) -> Result<SlicedState, QueryError> {
+        let eroded = self.eroded_mesh(erosion, options)?;
+        let moved = self.goal_moved_for_agent(goal, options);
+        if moved && !options.allow_partial {
+            return Err(QueryError::NoPath);
+        }
+        let original = self.mesh.clone();
+        let inner = eroded_options(options);
+        let mut state = self.on_mesh(&eroded.mesh, |query| {
+            query.begin_sliced(start, goal, &inner)
+        })?;
+        if moved {
+            state.moved = true;
+            if let Stage::Answered(Ok(status)) = &mut state.stage {
+                *status = PathStatus::Partial;
+            }
+        }
+        state.generation = original.data().flags_generation();
+        state.radius = Some(RadiusSlice { original, eroded });
         Ok(state)
     }
 
@@ -516,6 +572,12 @@ impl Query {
         self.corridor.clone_from(&answer.corridor);
         self.cost = answer.cost;
         self.stats = state.stats;
+        if let Some(radius) = &state.radius {
+            // As `find_path` gives it: the corridor in the mesh's own polygons.
+            self.on_mesh(&radius.original, |query| {
+                query.corridor_to_original(&radius.eroded.of_original);
+            });
+        }
         match state.stage {
             Stage::Answered(answer) => answer,
             Stage::Searching(_) | Stage::Exact { .. } => {
@@ -543,6 +605,7 @@ impl Query {
     /// Exchanges the query's mesh, counters and last path with the sliced search's.
     fn swap_sliced(&mut self, state: &mut SlicedState) {
         std::mem::swap(&mut self.mesh, &mut state.mesh);
+        std::mem::swap(&mut self.admits_all, &mut state.admits_all);
         std::mem::swap(&mut self.stats, &mut state.stats);
         std::mem::swap(&mut self.path, &mut self.sliced.path);
         std::mem::swap(&mut self.corridor, &mut self.sliced.corridor);
@@ -580,6 +643,8 @@ impl SlicedState {
             runs: 0,
             generation,
             stats: SearchStats::default(),
+            admits_all: None,
+            radius: None,
         }
     }
 }

@@ -47,8 +47,8 @@ namespace Navstar
         /// <summary>
         /// Begins a time-sliced path search (cancelling one in progress); arguments as for
         /// FindPath. <paramref name="done"/> is true when the answer is known already (no
-        /// search needed, or answered whole: an agent radius above the mesh's, an end on a
-        /// pinched vertex; both path modes are sliced). Any other search on this query before
+        /// search needed, or answered whole: an end on a pinched vertex; both path modes are
+        /// sliced, with an agent radius too). Any other search on this query before
         /// FinishPath interrupts it.
         /// </summary>
         public unsafe Status BeginPath(Vector3 start, Vector3 goal, out bool done, PathOptions? options = null)
