@@ -60,11 +60,7 @@ impl Query {
         options: &PathOptions,
         erosion: f32,
     ) -> Result<PathStatus, QueryError> {
-        let eroded = self.eroded_mesh(erosion, options)?;
-        let moved = self.goal_moved_for_agent(goal, options);
-        if moved && !options.allow_partial {
-            return Err(QueryError::NoPath);
-        }
+        let (eroded, moved) = self.agent_search_setup(goal, options, erosion)?;
         let inner = eroded_options(options);
         let status = self.on_mesh(&eroded.mesh, |query| {
             query.path_between(start, goal, &inner)
@@ -73,11 +69,32 @@ impl Query {
         Ok(if moved { PathStatus::Partial } else { status })
     }
 
+    /// What a path search for an agent whose radius exceeds the baked one by `erosion`
+    /// needs before it runs on the eroded mesh: that mesh, and whether the filter moves
+    /// `goal` ([`Query::goal_moved_for_agent`]; the path is then partial).
+    ///
+    /// # Errors
+    /// The eroded mesh's, and [`QueryError::NoPath`] for a goal the filter moves when
+    /// partial paths are not allowed.
+    pub(super) fn agent_search_setup(
+        &mut self,
+        goal: Vec3,
+        options: &PathOptions,
+        erosion: f32,
+    ) -> Result<(Arc<ErodedMesh>, bool), QueryError> {
+        let eroded = self.eroded_mesh(erosion, options)?;
+        let moved = self.goal_moved_for_agent(goal, options);
+        if moved && !options.allow_partial {
+            return Err(QueryError::NoPath);
+        }
+        Ok((eroded, moved))
+    }
+
     /// Whether the filter of `options` moves `goal` on this query's mesh (it lies in,
     /// above or below a polygon the filter refuses): such a goal cannot be reached, as
     /// without a radius; a goal too close to a wall only moves to where the disc fits,
     /// as a goal off the mesh moves onto it, and does not count.
-    pub(super) fn goal_moved_for_agent(&mut self, goal: Vec3, options: &PathOptions) -> bool {
+    fn goal_moved_for_agent(&mut self, goal: Vec3, options: &PathOptions) -> bool {
         goal.is_finite() && {
             let mesh = self.mesh.data();
             let filter = &options.filter;

@@ -487,11 +487,7 @@ impl Query {
         options: &PathOptions,
         erosion: f32,
     ) -> Result<SlicedState, QueryError> {
-        let eroded = self.eroded_mesh(erosion, options)?;
-        let moved = self.goal_moved_for_agent(goal, options);
-        if moved && !options.allow_partial {
-            return Err(QueryError::NoPath);
-        }
+        let (eroded, moved) = self.agent_search_setup(goal, options, erosion)?;
         let original = self.mesh.clone();
         let inner = eroded_options(options);
         let mut state = self.on_mesh(&eroded.mesh, |query| {
