@@ -683,8 +683,8 @@ uint64_t navstar_query_scratch_bytes(const struct NavstarQuery *query);
 // reachable-polygons query, a sliced search as far as it went): in the default mode a
 // node is a way into a polygon (close to Detour's count of polygons visited), in the
 // exact mode an interval of a polygon's edge; all passes of a search summed. For budgets
-// and profiling: it grows with the work a query did. 0 for NULL and before the first
-// query.
+// and profiling: it grows with the work a query did. 0 for NULL, before the first
+// query, and after a path call refused before its search (a bad argument).
 //
 // # Safety
 // `query` must be NULL or a live query not used by another thread.

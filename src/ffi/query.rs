@@ -79,8 +79,8 @@ pub unsafe extern "C" fn navstar_query_scratch_bytes(query: *const NavstarQuery)
 /// reachable-polygons query, a sliced search as far as it went): in the default mode a
 /// node is a way into a polygon (close to Detour's count of polygons visited), in the
 /// exact mode an interval of a polygon's edge; all passes of a search summed. For budgets
-/// and profiling: it grows with the work a query did. 0 for NULL and before the first
-/// query.
+/// and profiling: it grows with the work a query did. 0 for NULL, before the first
+/// query, and after a path call refused before its search (a bad argument).
 ///
 /// # Safety
 /// `query` must be NULL or a live query not used by another thread.
@@ -152,8 +152,9 @@ pub unsafe extern "C" fn navstar_find_path(
     })
 }
 
-/// The state behind `query` with its last path forgotten: the first step of a path
-/// call, so that the read-back functions answer `NAVSTAR_ERROR_NO_PATH` after it fails,
+/// The state behind `query` with its last path and its search counts forgotten: the
+/// first step of a path call, so that the read-back functions answer
+/// `NAVSTAR_ERROR_NO_PATH` (and `navstar_query_nodes_expanded` 0) after it fails,
 /// whatever argument it fails on. A NULL `query` is the error, for the call to report
 /// in its turn.
 pub(crate) fn forget_last_path<'a>(
@@ -161,6 +162,7 @@ pub(crate) fn forget_last_path<'a>(
 ) -> Result<&'a mut QueryState, FfiError> {
     let state = handle::borrow_mut(query, "query")?;
     state.last_path = None;
+    state.query.forget_search_stats();
     Ok(state)
 }
 

@@ -32,6 +32,13 @@ impl SearchStats {
 }
 
 impl Query {
+    /// Forgets the counts of the last query: a C path call refused before it searches
+    /// (a bad argument) counted nothing.
+    #[cfg(feature = "capi")]
+    pub(crate) fn forget_search_stats(&mut self) {
+        self.stats = SearchStats::default();
+    }
+
     /// What the searches of the last query did (see [`SearchStats`]); all zero before the
     /// first query. Cheap to call: it reads counters the searches keep anyway.
     ///
