@@ -10,29 +10,8 @@ use navstar::{NavMesh, Obstacle, PathMode, PathOptions, PathStatus, Query, World
 use proptest::prelude::*;
 
 use crate::common::proptest_config;
+use crate::refs::area;
 use crate::{room, v};
-
-/// The ground area of `mesh` (shoelace over each polygon's corners).
-fn area(mesh: &NavMesh) -> f64 {
-    mesh.polygon_ids()
-        .map(|p| {
-            let c: Vec<Vec3> = mesh
-                .polygon_vertices(p)
-                .iter()
-                .map(|&c| mesh.vertex(c))
-                .collect();
-            let n = c.len();
-            (0..n)
-                .map(|i| {
-                    let (a, b) = (c[i], c[(i + 1) % n]);
-                    f64::from(a.x) * f64::from(b.z) - f64::from(b.x) * f64::from(a.z)
-                })
-                .sum::<f64>()
-                .abs()
-                / 2.0
-        })
-        .sum()
-}
 
 /// A random obstacle inside a `size` room: `(kind, x, y, a, b, angle)` in unit fractions.
 fn obstacle(kind: bool, x: f32, y: f32, a: f32, b: f32, angle: f32, size: Vec2) -> Obstacle {

@@ -25,8 +25,8 @@ fn corners(mesh: &NavMesh, p: u32) -> Vec<Vec3> {
     c
 }
 
-/// The ground area of `mesh`.
-fn area(mesh: &NavMesh) -> f64 {
+/// The ground area of `mesh` (shoelace over each polygon's corners).
+pub(crate) fn area(mesh: &NavMesh) -> f64 {
     mesh.polygon_ids()
         .map(|p| {
             let c = corners(mesh, p);
