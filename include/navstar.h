@@ -396,6 +396,21 @@ typedef struct NavstarCornerDetail {
   uint32_t link;
 } NavstarCornerDetail;
 
+// A turn of the last path round a convex wall corner (paths for an agent radius above
+// the mesh's baked radius; see `navstar_query_path_arcs`).
+typedef struct NavstarPathArc {
+  // The index (among the path's points) of the first point placed round the wall
+  // corner.
+  uint32_t first_point;
+  // The index of the last one (at least `first_point`).
+  uint32_t last_point;
+  // The wall corner turned round, a vertex of the mesh (world coordinates).
+  float centre[3];
+  // The distance the agent's centre keeps from `centre` (world units): the agent
+  // radius less the mesh's baked radius.
+  float radius;
+} NavstarPathArc;
+
 // A polygon reached by `navstar_query_reachable_polygons`.
 typedef struct NavstarReachedPolygon {
   // The polygon.
@@ -820,6 +835,24 @@ NavstarStatus navstar_query_path_details(const struct NavstarQuery *query,
                                          struct NavstarCornerDetail *out_details,
                                          uint32_t capacity,
                                          uint32_t *out_count);
+
+// The turns of the last path round convex wall corners, in path order: none unless the
+// path call had an agent radius above the mesh's baked radius. The points from
+// `first_point` to `last_point` lie on a regular polygon of 8 sides drawn round the
+// circle of `radius` about `centre`, so the polyline keeps `radius` from it; an agent
+// may follow the circle instead.
+//
+// * `out_arcs` (out): room for `capacity` entries; NULL only with `capacity` 0.
+// * `out_count` (out): the number of turns.
+//
+// Buffers and statuses as for `navstar_query_path_details`.
+//
+// # Safety
+// As `navstar_query_path_details`, with `out_arcs` room for `capacity` entries.
+NavstarStatus navstar_query_path_arcs(const struct NavstarQuery *query,
+                                      struct NavstarPathArc *out_arcs,
+                                      uint32_t capacity,
+                                      uint32_t *out_count);
 
 // The polygon corridor of the last path, start polygon first (empty when the path was
 // answered without a search: one polygon, direct sight, or the exact mode).

@@ -46,7 +46,7 @@ mod search;
 mod sync;
 mod world;
 
-pub use corridor::{CornerDetail, CornerFlags};
+pub use corridor::{CornerDetail, CornerFlags, PathArc};
 pub use error::{Endpoint, MeshError, QueryError};
 pub use filter::{DEFAULT_AREA, DEFAULT_FLAGS, MAX_AREAS, QueryFilter};
 pub use geometry::{Aabb, UpAxis};

@@ -252,6 +252,21 @@ void test_paths() {
             least = std::fmin(least, std::fmin(distance(1, 1, path[i], path[i + 1]), distance(2, 1, path[i], path[i + 1])));
         }
         check(least >= 0.25 - 1e-4, "the disc keeps 0.25 from the inner corners");
+        // The turns: one round each inner corner, in path order, every point of a turn
+        // between 0.25 and the octagon's reach from its centre.
+        std::vector<NavstarPathArc> arcs;
+        expect_status(query.path_arcs(arcs), Status::ok, "path arcs");
+        check(arcs.size() == 2 && arcs[0].centre[0] == 1 && arcs[0].centre[2] == 1 && arcs[1].centre[0] == 2 &&
+                  arcs[1].centre[2] == 1 && arcs[0].radius == 0.25f && arcs[0].last_point < arcs[1].first_point &&
+                  arcs[1].last_point + 1 < path.size(),
+              "two turns, round (1, 1) then (2, 1)");
+        for (const NavstarPathArc &arc : arcs) {
+            for (std::uint32_t i = arc.first_point; i <= arc.last_point; i++) {
+                const double d = std::hypot(path[i].x - arc.centre[0], path[i].z - arc.centre[2]);
+                check(d >= 0.25 - 1e-4 && d <= 0.25 / std::cos(3.14159265358979 / 8) + 1e-4,
+                      "a turn's point lies round its centre");
+            }
+        }
         options = navstar::PathOptions().set_agent_radius(-1.0f);
         r = query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path, &options);
         expect_error(r, Status::error_invalid_argument, "agent_radius", "a negative radius");

@@ -1,5 +1,6 @@
 //! Fuzzes the path read-back functions (`navstar_query_path_info`,
-//! `navstar_query_path_details`, `navstar_query_path_corridor`) on meshes with areas,
+//! `navstar_query_path_details`, `navstar_query_path_corridor`, `navstar_query_path_arcs`)
+//! on meshes with areas,
 //! flags and off-mesh links, between `navstar_find_path` calls with any options and
 //! filters.
 //!
@@ -11,7 +12,8 @@
 //! (guards after `capacity`, `NAVSTAR_BUFFER_TOO_SMALL` with the full count), and keep
 //! what the docs promise of any path: START on the first corner only and END on the
 //! last only, link indices exactly at link corners, corridor polygons admitted by the
-//! filter and bordering each other, the length in f64. NULL arguments give
+//! filter and bordering each other, the length in f64, turns round wall corners only
+//! with an agent radius, inside the path, round a mesh vertex at about the radius. NULL arguments give
 //! `NAVSTAR_ERROR_NULL_ARGUMENT` naming the argument.
 #![no_main]
 

@@ -194,26 +194,49 @@ impl Model {
             let message = navstar_fuzz::last_error();
             assert!(message.contains("tile size"), "{message}");
             assert!(out.iter().all(|&r| r == marker), "wrote after an error");
-            assert_eq!(self.world.tiles(), before, "a refused cut changed the world");
+            assert_eq!(
+                self.world.tiles(),
+                before,
+                "a refused cut changed the world"
+            );
             return;
         };
         let n = cut.tiles.len();
         if short && n > 0 {
             let (status, count, out) = call(n - 1);
             assert_eq!((status, count as usize), (BUFFER_TOO_SMALL, n));
-            assert!(out.iter().all(|&r| r == marker), "wrote when they did not fit");
-            assert_eq!(self.world.tiles(), before, "a short buffer changed the world");
+            assert!(
+                out.iter().all(|&r| r == marker),
+                "wrote when they did not fit"
+            );
+            assert_eq!(
+                self.world.tiles(),
+                before,
+                "a short buffer changed the world"
+            );
         }
         let (status, count, out) = call(n);
         if self.tiles.len() + n > self.max_tiles as usize {
             assert_eq!(status, INVALID_ARGUMENT, "a full world took the cut");
-            assert_eq!(self.world.tiles(), before, "a refused cut changed the world");
+            assert_eq!(
+                self.world.tiles(),
+                before,
+                "a refused cut changed the world"
+            );
             return;
         }
-        assert_eq!((status, count as usize), (OK, n), "{}", navstar_fuzz::last_error());
+        assert_eq!(
+            (status, count as usize),
+            (OK, n),
+            "{}",
+            navstar_fuzz::last_error()
+        );
         for (reference, tile) in out.iter().zip(&cut.tiles) {
             assert!(reference.slot < self.max_tiles && reference.generation > 0);
-            assert!(!self.stale.contains(reference), "a reference was handed out twice");
+            assert!(
+                !self.stale.contains(reference),
+                "a reference was handed out twice"
+            );
             let inside = |c: &[f32; 3]| {
                 (tile.min.x..tile.max.x).contains(&c[0]) && (tile.min.y..tile.max.y).contains(&c[2])
             };

@@ -29,6 +29,8 @@ unsafe impl Words for [f32; 3] {}
 unsafe impl Words for navstar::ffi::NavstarCornerDetail {}
 // SAFETY: repr(C), u32, u32, f32.
 unsafe impl Words for navstar::ffi::NavstarReachedPolygon {}
+// SAFETY: repr(C), u32, u32, 3 f32, f32.
+unsafe impl Words for navstar::ffi::NavstarPathArc {}
 // SAFETY: repr(C), u32, f32, 3 f32, 3 f32, u32.
 unsafe impl Words for navstar::ffi::NavstarRaycastHit {}
 // SAFETY: repr(C), 3 f32, u32, u32.

@@ -6,11 +6,11 @@
 use std::ptr;
 
 use navstar::ffi::{
-    NavstarCornerDetail, NavstarPathInfo, NavstarRaycastHit, NavstarReachedPolygon,
+    NavstarCornerDetail, NavstarPathArc, NavstarPathInfo, NavstarRaycastHit, NavstarReachedPolygon,
     navstar_find_nearest_target, navstar_mesh_interpolate, navstar_mesh_nearest_point,
     navstar_mesh_polygon_info, navstar_mesh_raycast, navstar_mesh_set_link_flags,
-    navstar_mesh_set_polygon_flags, navstar_query_path_corridor, navstar_query_path_details,
-    navstar_query_path_info, navstar_query_reachable_polygons,
+    navstar_mesh_set_polygon_flags, navstar_query_path_arcs, navstar_query_path_corridor,
+    navstar_query_path_details, navstar_query_path_info, navstar_query_reachable_polygons,
 };
 
 use crate::buffers::{Guarded, ListAnswer, ListBuffers, Words, call_list};
@@ -177,6 +177,18 @@ pub fn c_path_details(
             // SAFETY: the query is NULL or live; `out` NULL or room for `capacity`
             // entries; `count` NULL or writable.
             unsafe { navstar_query_path_details(query_ptr(query), out, capacity, count) }
+        },
+    )
+}
+
+/// Calls `navstar_query_path_arcs`.
+pub fn c_path_arcs(query: Option<&CQuery>, buffers: ListBuffers) -> ListAnswer<NavstarPathArc> {
+    call_list(
+        "navstar_query_path_arcs",
+        buffers,
+        |out, capacity, count| {
+            // SAFETY: as in `c_path_details`.
+            unsafe { navstar_query_path_arcs(query_ptr(query), out, capacity, count) }
         },
     )
 }

@@ -821,6 +821,8 @@ pub struct RustPath {
     pub length: f32,
     /// The query's corridor after it.
     pub corridor: Vec<u32>,
+    /// The turns round wall corners.
+    pub arcs: Vec<navstar::PathArc>,
 }
 
 impl RustPath {
@@ -829,6 +831,7 @@ impl RustPath {
         RustPath {
             corners: path.corners.to_vec(),
             details: path.details.to_vec(),
+            arcs: path.arcs.to_vec(),
             status: path.status,
             cost: path.cost,
             length: path.length(),
@@ -934,18 +937,20 @@ pub fn compare_query(
         (
             p.corners.to_vec(),
             p.details.to_vec(),
+            p.arcs.to_vec(),
             p.status,
             p.cost,
             p.length(),
         )
     });
-    let rust = rust.map(|(corners, details, status, cost, length)| RustPath {
+    let rust = rust.map(|(corners, details, arcs, status, cost, length)| RustPath {
         corners,
         details,
         status,
         cost,
         length,
         corridor: rquery.corridor().collect(),
+        arcs,
     });
     check_same_path(&answer, &rust, capacity);
     // SAFETY: a live query used by this thread.

@@ -1,15 +1,20 @@
 //! Checks of the path read-back functions (`navstar_query_path_info`,
-//! `navstar_query_path_details`, `navstar_query_path_corridor`) against the last path
+//! `navstar_query_path_details`, `navstar_query_path_corridor`,
+//! `navstar_query_path_arcs`) against the last path
 //! the Rust API found for the same call, and against what the docs promise of any path.
 
 use arbitrary::Arbitrary;
 use navstar::ffi::{
     NAVSTAR_CORNER_AREA_CHANGE, NAVSTAR_CORNER_END, NAVSTAR_CORNER_LINK_END,
     NAVSTAR_CORNER_LINK_START, NAVSTAR_CORNER_START, NAVSTAR_NO_LINK, NavstarCornerDetail,
+    NavstarPathArc,
 };
-use navstar::{MAX_AREAS, NavMesh, PathOptions};
+use navstar::glam::Vec3;
+use navstar::{ARC_SEGMENTS, MAX_AREAS, NavMesh, PathOptions};
 
-use crate::calls::{Fault, c_path_corridor, c_path_details, c_path_info, check_faults};
+use crate::calls::{
+    Fault, c_path_arcs, c_path_corridor, c_path_details, c_path_info, check_faults,
+};
 use crate::{CQuery, ListAnswer, ListBuffers, NO_PATH, NULL_ARGUMENT, OK, RustPath};
 
 /// The buffers of a read-back call.
@@ -70,6 +75,13 @@ pub enum ReadBack {
     },
     /// `navstar_query_path_corridor`.
     Corridor {
+        /// `query` NULL.
+        query_null: bool,
+        /// The buffers.
+        buffers: BuffersIn,
+    },
+    /// `navstar_query_path_arcs`.
+    Arcs {
         /// `query` NULL.
         query_null: bool,
         /// The buffers.
@@ -176,6 +188,81 @@ pub fn check_read_back(query: &CQuery, mesh: &NavMesh, last: &LastCall, call: Re
                 assert_eq!(answer.items[..], corridor[..answer.items.len()]);
                 check_corridor(mesh, corridor, &last.options);
             }
+        }
+        ReadBack::Arcs {
+            query_null,
+            buffers,
+        } => {
+            let answer = c_path_arcs(handle(query_null), buffers.get());
+            if let Some(last) = list_faults(
+                "navstar_query_path_arcs",
+                &answer,
+                query_null,
+                buffers,
+                "out_arcs",
+                last,
+            ) {
+                let want: Vec<NavstarPathArc> = last.path.arcs.iter().map(c_arc).collect();
+                assert_eq!(answer.count as usize, want.len());
+                assert_eq!(answer.items[..], want[..answer.items.len()]);
+                check_arcs(mesh, &last.path.corners, &want, &last.options);
+            }
+        }
+    }
+}
+
+/// The C form of a turn round a wall corner, as the header documents it.
+pub fn c_arc(a: &navstar::PathArc) -> NavstarPathArc {
+    NavstarPathArc {
+        first_point: a.first_corner,
+        last_point: a.last_corner,
+        centre: a.centre.to_array(),
+        radius: a.radius,
+    }
+}
+
+/// What the docs promise of a path's turns: none without an agent radius above the
+/// mesh's baked one; else in path order, apart, inside the path (never the first or
+/// last point), with the radius the agent radius exceeds the baked one by, each centre a
+/// vertex of the mesh, and each point of a turn between that radius and the octagon's
+/// reach from it in the ground plane.
+pub fn check_arcs(
+    mesh: &NavMesh,
+    corners: &[Vec3],
+    arcs: &[NavstarPathArc],
+    options: &PathOptions,
+) {
+    let erosion = options.agent_radius - mesh.agent_radius();
+    if erosion <= 0.0 {
+        assert!(arcs.is_empty(), "{arcs:?} without a radius");
+        return;
+    }
+    let up = mesh.up_axis();
+    let reach = erosion / (std::f32::consts::PI / ARC_SEGMENTS as f32).cos();
+    let mut after = 0;
+    for arc in arcs {
+        assert!(
+            arc.first_point > after
+                && arc.first_point <= arc.last_point
+                && (arc.last_point as usize) + 1 < corners.len(),
+            "{arc:?} out of order or not inside {} points",
+            corners.len()
+        );
+        after = arc.last_point;
+        assert_eq!(arc.radius.to_bits(), erosion.to_bits(), "{arc:?}");
+        let centre = Vec3::from(arc.centre);
+        assert!(
+            mesh.vertices().contains(&centre),
+            "{arc:?}: the centre is no vertex of the mesh"
+        );
+        let scale = centre.abs().max_element().max(1.0);
+        let slack = 1e-4 * scale.max(erosion);
+        for i in arc.first_point..=arc.last_point {
+            let d = up.ground(corners[i as usize]).distance(up.ground(centre));
+            assert!(
+                d >= erosion - slack && d <= reach + slack,
+                "point {i} at {d} from the centre of {arc:?}"
+            );
         }
     }
 }

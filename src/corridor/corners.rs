@@ -65,6 +65,55 @@ pub struct CornerDetail {
     pub link: Option<u32>,
 }
 
+/// A turn of an agent's path round a convex wall corner, for queries with an agent
+/// radius ([`crate::PathOptions::agent_radius`] above the mesh's baked radius).
+///
+/// The path's corners stay a polyline: round a wall corner they are corners of a regular
+/// polygon of [`crate::ARC_SEGMENTS`] sides drawn outside the circle of radius
+/// [`PathArc::radius`] about [`PathArc::centre`] (at most `radius / cos(pi /
+/// ARC_SEGMENTS)` from it), so the polyline never comes nearer to the wall corner than
+/// the radius. An engine that steers on curves can follow the circle instead: from the
+/// corner before [`PathArc::first_corner`], along the tangent onto the circle, round it,
+/// and off along the tangent to the corner after [`PathArc::last_corner`].
+///
+/// # Example
+/// ```
+/// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
+/// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+/// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(0.0, 2.0), v(1.0, 2.0)];
+/// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
+/// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
+/// // `mesh`: an L of three unit squares (y up) whose inner wall corner is (1, 0, 1).
+/// use navstar::{PathOptions, Query};
+///
+/// let mut query = Query::new(&mesh);
+/// let options = PathOptions::default().with_agent_radius(0.2);
+/// let path = query.find_path(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &options)?;
+/// // One turn, round the inner corner, kept 0.2 away.
+/// assert_eq!(path.arcs.len(), 1);
+/// let arc = path.arcs[0];
+/// assert_eq!((arc.centre, arc.radius), (Vec3::new(1.0, 0.0, 1.0), 0.2));
+/// for corner in &path.corners[arc.first_corner as usize..=arc.last_corner as usize] {
+///     let d = corner.distance(arc.centre);
+///     assert!(d > 0.2 - 1e-5 && d < 0.2 / (std::f32::consts::PI / 8.0).cos() + 1e-5);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PathArc {
+    /// The index (in the path's corners) of the first corner placed round the wall
+    /// corner.
+    pub first_corner: u32,
+    /// The index of the last one (at least `first_corner`).
+    pub last_corner: u32,
+    /// The wall corner turned round, a vertex of the mesh (world coordinates).
+    pub centre: Vec3,
+    /// The distance the agent's centre keeps from `centre` (world units): the query's
+    /// agent radius less the mesh's baked radius (the mesh's own walls already keep the
+    /// baked radius from the real ones).
+    pub radius: f32,
+}
+
 /// The sum of the 3D distances between consecutive corners.
 pub(crate) fn path_length(corners: &[Vec3]) -> f32 {
     corners.windows(2).map(|w| w[0].distance(w[1])).sum()

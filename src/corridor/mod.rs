@@ -9,7 +9,7 @@ pub(crate) mod funnel;
 mod pull;
 
 pub(crate) use corners::path_length;
-pub use corners::{CornerDetail, CornerFlags};
+pub use corners::{CornerDetail, CornerFlags, PathArc};
 pub(crate) use pull::{
     CorridorStep, HOP_KEYS, LAST_STEP, PathBuffer, PullRequest, PullScratch, StepKey, hop_key,
     key_hop, pull_corridor, walked_cost,

@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::corners::{CornerDetail, CornerFlags, path_length};
+use super::corners::{CornerDetail, CornerFlags, PathArc, path_length};
 use super::funnel::{Portal, string_pull};
 use crate::filter::QueryFilter;
 use crate::geometry::UpAxis;
@@ -77,12 +77,15 @@ pub(crate) struct PullScratch {
 pub(crate) struct PathBuffer {
     pub corners: Vec<Vec3>,
     pub details: Vec<CornerDetail>,
+    /// The turns round wall corners (paths for an agent radius only).
+    pub arcs: Vec<PathArc>,
 }
 
 impl PathBuffer {
     pub fn clear(&mut self) {
         self.corners.clear();
         self.details.clear();
+        self.arcs.clear();
     }
 
     fn push(&mut self, point: Vec3, flags: CornerFlags, area: u8, link: Option<u32>) {

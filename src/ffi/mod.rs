@@ -109,9 +109,9 @@ pub use options::{
 pub use queries::{
     NAVSTAR_CORNER_AREA_CHANGE, NAVSTAR_CORNER_END, NAVSTAR_CORNER_LINK_END,
     NAVSTAR_CORNER_LINK_START, NAVSTAR_CORNER_START, NAVSTAR_NO_LINK, NAVSTAR_NO_POLYGON,
-    NavstarCornerDetail, NavstarPathInfo, NavstarReachedPolygon, navstar_find_nearest_target,
-    navstar_query_path_corridor, navstar_query_path_details, navstar_query_path_info,
-    navstar_query_reachable_polygons,
+    NavstarCornerDetail, NavstarPathArc, NavstarPathInfo, NavstarReachedPolygon,
+    navstar_find_nearest_target, navstar_query_path_arcs, navstar_query_path_corridor,
+    navstar_query_path_details, navstar_query_path_info, navstar_query_reachable_polygons,
 };
 pub use query::{
     navstar_find_path, navstar_query_create, navstar_query_create_ex, navstar_query_free,

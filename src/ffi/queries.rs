@@ -145,6 +145,57 @@ pub unsafe extern "C" fn navstar_query_path_details(
     })
 }
 
+/// A turn of the last path round a convex wall corner (paths for an agent radius above
+/// the mesh's baked radius; see `navstar_query_path_arcs`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavstarPathArc {
+    /// The index (among the path's points) of the first point placed round the wall
+    /// corner.
+    pub first_point: u32,
+    /// The index of the last one (at least `first_point`).
+    pub last_point: u32,
+    /// The wall corner turned round, a vertex of the mesh (world coordinates).
+    pub centre: [f32; 3],
+    /// The distance the agent's centre keeps from `centre` (world units): the agent
+    /// radius less the mesh's baked radius.
+    pub radius: f32,
+}
+
+/// The turns of the last path round convex wall corners, in path order: none unless the
+/// path call had an agent radius above the mesh's baked radius. The points from
+/// `first_point` to `last_point` lie on a regular polygon of 8 sides drawn round the
+/// circle of `radius` about `centre`, so the polyline keeps `radius` from it; an agent
+/// may follow the circle instead.
+///
+/// * `out_arcs` (out): room for `capacity` entries; NULL only with `capacity` 0.
+/// * `out_count` (out): the number of turns.
+///
+/// Buffers and statuses as for `navstar_query_path_details`.
+///
+/// # Safety
+/// As `navstar_query_path_details`, with `out_arcs` room for `capacity` entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_query_path_arcs(
+    query: *const NavstarQuery,
+    out_arcs: *mut NavstarPathArc,
+    capacity: u32,
+    out_count: *mut u32,
+) -> NavstarStatus {
+    run("navstar_query_path_arcs", || {
+        let out = OutSlice::new(out_arcs, capacity, out_count, "out_arcs")?;
+        let (state, _) = last_path(query)?;
+        Ok(
+            out.write(state.query.last_arcs().iter().map(|a| NavstarPathArc {
+                first_point: a.first_corner,
+                last_point: a.last_corner,
+                centre: a.centre.to_array(),
+                radius: a.radius,
+            })),
+        )
+    })
+}
+
 /// The polygon corridor of the last path, start polygon first (empty when the path was
 /// answered without a search: one polygon, direct sight, or the exact mode).
 ///

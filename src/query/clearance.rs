@@ -65,6 +65,7 @@ impl Query {
         let status = self.on_mesh(&eroded.mesh, |query| {
             query.path_between(start, goal, &inner)
         })?;
+        eroded.arcs.turns(&self.path.corners, &mut self.path.arcs);
         self.corridor_to_original(&eroded.of_original);
         Ok(if moved { PathStatus::Partial } else { status })
     }
@@ -187,6 +188,7 @@ impl Query {
         self.agent.goals = kept;
         self.agent.index = index;
         let answer = answer?;
+        eroded.arcs.turns(&self.path.corners, &mut self.path.arcs);
         self.corridor_to_original(&eroded.of_original);
         Ok(answer)
     }

@@ -302,11 +302,19 @@ impl Query {
         (&self.path.corners, &self.path.details, self.cost)
     }
 
+    /// The turns round wall corners of the last path query (see [`Path::arcs`]). For the
+    /// C ABI's read-back functions.
+    #[cfg(feature = "capi")]
+    pub(crate) fn last_arcs(&self) -> &[crate::PathArc] {
+        &self.path.arcs
+    }
+
     /// The last path found, borrowed from this query.
     pub(super) fn last_path(&self, status: PathStatus) -> Path<'_> {
         Path {
             corners: &self.path.corners,
             details: &self.path.details,
+            arcs: &self.path.arcs,
             status,
             cost: self.cost,
         }
@@ -389,6 +397,7 @@ impl Query {
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
         self.stats = SearchStats::default();
+        self.path.arcs.clear();
         options.validate()?;
         let erosion = self.mesh.data().erosion_for(options.agent_radius);
         if erosion > 0.0 {

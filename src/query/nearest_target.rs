@@ -80,6 +80,7 @@ impl Query {
         options: &PathOptions,
     ) -> Result<usize, QueryError> {
         self.stats = super::SearchStats::default();
+        self.path.arcs.clear();
         options.validate()?;
         if goals.iter().any(|g| !g.is_finite()) {
             return Err(QueryError::NonFinitePoint(Endpoint::Goal));

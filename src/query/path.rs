@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use crate::corridor::{CornerDetail, path_length};
+use crate::corridor::{CornerDetail, PathArc, path_length};
 
 /// Whether a path reaches the goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +66,9 @@ pub struct Path<'a> {
     pub corners: &'a [Vec3],
     /// One entry per corner: flags (start, end, off-mesh link, area change), area, link.
     pub details: &'a [CornerDetail],
+    /// The turns round convex wall corners, in path order: empty unless the query had an
+    /// agent radius above the mesh's baked radius ([`crate::PathOptions::agent_radius`]).
+    pub arcs: &'a [PathArc],
     /// Whether the goal was reached.
     pub status: PathStatus,
     /// The cost of the path under the query's filter: each piece's length times its
@@ -83,6 +86,7 @@ impl Path<'_> {
         OwnedPath {
             corners: self.corners.to_vec(),
             details: self.details.to_vec(),
+            arcs: self.arcs.to_vec(),
             status: self.status,
             cost: self.cost,
         }
@@ -106,6 +110,8 @@ pub struct OwnedPath {
     pub corners: Vec<Vec3>,
     /// One entry per corner (see [`Path::details`]).
     pub details: Vec<CornerDetail>,
+    /// The turns round wall corners (see [`Path::arcs`]).
+    pub arcs: Vec<PathArc>,
     /// Whether the goal was reached.
     pub status: PathStatus,
     /// The cost of the path under the query's filter (see [`Path::cost`]).

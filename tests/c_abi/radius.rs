@@ -7,10 +7,11 @@
 use std::ptr;
 
 use navstar::ffi::{
-    NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery,
-    NavstarReachedPolygon, NavstarStatus, navstar_find_path, navstar_mesh_create,
+    NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions, NavstarPathArc, NavstarPathOptions,
+    NavstarQuery, NavstarReachedPolygon, NavstarStatus, navstar_find_path, navstar_mesh_create,
     navstar_mesh_free, navstar_mesh_options_default, navstar_path_options_default,
-    navstar_query_create, navstar_query_free, navstar_query_reachable_polygons,
+    navstar_query_create, navstar_query_free, navstar_query_path_arcs,
+    navstar_query_reachable_polygons,
 };
 use navstar::glam::Vec3;
 use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query};
@@ -112,6 +113,28 @@ fn c_path(
     (status, corners)
 }
 
+/// The turns of the last C path, read with a buffer of `capacity` entries: the status
+/// and the entries written, and the count reported.
+fn c_arcs(handles: &Handles, capacity: u32) -> (NavstarStatus, Vec<NavstarPathArc>, u32) {
+    let empty = NavstarPathArc {
+        first_point: 0,
+        last_point: 0,
+        centre: [0.0; 3],
+        radius: 0.0,
+    };
+    let mut out = vec![empty; capacity as usize];
+    let mut count = u32::MAX;
+    let buffer = if capacity == 0 {
+        ptr::null_mut()
+    } else {
+        out.as_mut_ptr()
+    };
+    // SAFETY: a live query used by this thread; room for `capacity` entries.
+    let status = unsafe { navstar_query_path_arcs(handles.1, buffer, capacity, &mut count) };
+    out.truncate(count.min(capacity) as usize);
+    (status, out, count)
+}
+
 #[test]
 fn paths_with_a_radius_are_the_rust_ones() {
     for baked in [0.0f32, 0.2] {
@@ -122,6 +145,7 @@ fn paths_with_a_radius_are_the_rust_ones() {
         let mesh = rust_mesh(baked);
         let mut query = Query::new(&mesh);
         let mut rng = Rng(5);
+        let mut turns = 0;
         for k in 0..60 {
             let point = |rng: &mut Rng| Vec3::new(rng.unit() * 6.0, 0.0, rng.unit() * 6.0);
             let (s, g) = (point(&mut rng), point(&mut rng));
@@ -150,7 +174,40 @@ fn paths_with_a_radius_are_the_rust_ones() {
                 (want, path.corners),
                 "{s} -> {g}, r = {radius}"
             );
+            // The turns round the pillar's corners, as Rust gives them; a buffer one
+            // short gets the first ones and the full count.
+            let want: Vec<NavstarPathArc> = path
+                .arcs
+                .iter()
+                .map(|a| NavstarPathArc {
+                    first_point: a.first_corner,
+                    last_point: a.last_corner,
+                    centre: a.centre.to_array(),
+                    radius: a.radius,
+                })
+                .collect();
+            if radius <= baked {
+                assert!(want.is_empty(), "{s} -> {g}: no turns without erosion");
+            }
+            turns += want.len();
+            let n = want.len() as u32;
+            assert_eq!(
+                c_arcs(&handles, 8),
+                (NavstarStatus::NavstarOk, want.clone(), n)
+            );
+            if n > 0 {
+                let short = c_arcs(&handles, n - 1);
+                assert_eq!(
+                    short,
+                    (
+                        NavstarStatus::NavstarBufferTooSmall,
+                        want[..n as usize - 1].to_vec(),
+                        n
+                    )
+                );
+            }
         }
+        assert!(turns > 0, "no path turned round the pillar");
     }
 }
 

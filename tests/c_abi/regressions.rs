@@ -321,8 +321,8 @@ const L_SIZES: [u32; 3] = [4, 4, 4];
 fn failed_path_calls_forget_the_last_path() {
     use navstar::ffi::{
         NavstarPathInfo, navstar_find_nearest_target, navstar_find_path, navstar_query_create,
-        navstar_query_free, navstar_query_path_corridor, navstar_query_path_details,
-        navstar_query_path_info,
+        navstar_query_free, navstar_query_path_arcs, navstar_query_path_corridor,
+        navstar_query_path_details, navstar_query_path_info,
     };
     let mut mesh = ptr::null_mut();
     // SAFETY: arrays of the stated sizes; `mesh` is writable.
@@ -363,6 +363,7 @@ fn failed_path_calls_forget_the_last_path() {
                 navstar_query_path_info(query, &mut info),
                 navstar_query_path_details(query, ptr::null_mut(), 0, &mut n),
                 navstar_query_path_corridor(query, ptr::null_mut(), 0, &mut n),
+                navstar_query_path_arcs(query, ptr::null_mut(), 0, &mut n),
             ]
         };
         for answer in answers {

@@ -10,6 +10,7 @@
 
 mod agent_moves;
 mod agent_queries;
+mod arcs;
 #[path = "../common/clearance_oracle/mod.rs"]
 mod clearance_oracle;
 #[path = "../common/mod.rs"]

@@ -940,6 +940,14 @@ class Query {
             return navstar_query_path_details(raw_, data, capacity, &count);
         });
     }
+    // The turns of the last path round convex wall corners (paths with an agent radius
+    // above the mesh's baked one; empty otherwise): the points first_point..last_point lie
+    // round centre, at least radius from it.
+    Result path_arcs(std::vector<NavstarPathArc> &out) const {
+        return detail::fill(out, [this](NavstarPathArc *data, std::uint32_t capacity, std::uint32_t &count) {
+            return navstar_query_path_arcs(raw_, data, capacity, &count);
+        });
+    }
     // The polygon corridor of the last path, start polygon first.
     Result path_corridor(std::vector<std::uint32_t> &out) const {
         return detail::fill(out, [this](std::uint32_t *data, std::uint32_t capacity, std::uint32_t &count) {

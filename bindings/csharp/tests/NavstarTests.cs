@@ -301,7 +301,26 @@ internal static unsafe partial class NavstarTests
                                                      SegmentDistance(V(2, 0, 1), wide[i], wide[i + 1])));
                 }
                 Check(least >= 0.25 - 1e-4, "the disc's path keeps 0.25 from the inner corners: " + least);
+                // Its turns: round (1, 1), then (2, 1), each point between 0.25 and the
+                // octagon's reach from its centre.
+                PathArc[] arcs = query.GetPathArcs();
+                Check(arcs.Length == 2 && arcs[0].Centre.X == 1 && arcs[0].Centre.Z == 1 && arcs[1].Centre.X == 2 &&
+                      arcs[1].Centre.Z == 1 && arcs[0].Radius == 0.25f && arcs[0].LastPoint < arcs[1].FirstPoint &&
+                      arcs[1].LastPoint + 1 < wide.Length, "two turns, round (1, 1) then (2, 1)");
+                foreach (PathArc arc in arcs)
+                {
+                    for (int i = arc.FirstPoint; i <= arc.LastPoint; i++)
+                    {
+                        double d = Math.Sqrt(Math.Pow(wide[i].X - arc.Centre.X, 2) + Math.Pow(wide[i].Z - arc.Centre.Z, 2));
+                        Check(d >= 0.25 - 1e-4 && d <= 0.25 / Math.Cos(Math.PI / 8) + 1e-4, "a turn's point lies round its centre: " + d);
+                    }
+                }
+                int arcCount;
+                Check(query.GetPathArcs(new PathArc[1], out arcCount) == Status.BufferTooSmall && arcCount == 2,
+                      "GetPathArcs into a buffer of 1: BufferTooSmall, count 2");
             }
+            query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), PathOptions.Default, out partial);
+            Check(query.GetPathArcs().Length == 0, "no turns without a radius");
             PathOptions negative = PathOptions.Default;
             negative.AgentRadius = -1;
             ExpectThrows(() => query.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), negative), Status.ErrorInvalidArgument,

@@ -195,6 +195,7 @@ impl Navigator {
             last_error,
             last_partial,
             last_details,
+            last_arcs,
             last_cost,
             last_ends,
             ..
@@ -208,6 +209,7 @@ impl Navigator {
                 last_error.clear();
                 *last_partial = path.status.is_partial();
                 last_details.extend_from_slice(path.details);
+                last_arcs.extend_from_slice(path.arcs);
                 *last_cost = path.cost;
                 *last_ends = ends(path.corners);
                 Ok(path.corners)

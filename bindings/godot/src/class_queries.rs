@@ -56,6 +56,26 @@ impl NavstarMesh {
         self.nav.last_corner_links().collect()
     }
 
+    /// The turns of the last path round convex wall corners, in path order (paths with
+    /// an `agent_radius` above the mesh's baked one; empty otherwise): one dictionary per
+    /// turn, `{first_point, last_point, centre, radius}`. The points `first_point` to
+    /// `last_point` of the path lie on an octagon drawn round the circle of `radius` about
+    /// the wall corner `centre`, so the polyline keeps `radius` from it; an agent that
+    /// steers on curves may follow the circle instead.
+    #[func]
+    fn get_last_path_arcs(&self) -> VarArray {
+        let mut arcs = VarArray::new();
+        for arc in self.nav.last_arcs() {
+            let mut d = VarDictionary::new();
+            put(&mut d, "first_point", i64::from(arc.first_corner));
+            put(&mut d, "last_point", i64::from(arc.last_corner));
+            put(&mut d, "centre", vector(arc.centre));
+            put(&mut d, "radius", arc.radius);
+            arcs.push(&d.to_variant());
+        }
+        arcs
+    }
+
     /// The cost of the last path: its length weighted by `area_costs`, plus link costs.
     #[func]
     fn get_last_path_cost(&self) -> f32 {

@@ -78,6 +78,8 @@ pub struct Navigator {
     pub(crate) last_partial: bool,
     /// Details of the corners of the last path (kept, reused, for the read-back methods).
     pub(crate) last_details: Vec<CornerDetail>,
+    /// The turns of the last path round wall corners (with an agent radius only).
+    pub(crate) last_arcs: Vec<navstar::PathArc>,
     /// Cost of the last path under its filter (0 after a failure).
     pub(crate) last_cost: f32,
     /// The world of tiles the mesh is a snapshot of, when built with `add_tile`.
@@ -203,6 +205,7 @@ impl Navigator {
             last_error,
             last_partial,
             last_details,
+            last_arcs,
             last_cost,
             last_ends,
             ..
@@ -213,6 +216,7 @@ impl Navigator {
                 last_error.clear();
                 *last_partial = path.status.is_partial();
                 last_details.extend_from_slice(path.details);
+                last_arcs.extend_from_slice(path.arcs);
                 *last_cost = path.cost;
                 *last_ends = ends(path.corners);
                 Ok(path.corners)
@@ -246,6 +250,7 @@ impl Navigator {
     pub(crate) fn forget_path(&mut self) {
         self.last_partial = false;
         self.last_details.clear();
+        self.last_arcs.clear();
         self.last_cost = 0.0;
         self.last_ends = None;
     }

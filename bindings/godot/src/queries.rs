@@ -65,6 +65,12 @@ impl Navigator {
             .map(|d| d.link.map_or(-1, |l| i32::try_from(l).unwrap_or(i32::MAX)))
     }
 
+    /// The turns of the last path round wall corners, in path order (paths with an
+    /// agent radius above the mesh's baked one; empty otherwise and after a failure).
+    pub fn last_arcs(&self) -> &[navstar::PathArc] {
+        &self.last_arcs
+    }
+
     /// Cost of the last path under its filter (0 after a failure).
     pub fn last_cost(&self) -> f32 {
         self.last_cost
@@ -148,6 +154,7 @@ impl Navigator {
             query,
             last_error,
             last_details,
+            last_arcs,
             last_cost,
             last_ends,
             ..
@@ -157,6 +164,7 @@ impl Navigator {
             Ok(found) => {
                 last_error.clear();
                 last_details.extend_from_slice(found.path.details);
+                last_arcs.extend_from_slice(found.path.arcs);
                 *last_cost = found.path.cost;
                 *last_ends = crate::navigator::ends(found.path.corners);
                 Ok((found.target, found.path.corners))

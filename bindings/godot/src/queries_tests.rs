@@ -240,10 +240,9 @@ fn area_costs_weigh_the_path() {
     assert!(nav.last_error().contains('1'), "{}", nav.last_error());
 }
 
-#[test]
-fn corridor_lists_the_polygons_crossed() {
-    let mut nav = Navigator::default();
-    // An L: the path must turn, so it is searched.
+/// An L of three unit squares, polygons 0 = [0,1]x[0,1], 1 = [1,2]x[0,1] and
+/// 2 = [0,1]x[1,2]; its inner wall corner is (1, 0, 1).
+fn l_shape() -> Navigator {
     let vertices = [
         v(0.0, 0.0),
         v(1.0, 0.0),
@@ -255,7 +254,15 @@ fn corridor_lists_the_polygons_crossed() {
         v(1.0, 2.0),
     ];
     let polygons: [&[i32]; 3] = [&[0, 1, 4, 3], &[1, 2, 5, 4], &[3, 4, 7, 6]];
+    let mut nav = Navigator::default();
     nav.build(vertices, polygons, &Settings::default()).unwrap();
+    nav
+}
+
+#[test]
+fn corridor_lists_the_polygons_crossed() {
+    // An L: the path must turn, so it is searched.
+    let mut nav = l_shape();
     nav.find_path(v(1.8, 0.5), v(0.5, 1.8), &Settings::default())
         .unwrap();
     assert_eq!(nav.last_corridor(), [1, 0, 2]);
@@ -430,6 +437,43 @@ fn agent_radius_keeps_paths_off_the_walls() {
     // Reachable polygons honour the radius too: at 0.3 every square is still reachable.
     let r = nav.reachable(v(0.5, 0.5), f32::INFINITY, &s).unwrap();
     assert_eq!(r.polygons, [0, 1, 2]);
+}
+
+#[test]
+fn agent_radius_paths_give_their_turns_round_wall_corners() {
+    // An L of three unit squares whose inner wall corner is (1, 0, 1): a disc of radius
+    // 0.2 turns round it once, its turn's points between 0.2 and the octagon's reach.
+    let mut nav = l_shape();
+    let s = Settings {
+        agent_radius: 0.2,
+        ..Settings::default()
+    };
+    let corners = nav
+        .find_path(v(1.8, 0.5), v(0.5, 1.8), &s)
+        .unwrap()
+        .to_vec();
+    let arcs = nav.last_arcs().to_vec();
+    assert_eq!(arcs.len(), 1, "{arcs:?}");
+    assert_eq!(
+        (arcs[0].centre, arcs[0].radius),
+        (Vec3::new(1.0, 0.0, 1.0), 0.2)
+    );
+    let reach = 0.2 / (std::f32::consts::PI / 8.0).cos();
+    for c in &corners[arcs[0].first_corner as usize..=arcs[0].last_corner as usize] {
+        let d = c.distance(arcs[0].centre);
+        assert!((0.2 - 1e-5..=reach + 1e-5).contains(&d), "{c} at {d}");
+    }
+    // Without a radius, and after a failure, there are none.
+    nav.find_path(v(1.8, 0.5), v(0.5, 1.8), &Settings::default())
+        .unwrap();
+    assert!(nav.last_arcs().is_empty());
+    nav.find_path(v(1.8, 0.5), v(0.5, 1.8), &s).unwrap();
+    let wide = Settings {
+        agent_radius: 0.6,
+        ..Settings::default()
+    };
+    assert!(nav.find_path(v(1.8, 0.5), v(0.5, 1.8), &wide).is_err());
+    assert!(nav.last_arcs().is_empty());
 }
 
 #[test]

@@ -35,6 +35,7 @@
 //! of tiles, with a cache of its own, so erosion across tile borders is that of one mesh
 //! and never stale. Off-mesh links are not part of the eroded mesh.
 
+mod arcs;
 mod layers;
 mod moves;
 mod pieces;
@@ -46,6 +47,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arc_swap::ArcSwap;
+
+pub(crate) use arcs::ArcCentres;
 
 use super::{MeshData, NavMesh};
 use crate::error::QueryError;
@@ -84,6 +87,8 @@ pub(crate) struct ErodedMesh {
     pub mesh: NavMesh,
     /// Per polygon of `mesh`: the original polygon holding it.
     pub of_original: Vec<u32>,
+    /// The wall corners a path on `mesh` may turn round.
+    pub arcs: ArcCentres,
 }
 
 /// What an eroded mesh depends on.
@@ -126,7 +131,7 @@ impl Clearance {
             .load()
             .iter()
             .filter_map(|e| e.built.as_ref().ok())
-            .map(|e| approximate_bytes(e.mesh.data()) + e.of_original.len() * 4)
+            .map(|e| approximate_bytes(e.mesh.data()) + e.of_original.len() * 4 + e.arcs.bytes())
             .sum()
     }
 }
@@ -207,6 +212,7 @@ impl MeshData {
         let layers = layers::Layers::new(self, &admitted);
         let mut parts = Vec::with_capacity(layers.count);
         let mut seams = Vec::new();
+        let mut centres = Vec::new();
         for layer in 0..layers.count {
             let input = layers.input(self, layer, r);
             seams.extend(
@@ -216,7 +222,8 @@ impl MeshData {
                     .copied()
                     .zip(input.seam_polygons.iter().copied()),
             );
-            let region = region::erode(input, r);
+            let (region, grounds) = region::erode(input, r);
+            ArcCentres::lift_layer(self, &region.polygons, &grounds, &mut centres);
             parts.push(pieces::triangulate(&region)?);
         }
         let pieces = stitch::join(parts, &seams);
@@ -226,7 +233,11 @@ impl MeshData {
             ));
         }
         let (mesh, of_original) = pieces::build_mesh(self, &pieces)?;
-        Ok(ErodedMesh { mesh, of_original })
+        Ok(ErodedMesh {
+            mesh,
+            of_original,
+            arcs: ArcCentres::new(centres, radius, self.up),
+        })
     }
 }
 

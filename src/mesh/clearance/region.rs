@@ -78,8 +78,10 @@ fn capsule(a: DVec2, b: DVec2, reach: f64) -> Vec<Vec<[f64; 2]>> {
 }
 
 /// Erodes one layer of admitted polygons (see [`super::layers`]) by `r > 0`: the
-/// layer's polygons and the boundary rings of the region eroded from them.
-pub(super) fn erode(input: LayerInput, r: f64) -> Region {
+/// layer's polygons and the boundary rings of the region eroded from them, and the
+/// layer's own wall corners that a round polygon was drawn about (the centres of the
+/// turns a path may take, [`super::arcs`]).
+pub(super) fn erode(input: LayerInput, r: f64) -> (Region, Vec<DVec2>) {
     let scale = input
         .polygons
         .iter()
@@ -118,6 +120,7 @@ pub(super) fn erode(input: LayerInput, r: f64) -> Region {
         end.own |= own;
     }
     let reach = r / (std::f64::consts::PI / ARC_SEGMENTS as f64).cos();
+    let mut centres = Vec::new();
     for ((x, y), joint) in &joints {
         let convex_or_straight = match (joint.arriving.as_slice(), joint.leaving.as_slice()) {
             ([before], [after]) => {
@@ -133,7 +136,12 @@ pub(super) fn erode(input: LayerInput, r: f64) -> Region {
         }
         let centre = DVec2::new(f64::from_bits(*x), f64::from_bits(*y));
         let disc = round(centre, reach);
-        if joint.own { &mut band } else { &mut near_band }.push(disc);
+        if joint.own {
+            centres.push(centre);
+            band.push(disc);
+        } else {
+            near_band.push(disc);
+        }
     }
     // The other levels' walls count within `r` of a seam only.
     if !near_band.is_empty() {
@@ -163,5 +171,5 @@ pub(super) fn erode(input: LayerInput, r: f64) -> Region {
         .map(|ring| ring.into_iter().map(DVec2::from).collect::<Vec<_>>())
         .filter(|ring| ring.len() >= 3)
         .collect();
-    Region { polygons, rings }
+    (Region { polygons, rings }, centres)
 }

@@ -568,8 +568,14 @@ impl Query {
         self.corridor.clone_from(&answer.corridor);
         self.cost = answer.cost;
         self.stats = state.stats;
+        self.path.arcs.clear();
         if let Some(radius) = &state.radius {
-            // As `find_path` gives it: the corridor in the mesh's own polygons.
+            // As `find_path` gives it: the corridor in the mesh's own polygons, and the
+            // turns round wall corners.
+            radius
+                .eroded
+                .arcs
+                .turns(&self.path.corners, &mut self.path.arcs);
             self.on_mesh(&radius.original, |query| {
                 query.corridor_to_original(&radius.eroded.of_original);
             });

@@ -254,6 +254,10 @@ namespace Navstar
             NavstarQuery query, CornerDetail* outDetails, uint capacity, out uint count);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_path_arcs(
+            NavstarQuery query, PathArc* outArcs, uint capacity, out uint count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_query_path_corridor(
             NavstarQuery query, uint* outPolygons, uint capacity, out uint count);
 

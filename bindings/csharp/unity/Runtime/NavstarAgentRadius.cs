@@ -4,9 +4,10 @@
 // nearest point where the disc fits and a raycast of the disc's centre; for agents that
 // move, moving along the surface, the distance to the wall and random points where the
 // disc fits. Paths, nearest targets and reachable polygons take the radius in
-// PathOptions.AgentRadius instead.
+// PathOptions.AgentRadius instead, and GetPathArcs gives a path's turns round wall corners.
 
 using System;
+using System.Runtime.InteropServices;
 
 namespace Navstar
 {
@@ -114,8 +115,76 @@ namespace Navstar
         }
     }
 
+    /// <summary>
+    /// A turn of a query's last path round a convex wall corner (NavstarPathArc): paths
+    /// with PathOptions.AgentRadius above the mesh's baked radius have one per wall corner
+    /// they go round. The points FirstPoint..LastPoint lie on an octagon drawn round the
+    /// circle of Radius about Centre, so the polyline keeps Radius from the corner; an
+    /// agent that steers on curves may follow the circle instead.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PathArc
+    {
+        private uint firstPoint;
+        private uint lastPoint;
+        private Vector3 centre;
+        private float radius;
+
+        /// <summary>The index of the first path point placed round the wall corner.</summary>
+        public int FirstPoint
+        {
+            get { return (int)firstPoint; }
+        }
+
+        /// <summary>The index of the last one (at least FirstPoint).</summary>
+        public int LastPoint
+        {
+            get { return (int)lastPoint; }
+        }
+
+        /// <summary>The wall corner turned round, a vertex of the mesh (world coordinates).</summary>
+        public Vector3 Centre
+        {
+            get { return centre; }
+        }
+
+        /// <summary>The distance kept from Centre: the agent radius less the mesh's baked radius.</summary>
+        public float Radius
+        {
+            get { return radius; }
+        }
+    }
+
     public sealed partial class NavstarQuery
     {
+        /// <summary>
+        /// The turns of the last path round wall corners into <paramref name="buffer"/>, in
+        /// path order (none without an agent radius above the baked one); count and
+        /// Status.BufferTooSmall as for GetPathDetails.
+        /// </summary>
+        public unsafe Status GetPathArcs(PathArc[] buffer, out int count)
+        {
+            uint total;
+            Status status;
+            fixed (PathArc* arcs = buffer)
+            {
+                status = NativeMethods.navstar_query_path_arcs(
+                    this, arcs, buffer == null ? 0u : (uint)buffer.Length, out total);
+            }
+            count = (int)Math.Min(total, int.MaxValue);
+            return status;
+        }
+
+        /// <summary>The turns of the last path as a new array; throws NavstarException on errors.</summary>
+        public PathArc[] GetPathArcs()
+        {
+            int count;
+            NavstarException.ThrowIfError(GetPathArcs(null, out count));
+            PathArc[] arcs = new PathArc[count];
+            NavstarException.ThrowIfError(GetPathArcs(arcs, out count));
+            return arcs;
+        }
+
         /// <summary>
         /// As DistanceToWall, for a disc of radius <paramref name="agentRadius"/>: the distance
         /// from its centre (moved to where the disc fits) to the walls moved in by the radius,

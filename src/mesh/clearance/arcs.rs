@@ -1,0 +1,175 @@
+//! The wall corners a disc's path turns round: the centres of the regular polygons drawn
+//! round convex wall corners by the erosion ([`super::region`]), kept with the eroded
+//! mesh so that a path found on it can say, per corner, which wall corner it goes round
+//! ([`crate::PathArc`]).
+//!
+//! A path on the eroded mesh bends only at corners of the eroded region that stick into
+//! the walkable side: a corner of the polygon round a wall corner (at
+//! `r / cos(pi / ARC_SEGMENTS)` from it) or a point where that polygon meets the band of
+//! a straight wall (between `r` and that distance). So a bending path corner goes round
+//! the wall corner that lies within that distance of it, on the inner side of the bend;
+//! where several do, the nearest in 3D (which also tells the levels of a multi-level mesh
+//! apart).
+
+use std::collections::HashMap;
+
+use glam::{DVec2, Vec2, Vec3};
+
+use super::ARC_SEGMENTS;
+use crate::corridor::PathArc;
+use crate::geometry::UpAxis;
+use crate::mesh::MeshData;
+use crate::mesh::partition::CLOSE_POINTS;
+
+/// The wall corners of an eroded mesh, by cell of a uniform grid of the ground plane.
+#[derive(Debug, Default)]
+pub(crate) struct ArcCentres {
+    /// The wall corners (world coordinates), sorted by [`ArcCentres::cell_of`].
+    points: Vec<Vec3>,
+    /// The cell of each point, in the same order.
+    cells: Vec<(i64, i64)>,
+    /// The grid's cell side (world units): at least the farthest a corner lies from its
+    /// wall corner, so that the 3 x 3 cells round a corner hold every candidate.
+    side: f32,
+    /// The farthest a bending corner lies from its wall corner (world units).
+    reach: f32,
+    /// The erosion radius (world units).
+    radius: f32,
+    /// How much nearer than `radius` a bending corner may lie (rounding; world units).
+    slack: f32,
+    up: UpAxis,
+}
+
+impl ArcCentres {
+    /// The wall corners at ground positions `grounds` of one layer whose polygons are
+    /// `polygons` (original ids and ground corners), appended as 3D points of `mesh`.
+    /// A ground position that is no polygon corner of the layer is skipped.
+    pub fn lift_layer(
+        mesh: &MeshData,
+        polygons: &[(u32, Vec<DVec2>)],
+        grounds: &[DVec2],
+        out: &mut Vec<Vec3>,
+    ) {
+        if grounds.is_empty() {
+            return;
+        }
+        let key = |q: DVec2| (q.x.to_bits(), q.y.to_bits());
+        let mut vertex_at: HashMap<(u64, u64), u32> = HashMap::new();
+        for (id, corners) in polygons {
+            let slots = mesh.corner_range(*id);
+            for (corner, slot) in corners.iter().zip(slots) {
+                vertex_at.entry(key(*corner)).or_insert(mesh.corners[slot]);
+            }
+        }
+        out.extend(
+            grounds
+                .iter()
+                .filter_map(|q| vertex_at.get(&key(*q)))
+                .map(|&v| mesh.vertices[v as usize]),
+        );
+    }
+
+    /// The wall corners `points` of a mesh with up axis `up`, eroded by `radius > 0`.
+    pub fn new(mut points: Vec<Vec3>, radius: f32, up: UpAxis) -> ArcCentres {
+        // The erosion draws its band wider than `r` by a margin relative to the largest
+        // coordinate (`region::BAND_MARGIN`), and `i_overlay` snaps to a grid finer than
+        // that: allow twice the margin, and a little more, on either side.
+        let scale = points
+            .iter()
+            .map(|&p| up.ground(p).abs().max_element())
+            .fold(1.0, f32::max);
+        let slack = 2.0 * CLOSE_POINTS as f32 * scale + 1e-5;
+        let reach = (radius + slack) / (std::f32::consts::PI / ARC_SEGMENTS as f32).cos();
+        let reach = reach * (1.0 + 1e-4) + slack;
+        let side = 2.0 * reach;
+        let cell_of = |p: Vec3| cell(up.ground(p), side);
+        points.sort_by(|a, b| {
+            (cell_of(*a).cmp(&cell_of(*b)))
+                .then(a.x.total_cmp(&b.x))
+                .then(a.y.total_cmp(&b.y))
+                .then(a.z.total_cmp(&b.z))
+        });
+        points.dedup();
+        let cells = points.iter().map(|&p| cell_of(p)).collect();
+        ArcCentres {
+            points,
+            cells,
+            side,
+            reach,
+            radius,
+            slack,
+            up,
+        }
+    }
+
+    /// The bytes of the tables.
+    pub fn bytes(&self) -> usize {
+        self.points.len() * (std::mem::size_of::<Vec3>() + std::mem::size_of::<(i64, i64)>())
+    }
+
+    /// The wall corner the path bending at `corner` (from `before`, on to `after`) goes
+    /// round, if any.
+    fn centre_of(&self, before: Vec3, corner: Vec3, after: Vec3) -> Option<Vec3> {
+        let up = self.up;
+        let (b, q, a) = (up.ground(before), up.ground(corner), up.ground(after));
+        let (inward_from, inward_to) = ((b - q).normalize_or_zero(), (a - q).normalize_or_zero());
+        if inward_from.perp_dot(inward_to).abs() < 1e-6 {
+            return None; // no bend
+        }
+        // Inside the bend: the side of the two legs' bisector.
+        let inside = inward_from + inward_to;
+        let least = self.radius - self.slack;
+        let (cx, cz) = cell(q, self.side);
+        let mut best: Option<(f32, Vec3)> = None;
+        for x in cx - 1..=cx + 1 {
+            for z in cz - 1..=cz + 1 {
+                let start = self.cells.partition_point(|&c| c < (x, z));
+                let end = start + self.cells[start..].partition_point(|&c| c == (x, z));
+                for &p in &self.points[start..end] {
+                    let towards = up.ground(p) - q;
+                    let d = towards.length();
+                    if d < least || d > self.reach || towards.dot(inside) <= 0.0 {
+                        continue;
+                    }
+                    let d3 = p.distance(corner);
+                    if best.is_none_or(|(nearest, _)| d3 < nearest) {
+                        best = Some((d3, p));
+                    }
+                }
+            }
+        }
+        best.map(|(_, p)| p)
+    }
+
+    /// Appends to `out` the turns of the path `corners` (found on the eroded mesh) round
+    /// wall corners: each run of consecutive corners that go round the same wall corner
+    /// is one [`PathArc`]. The first and last corners are never on one.
+    pub fn turns(&self, corners: &[Vec3], out: &mut Vec<PathArc>) {
+        out.clear();
+        if self.points.is_empty() {
+            return;
+        }
+        for i in 1..corners.len().saturating_sub(1) {
+            let Some(centre) = self.centre_of(corners[i - 1], corners[i], corners[i + 1]) else {
+                continue;
+            };
+            let index = i as u32;
+            match out.last_mut() {
+                Some(arc) if arc.centre == centre && arc.last_corner + 1 == index => {
+                    arc.last_corner = index;
+                }
+                _ => out.push(PathArc {
+                    first_corner: index,
+                    last_corner: index,
+                    centre,
+                    radius: self.radius,
+                }),
+            }
+        }
+    }
+}
+
+/// The grid cell of ground point `q` for cells of side `side`.
+fn cell(q: Vec2, side: f32) -> (i64, i64) {
+    ((q.x / side).floor() as i64, (q.y / side).floor() as i64)
+}
