@@ -30,7 +30,9 @@ use navstar::glam::Vec3;
 use navstar::{NavMesh, QueryFilter};
 use navstar_fuzz::agent_calls::{c_nearest_point_for_agent, c_raycast_for_agent};
 use navstar_fuzz::agent_moves::{MoveIn, RandomIn, WallIn, random, surface_move, wall};
-use navstar_fuzz::calls::{Fault, NullOuts, agent_faults, check_faults, null_fault, point_fault};
+use navstar_fuzz::calls::{
+    Fault, NullOuts, agent_faults, check_faults, null_fault, point_fault, same_raycast_hit,
+};
 use navstar_fuzz::input::{Built, CFilter};
 use navstar_fuzz::radius::{distance_to_walls, wall_tolerance, walls};
 use navstar_fuzz::{
@@ -225,28 +227,9 @@ fn raycast(
         Vec3::from(end.unwrap()),
         filter.unwrap(),
     );
-    let hit = match mesh.raycast_for_agent(s, e, &filter, radius) {
-        Err(err) => {
-            assert_eq!(answer.status, query_status(&err), "Rust said {err}");
-            return;
-        }
-        Ok(hit) => hit,
+    let Some(hit) = same_raycast_hit(&answer, mesh.raycast_for_agent(s, e, &filter, radius)) else {
+        return;
     };
-    assert_eq!(answer.status, OK, "{}", answer.message);
-    let c = answer.value.unwrap();
-    assert_eq!(c.hit, u32::from(hit.hit.is_some()));
-    assert_eq!(c.t.to_bits(), hit.t.to_bits());
-    assert_eq!(
-        c.point.map(f32::to_bits),
-        hit.point.to_array().map(f32::to_bits)
-    );
-    assert_eq!(
-        c.normal.map(f32::to_bits),
-        hit.hit
-            .map_or([0.0; 3], |wall| wall.normal.to_array())
-            .map(f32::to_bits)
-    );
-    assert_eq!(c.polygon, hit.polygon);
     // Independent checks.
     if radius <= mesh.agent_radius() {
         let plain = mesh

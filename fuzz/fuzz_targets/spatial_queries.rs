@@ -22,7 +22,7 @@ use navstar::glam::{DVec2, Vec3};
 use navstar::{NavMesh, QueryFilter};
 use navstar_fuzz::calls::{
     Fault, NullOuts, c_interpolate, c_nearest_point, c_raycast, check_faults, filter_fault,
-    null_fault, point_fault, polygon_info_checked,
+    null_fault, point_fault, polygon_info_checked, same_raycast_hit,
 };
 use navstar_fuzz::input::{Built, CFilter};
 use navstar_fuzz::{
@@ -227,28 +227,9 @@ fn raycast(
         Vec3::from(end.unwrap()),
         filter.unwrap(),
     );
-    let hit = match mesh.raycast(s, e, &filter) {
-        Err(err) => {
-            assert_eq!(answer.status, query_status(&err), "Rust said {err}");
-            return;
-        }
-        Ok(hit) => hit,
+    let Some(hit) = same_raycast_hit(&answer, mesh.raycast(s, e, &filter)) else {
+        return;
     };
-    assert_eq!(answer.status, OK, "{}", answer.message);
-    let c = answer.value.unwrap();
-    assert_eq!(c.hit, u32::from(hit.hit.is_some()));
-    assert_eq!(c.t.to_bits(), hit.t.to_bits());
-    assert_eq!(
-        c.point.map(f32::to_bits),
-        hit.point.to_array().map(f32::to_bits)
-    );
-    assert_eq!(
-        c.normal.map(f32::to_bits),
-        hit.hit
-            .map_or([0.0; 3], |wall| wall.normal.to_array())
-            .map(f32::to_bits)
-    );
-    assert_eq!(c.polygon, hit.polygon);
     // Independent checks.
     let tol = tolerance(mesh, &[s, e]);
     let admitted = |q: u32| filter.admits(mesh.polygon_flags(q));

@@ -401,6 +401,40 @@ pub fn c_raycast(
     }
 }
 
+/// Checks a C raycast's answer against the Rust API's for the same call, bit for bit:
+/// the same error status, or `NAVSTAR_OK` with the same hit, fraction, point, wall
+/// normal (zero without a hit) and polygon. Returns the Rust hit when both succeeded.
+pub fn same_raycast_hit(
+    answer: &OneAnswer<NavstarRaycastHit>,
+    rust: Result<navstar::Raycast, navstar::QueryError>,
+) -> Option<navstar::Raycast> {
+    let hit = match rust {
+        Err(err) => {
+            assert_eq!(answer.status, crate::query_status(&err), "Rust said {err}");
+            return None;
+        }
+        Ok(hit) => hit,
+    };
+    assert_eq!(answer.status, crate::OK, "{}", answer.message);
+    let c = answer
+        .value
+        .expect("a raycast that succeeded wrote its hit");
+    assert_eq!(c.hit, u32::from(hit.hit.is_some()));
+    assert_eq!(c.t.to_bits(), hit.t.to_bits());
+    assert_eq!(
+        c.point.map(f32::to_bits),
+        hit.point.to_array().map(f32::to_bits)
+    );
+    assert_eq!(
+        c.normal.map(f32::to_bits),
+        hit.hit
+            .map_or([0.0; 3], |wall| wall.normal.to_array())
+            .map(f32::to_bits)
+    );
+    assert_eq!(c.polygon, hit.polygon);
+    Some(hit)
+}
+
 /// What `navstar_mesh_interpolate` answered.
 #[derive(Debug)]
 pub struct InterpolateAnswer {

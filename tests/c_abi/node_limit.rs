@@ -17,8 +17,8 @@ use NavstarStatus::{
 
 /// A 9x9 serpentine of unit cells (Y up): rows 0, 2, 4, 6, 8 are open, joined by one
 /// cell at alternating ends, so the way from row 0 to row 8 winds through every row
-/// (no direct sight: a search is needed).
-fn serpentine() -> Mesh {
+/// (no direct sight: a search is needed). The caller owns the mesh made.
+pub(crate) fn create_serpentine() -> *mut NavstarMesh {
     const SIDE: u32 = 9;
     let mut cells = vec![0u8; (SIDE * SIDE) as usize];
     for y in 0..SIDE {
@@ -42,7 +42,12 @@ fn serpentine() -> Mesh {
         )
     };
     assert_status(status, OK, &[]);
-    Mesh(mesh)
+    mesh
+}
+
+/// [`create_serpentine`], freed when dropped.
+fn serpentine() -> Mesh {
+    Mesh(create_serpentine())
 }
 
 /// From the first row's first cell to the last row's first cell.

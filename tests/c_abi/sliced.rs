@@ -33,28 +33,7 @@ impl Drop for Handles {
 }
 
 fn serpentine() -> Handles {
-    const SIDE: u32 = 9;
-    let mut cells = vec![0u8; (SIDE * SIDE) as usize];
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            let open = y % 2 == 0 || x == if y % 4 == 1 { SIDE - 1 } else { 0 };
-            cells[(y * SIDE + x) as usize] = u8::from(open);
-        }
-    }
-    let mut mesh = ptr::null_mut();
-    // SAFETY: `cells` holds SIDE * SIDE bytes; NULL origin and options are defaults.
-    let status = unsafe {
-        navstar_mesh_create_from_grid(
-            cells.as_ptr(),
-            SIDE,
-            SIDE,
-            1.0,
-            ptr::null(),
-            ptr::null(),
-            &mut mesh,
-        )
-    };
-    assert_status(status, OK, &[]);
+    let mesh = crate::node_limit::create_serpentine();
     let mut query = ptr::null_mut();
     // SAFETY: a live mesh and a writable out pointer.
     let status = unsafe { navstar_query_create(mesh, &mut query) };

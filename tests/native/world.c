@@ -17,40 +17,12 @@
  */
 #include "navstar.h"
 
+#include "checks.h"
+
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int passed = 0;
-static int failed = 0;
-
-static void check(int ok, const char *format, ...) {
-    va_list args;
-    printf("%s: ", ok ? "PASS" : "FAIL");
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    printf("\n");
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-    }
-}
-
-static void expect_status(NavstarStatus got, NavstarStatus want, const char *what) {
-    check(got == want, "%s: %s (want %s)%s%s", what, navstar_status_name((int32_t)got),
-          navstar_status_name((int32_t)want), got == want ? "" : "; message: ",
-          got == want ? "" : navstar_last_error_message());
-}
-
-static void expect_error(NavstarStatus got, NavstarStatus want, const char *culprit, const char *what) {
-    const char *message = navstar_last_error_message();
-    expect_status(got, want, what);
-    check(strstr(message, culprit) != NULL, "%s: message \"%s\" names \"%s\"", what, message, culprit);
-}
 
 static NavstarMesh *grid_tile(const uint8_t cells[4], float x0) {
     const float origin[3] = {x0, 0.0f, 0.0f};
