@@ -18,6 +18,7 @@ mod path;
 mod reachable;
 mod sliced;
 mod stats;
+mod tighten;
 mod wall;
 mod wander;
 
@@ -91,6 +92,8 @@ pub struct Query {
     pub(super) merged_region: NodeMap,
     /// The time-sliced path search ([`Query::begin_path`]) and its answer's buffers.
     pub(super) sliced: sliced::Sliced,
+    /// Scratch of the default mode's tightening round inner vertices.
+    pub(super) tighten: tighten::Tighten,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -186,6 +189,7 @@ impl Query {
             nearby: nearby::Nearby::default(),
             agent: clearance::AgentScratch::default(),
             sliced: sliced::Sliced::default(),
+            tighten: tighten::Tighten::default(),
         })
     }
 
@@ -581,6 +585,7 @@ impl Query {
             &mut self.pull,
             &mut self.path,
         );
+        self.tighten_corridor(&request);
     }
 
     /// A point exactly on a vertex where the mesh is pinched (two squares touching at a

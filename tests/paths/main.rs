@@ -20,6 +20,8 @@
 //! * `random_points`: random points by area, over the mesh and around a point;
 //! * `sliced`: time-sliced path searches against the one-shot query;
 //! * `threads`: one mesh shared by several threads;
+//! * `tighten`: the default mode's corridor swapped round inner vertices its path bends
+//!   at (straight paths across a convex room of many polygons);
 //! * `stress`: queries on a world's snapshots while other threads change its tiles;
 //! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh.
 
@@ -43,6 +45,7 @@ mod sliced;
 mod spatial;
 mod stress;
 mod threads;
+mod tighten;
 mod world;
 
 use glam::Vec3;
