@@ -43,7 +43,7 @@ pub(crate) fn carve(
 ) -> Result<Option<(NavMesh, Vec<u32>)>, MeshError> {
     match draft(mesh, obstacles, None)? {
         Some(draft) => draft
-            .build(&(0..draft.len() as u32).collect::<Vec<_>>())
+            .build(&(0..draft.len() as u32).collect::<Vec<_>>(), None)
             .map(Some),
         None => Ok(None),
     }
@@ -177,10 +177,11 @@ pub(crate) fn draft(
     let cut: Vec<bool> = (0..count)
         .map(|p| kept[p] || !touching[p].is_empty())
         .collect();
-    let mut draft = Draft::of(mesh, &cut, &merged);
+    let mut draft = Draft::of(mesh, &cut, &merged, present);
     if let Some(present) = present {
         draft.keep(mesh, present, &kept);
     }
+    draft.drop_unused_vertices(mesh.vertices.as_single().len());
     Ok(Some(draft))
 }
 

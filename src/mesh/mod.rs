@@ -15,6 +15,7 @@ mod build;
 pub(crate) mod carve;
 mod clearance;
 mod coarse;
+mod coarse_patch;
 mod cut;
 pub(crate) mod draft;
 mod fan;

@@ -212,7 +212,7 @@ fn recarve(state: &mut State, slots: &[u32], changed: &[&Obstacle]) -> Result<bo
             // The mesh as added, polygon for polygon.
             (original.clone(), None)
         } else {
-            let (mesh, of_original) = draft.build(&numbering.order)?;
+            let (mesh, of_original) = draft.build(&numbering.order, Some(tile.mesh.data()))?;
             let carved = Carved {
                 original: original.clone(),
                 of_original,
