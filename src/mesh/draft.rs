@@ -11,7 +11,7 @@ use glam::Vec3;
 #[cfg(debug_assertions)]
 use super::build::first_difference;
 use super::build::{Extras, NO_SOURCE, PolygonSizes, Previous, build, rebuild};
-use super::carve::{Present, area, ground_corners};
+use super::carve::{Present, polygon_area};
 use super::coarse_patch;
 use super::partition::Merged;
 use super::{MeshData, MeshOptions, NavMesh, OffMeshLink};
@@ -96,7 +96,7 @@ impl Draft {
             if cut[p as usize] {
                 continue;
             }
-            draft.degenerate |= area(&ground_corners(mesh, p)) <= 0.0;
+            draft.degenerate |= polygon_area(mesh, p) <= 0.0;
             let corners = &mesh.corners[mesh.corner_range(p)];
             let source = match (&whole, present) {
                 (Some(whole), Some(present)) => {
@@ -232,6 +232,12 @@ impl Draft {
     /// The number of polygons.
     pub fn len(&self) -> usize {
         self.of_original.len()
+    }
+
+    /// The polygon of the present tile that polygon `p` is, vertex for vertex, if the
+    /// draft took it from there as it is (see [`Draft::of`]).
+    pub fn present_polygon(&self, p: usize) -> Option<u32> {
+        Some(self.source[p]).filter(|&q| self.on_present && q != NO_SOURCE)
     }
 
     /// The corner positions of polygon `p`.
