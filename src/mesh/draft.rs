@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-#[cfg(debug_assertions)]
-use super::build::first_difference;
 use super::build::{Extras, NO_SOURCE, PolygonSizes, Previous, build, rebuild};
+#[cfg(debug_assertions)]
+use super::build::{first_difference, index_problem};
 use super::carve::{Present, polygon_area};
 use super::coarse_patch;
 use super::partition::Merged;
@@ -330,6 +330,7 @@ impl Draft {
                             None,
                             "the incremental build differs from the full builder"
                         );
+                        assert_eq!(index_problem(&carved), None, "the patched polygon index");
                     }
                     if let Some(previous) = present.filter(|_| !kept.is_empty()) {
                         // The merged copy from the present tile's, where it keeps polygons.
@@ -338,6 +339,11 @@ impl Draft {
                             if let Some(copy) = &copy {
                                 coarse_patch::check_copy(&carved, copy)
                                     .expect("the patched merged copy covers the polygons");
+                                assert_eq!(
+                                    index_problem(&copy.mesh),
+                                    None,
+                                    "the merged copy's index"
+                                );
                             }
                             let _ = carved.coarse.set(copy);
                         }

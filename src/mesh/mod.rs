@@ -23,6 +23,7 @@ mod grid;
 mod interpolate;
 mod links;
 mod locate;
+mod locate_patch;
 mod obstacle;
 mod partition;
 mod raycast;

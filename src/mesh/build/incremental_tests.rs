@@ -6,7 +6,7 @@
 use glam::Vec3;
 use proptest::prelude::*;
 
-use super::incremental::{NO_SOURCE, Previous, first_difference, rebuild};
+use super::incremental::{NO_SOURCE, Previous, first_difference, index_problem, rebuild};
 use super::{Extras, MeshOptions, PolygonSizes, build};
 use crate::error::MeshError;
 use crate::mesh::MeshData;
@@ -157,6 +157,7 @@ proptest! {
         let expected = full(&new_vertices, &new_polygons).unwrap();
         let (built, kept) = again(&old, &source, &new_vertices, &new_polygons).unwrap();
         prop_assert_eq!(first_difference(&built, &expected), None);
+        prop_assert_eq!(index_problem(&built), None);
         // Every polygon named by the caller is taken as kept (the full builder did not run).
         prop_assert_eq!(kept, source);
     }

@@ -17,9 +17,9 @@ mod weld;
 
 pub use binary::{BinaryError, FORMAT_VERSION};
 pub(crate) use binary::{HEADER_LEN, Reader, open, record, seal};
-#[cfg(any(test, debug_assertions))]
-pub(super) use incremental::first_difference;
 pub(super) use incremental::{NO_SOURCE, Previous, rebuild};
+#[cfg(any(test, debug_assertions))]
+pub(super) use incremental::{first_difference, index_problem};
 pub(crate) use topology::portal_of_slot;
 
 use glam::Vec3;
