@@ -28,8 +28,8 @@ pub(crate) struct Draft {
     /// Per polygon: the polygon of the original mesh it comes from.
     pub of_original: Vec<u32>,
     /// Per polygon: the polygon of the present tile with the very same corners (vertex
-    /// ids), or [`NO_SOURCE`]; all [`NO_SOURCE`] unless the vertices are the present
-    /// tile's (`on_present`).
+    /// ids, the same positions), or [`NO_SOURCE`]; all [`NO_SOURCE`] when the draft
+    /// was not made against the present tile.
     source: Vec<u32>,
     /// Whether the vertices start with the present tile's, all at their numbers (so
     /// that its polygons are the draft's, vertex for vertex); else the original mesh's.
@@ -46,10 +46,22 @@ pub(crate) struct Draft {
 }
 
 impl Draft {
-    /// Every polygon of `mesh` (one tile) as it is.
+    /// Every polygon of `mesh` (one tile) as it is (the numbering's tests).
+    #[cfg(test)]
     pub fn uncut(mesh: &MeshData) -> Draft {
         let cut = vec![false; mesh.polygon_count() as usize];
         Draft::of(mesh, &cut, &Merged::default(), None)
+    }
+
+    /// Every polygon of `mesh` (one tile) as it is, on its own vertices, noting which
+    /// are polygons of `present` as they are (for the numbering).
+    pub fn uncut_against(mesh: &MeshData, present: &Present<'_>) -> Draft {
+        let cut = vec![false; mesh.polygon_count() as usize];
+        let mut draft = Draft::of(mesh, &cut, &Merged::default(), Some(present));
+        // The mesh as added uses none of the present tile's own vertices.
+        draft.vertices.truncate(mesh.vertices.as_single().len());
+        draft.on_present = false;
+        draft
     }
 
     /// The polygons of `mesh` that are not `cut`, and the `merged` pieces. With
@@ -235,9 +247,9 @@ impl Draft {
     }
 
     /// The polygon of the present tile that polygon `p` is, vertex for vertex, if the
-    /// draft took it from there as it is (see [`Draft::of`]).
+    /// draft took it from there as it is (see [`Draft::of`], [`Draft::uncut_against`]).
     pub fn present_polygon(&self, p: usize) -> Option<u32> {
-        Some(self.source[p]).filter(|&q| self.on_present && q != NO_SOURCE)
+        Some(self.source[p]).filter(|&q| q != NO_SOURCE)
     }
 
     /// The corner positions of polygon `p`.
