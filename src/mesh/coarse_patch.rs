@@ -168,3 +168,78 @@ pub(crate) fn check_copy(mesh: &MeshData, copy: &CoarseMesh) -> Result<(), Strin
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+    use crate::mesh::coarse::build_coarse;
+    use crate::{MeshOptions, NavMesh};
+
+    /// A 4 x 4 grid of unit cells, two triangles each (Y up).
+    fn triangles() -> NavMesh {
+        let vertices: Vec<Vec3> = (0..25)
+            .map(|i| Vec3::new((i % 5) as f32, 0.0, (i / 5) as f32))
+            .collect();
+        let mut indices = Vec::new();
+        for y in 0..4u32 {
+            for x in 0..4u32 {
+                let a = y * 5 + x;
+                indices.extend([a, a + 5, a + 6, a, a + 6, a + 1]);
+            }
+        }
+        NavMesh::from_triangles(&vertices, &indices, &MeshOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_copy_with_every_polygon_kept_is_the_present_copy() {
+        let mesh = triangles();
+        let data = mesh.data();
+        let copy = data.coarse().expect("triangles merge");
+        let source: Vec<u32> = (0..mesh.polygon_count()).collect();
+        let patched = patch(data, data, &source).unwrap().unwrap();
+        assert_eq!(check_copy(data, &patched), Ok(()));
+        assert_eq!(
+            patched.mesh.corners.as_single(),
+            copy.mesh.corners.as_single()
+        );
+        assert_eq!(
+            patched.of_original.as_single(),
+            copy.of_original.as_single()
+        );
+    }
+
+    #[test]
+    fn a_copy_with_new_polygons_merges_them_again_and_covers_the_mesh() {
+        let mesh = triangles();
+        let data = mesh.data();
+        data.coarse().expect("triangles merge");
+        // Polygons 0 to 5 taken as new: their merged polygons are merged again.
+        let source: Vec<u32> = (0..mesh.polygon_count())
+            .map(|p| if p < 6 { NO_SOURCE } else { p })
+            .collect();
+        let patched = patch(data, data, &source).unwrap().unwrap();
+        assert_eq!(check_copy(data, &patched), Ok(()));
+        assert!(patched.mesh.polygon_count() < mesh.polygon_count());
+        // No copy made yet: nothing to patch from.
+        let fresh = triangles();
+        assert!(patch(fresh.data(), fresh.data(), &source).is_none());
+    }
+
+    #[test]
+    fn the_check_names_a_copy_that_does_not_cover_its_polygons() {
+        let mesh = triangles();
+        let data = mesh.data();
+        let copy = build_coarse(data).unwrap();
+        assert_eq!(check_copy(data, &copy), Ok(()));
+        let mut wrong: Vec<u32> = copy.of_original.as_single().to_vec();
+        let other = (wrong[0] + 1) % copy.mesh.polygon_count();
+        wrong[0] = other;
+        let broken = CoarseMesh {
+            mesh: copy.mesh.clone(),
+            of_original: Tiled::single(wrong),
+        };
+        assert!(check_copy(data, &broken).is_err());
+    }
+}
