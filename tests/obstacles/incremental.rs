@@ -195,3 +195,46 @@ proptest! {
         prop_assert_eq!(world.snapshot().polygon_count(), mesh.polygon_count());
     }
 }
+
+/// A tile carved again and again keeps the present tile's vertex numbers, so vertices of
+/// pieces that went stay unused in it for a while; they are dropped before they outnumber
+/// twice the used new vertices plus 1024, and the tile still equals a carve from scratch.
+#[test]
+fn vertices_of_pieces_that_went_do_not_pile_up() {
+    let size = Vec2::new(20.0, 20.0);
+    let mesh = room(size.x, size.y, 10, 10);
+    let original = mesh.vertex_count() as usize;
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.add_tile(&mesh).unwrap();
+    // One obstacle stays (the tile is never given back whole), one moves round.
+    let fixed = Obstacle::circle(Vec2::new(2.0, 2.0), 0.7).unwrap();
+    world.add_obstacle(&fixed).unwrap();
+    let disc = |i: u32| {
+        let t = i as f32 * 0.61;
+        Obstacle::circle(Vec2::new(10.0 + 6.0 * t.cos(), 10.0 + 6.0 * t.sin()), 1.3).unwrap()
+    };
+    let moving = world.add_obstacle(&disc(0)).unwrap();
+    let (mut dropped, mut last) = (false, world.snapshot().vertex_count());
+    for i in 1..120 {
+        world.move_obstacle(moving, &disc(i)).unwrap();
+        let snapshot = world.snapshot();
+        let count = snapshot.vertex_count() as usize;
+        let mut used = vec![false; count];
+        for p in snapshot.polygon_ids() {
+            for &v in snapshot.polygon_vertices(p) {
+                used[v as usize] = true;
+            }
+        }
+        let used_new = used[original..].iter().filter(|&&u| u).count();
+        assert!(
+            count - original <= 2 * used_new + 1024,
+            "step {i}: {count} vertices, {used_new} new ones used"
+        );
+        dropped |= (count as u32) < last;
+        last = count as u32;
+    }
+    assert!(dropped, "the unused vertices were never dropped");
+    let live = [fixed, disc(119)];
+    let ends = [(0.1, 0.1, 0.9, 0.9), (0.5, 0.05, 0.5, 0.95)];
+    same_as_from_scratch(&world, &mesh, &live, &ends, size).unwrap();
+}
