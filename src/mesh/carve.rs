@@ -43,7 +43,7 @@ pub(crate) fn carve(
 ) -> Result<Option<(NavMesh, Vec<u32>)>, MeshError> {
     match draft(mesh, obstacles, None)? {
         Some(draft) => draft
-            .build(&(0..draft.len() as u32).collect::<Vec<_>>())
+            .build(&(0..draft.len() as u32).collect::<Vec<_>>(), None)
             .map(Some),
         None => Ok(None),
     }
@@ -111,7 +111,7 @@ pub(crate) fn draft(
     let mut touching: Vec<Vec<usize>> = vec![Vec::new(); count];
     let mut hit = vec![present.is_none(); count];
     let mut any = false;
-    for p in 0..count as u32 {
+    for p in candidates(mesh, &cuts) {
         let corners = ground_corners(mesh, p);
         if area(&corners) <= 0.0 {
             continue; // a degenerate connector: no ground to cut
@@ -177,11 +177,34 @@ pub(crate) fn draft(
     let cut: Vec<bool> = (0..count)
         .map(|p| kept[p] || !touching[p].is_empty())
         .collect();
-    let mut draft = Draft::of(mesh, &cut, &merged);
+    let mut draft = Draft::of(mesh, &cut, &merged, present);
     if let Some(present) = present {
         draft.keep(mesh, present, &kept);
     }
+    draft.drop_unused_vertices(mesh.vertices.as_single().len());
     Ok(Some(draft))
+}
+
+/// The polygons of `mesh` (one tile) whose boxes meet the box of a cut, ascending:
+/// found with the tile's polygon index, not by testing every polygon. The boxes are
+/// grown by a few `f32` steps so that rounding the cuts' `f64` boxes loses no polygon
+/// they touch; the exact tests follow.
+fn candidates(mesh: &MeshData, cuts: &[Cut<'_>]) -> Vec<u32> {
+    let index = &mesh.tiles[0].index;
+    let mut found = Vec::new();
+    for cut in cuts {
+        let (low, high) = (cut.low.as_vec2(), cut.high.as_vec2());
+        let margin = low.abs().max(high.abs()).max_element() * 1e-6 + 1e-6;
+        index.meeting_ground(
+            mesh.up,
+            low - glam::Vec2::splat(margin),
+            high + glam::Vec2::splat(margin),
+            &mut found,
+        );
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 /// The region of a change: the polygons `hit` by a changed footprint and, again and
@@ -225,6 +248,16 @@ pub(super) fn ground_corners(mesh: &MeshData, p: u32) -> Vec<DVec2> {
         .iter()
         .map(|&v| mesh.ground[v as usize].as_dvec2())
         .collect()
+}
+
+/// Twice the signed ground area of polygon `p` (no allocation).
+pub(super) fn polygon_area(mesh: &MeshData, p: u32) -> f64 {
+    let corners = &mesh.corners[mesh.corner_range(p)];
+    let point = |i: usize| mesh.ground[corners[i] as usize].as_dvec2();
+    let n = corners.len();
+    (0..n)
+        .map(|i| point(i).perp_dot(point(if i + 1 == n { 0 } else { i + 1 })))
+        .sum()
 }
 
 /// Twice the signed area of a ring.

@@ -133,12 +133,29 @@ pub(super) fn merge(
     mesh: &MeshData,
     joinable: impl Fn(u32, u32) -> bool,
 ) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let count = mesh.polygon_count() as usize;
+    let all: Vec<u32> = (0..mesh.polygon_count()).collect();
+    merge_some(mesh, &all, joinable)
+}
+
+/// [`merge`] of the polygons `members` (ascending) alone: only edges between two of
+/// them are removed. The merged polygon of each member, in the order of `members`.
+pub(super) fn merge_some(
+    mesh: &MeshData,
+    members: &[u32],
+    joinable: impl Fn(u32, u32) -> bool,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let count = members.len();
+    // Per polygon of the mesh: its place in `members`, or `u32::MAX`.
+    let mut place = vec![u32::MAX; mesh.polygon_count() as usize];
+    for (i, &p) in (0u32..).zip(members) {
+        place[p as usize] = i;
+    }
     let point = |v: u32| mesh.ground[v as usize].as_dvec2();
-    let mut cycles: Vec<Vec<u32>> = (0..count as u32)
-        .map(|p| mesh.corners[mesh.corner_range(p)].to_vec())
+    let mut cycles: Vec<Vec<u32>> = members
+        .iter()
+        .map(|&p| mesh.corners[mesh.corner_range(p)].to_vec())
         .collect();
-    let solid: Vec<bool> = (0..count as u32).map(|p| is_solid(mesh, p)).collect();
+    let solid: Vec<bool> = members.iter().map(|&p| is_solid(mesh, p)).collect();
     let mut group: Vec<u32> = (0..count as u32).collect();
     let find = |group: &mut Vec<u32>, mut p: u32| {
         while group[p as usize] != p {
@@ -150,28 +167,33 @@ pub(super) fn merge(
     };
     // Longest shared edges first: removing them leaves the short ones as the borders
     // of the merged polygons.
-    let mut shared: Vec<(f64, u32, usize)> = Vec::with_capacity(mesh.corners.total_len() / 2);
-    for p in 0..count as u32 {
+    let mut shared: Vec<(f64, u32, usize)> = Vec::with_capacity(
+        members
+            .iter()
+            .map(|&p| mesh.corner_range(p).len())
+            .sum::<usize>()
+            / 2,
+    );
+    for (i, &p) in (0u32..).zip(members) {
         let range = mesh.corner_range(p);
         for slot in range.clone() {
             let q = mesh.neighbours[slot];
-            if q == NO_NEIGHBOUR
-                || q < p
-                || !solid[p as usize]
-                || !solid[q as usize]
-                || !joinable(p, q)
-            {
+            if q == NO_NEIGHBOUR || q < p || place[q as usize] == u32::MAX {
+                continue;
+            }
+            if !solid[i as usize] || !solid[place[q as usize] as usize] || !joinable(p, q) {
                 continue;
             }
             let (a, b) = mesh.edge(p, slot);
             let length = point(a).distance_squared(point(b));
-            shared.push((length, p, slot));
+            shared.push((length, i, slot));
         }
     }
     shared.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-    for &(_, p, slot) in &shared {
-        let q = mesh.neighbours[slot];
-        let (gp, gq) = (find(&mut group, p), find(&mut group, q));
+    for &(_, i, slot) in &shared {
+        let p = members[i as usize];
+        let j = place[mesh.neighbours[slot] as usize];
+        let (gp, gq) = (find(&mut group, i), find(&mut group, j));
         if gp == gq {
             continue;
         }
@@ -184,19 +206,19 @@ pub(super) fn merge(
         }
     }
     let mut merged_id = vec![u32::MAX; count];
-    let mut indices = Vec::with_capacity(mesh.corners.total_len());
+    let mut indices = Vec::with_capacity(cycles.iter().map(Vec::len).sum());
     let mut sizes = Vec::new();
-    for p in 0..count {
-        if find(&mut group, p as u32) == p as u32 {
-            merged_id[p] = sizes.len() as u32;
-            indices.extend_from_slice(&cycles[p]);
-            sizes.push(cycles[p].len() as u32);
+    for i in 0..count {
+        if find(&mut group, i as u32) == i as u32 {
+            merged_id[i] = sizes.len() as u32;
+            indices.extend_from_slice(&cycles[i]);
+            sizes.push(cycles[i].len() as u32);
         }
     }
-    let of_original = (0..count as u32)
-        .map(|p| merged_id[find(&mut group, p) as usize])
+    let of_member = (0..count as u32)
+        .map(|i| merged_id[find(&mut group, i) as usize])
         .collect();
-    (indices, sizes, of_original)
+    (indices, sizes, of_member)
 }
 
 /// The union of counter-clockwise convex polygons `a_cycle` (with edge `a -> b`) and

@@ -4,12 +4,17 @@
 //! so that the caller chooses their order before the mesh is built.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use glam::Vec3;
 
-use super::carve::{Present, area, ground_corners};
+use super::build::{Extras, NO_SOURCE, PolygonSizes, Previous, build, rebuild};
+#[cfg(debug_assertions)]
+use super::build::{first_difference, index_problem};
+use super::carve::{Present, polygon_area};
+use super::coarse_patch;
 use super::partition::Merged;
-use super::{MeshData, MeshInput, MeshOptions, NavMesh, OffMeshLink};
+use super::{MeshData, MeshOptions, NavMesh, OffMeshLink};
 use crate::error::MeshError;
 
 /// A tile's polygons before they are built into a mesh: the untouched polygons as they
@@ -22,6 +27,13 @@ pub(crate) struct Draft {
     indices: Vec<u32>,
     /// Per polygon: the polygon of the original mesh it comes from.
     pub of_original: Vec<u32>,
+    /// Per polygon: the polygon of the present tile with the very same corners (vertex
+    /// ids, the same positions), or [`NO_SOURCE`]; all [`NO_SOURCE`] when the draft
+    /// was not made against the present tile.
+    source: Vec<u32>,
+    /// Whether the vertices start with the present tile's, all at their numbers (so
+    /// that its polygons are the draft's, vertex for vertex); else the original mesh's.
+    on_present: bool,
     areas: Vec<u8>,
     flags: Vec<u32>,
     /// Whether a polygon is a degenerate connector.
@@ -34,19 +46,48 @@ pub(crate) struct Draft {
 }
 
 impl Draft {
-    /// Every polygon of `mesh` (one tile) as it is.
+    /// Every polygon of `mesh` (one tile) as it is (the numbering's tests).
+    #[cfg(test)]
     pub fn uncut(mesh: &MeshData) -> Draft {
         let cut = vec![false; mesh.polygon_count() as usize];
-        Draft::of(mesh, &cut, &Merged::default())
+        Draft::of(mesh, &cut, &Merged::default(), None)
     }
 
-    /// The polygons of `mesh` that are not `cut`, and the `merged` pieces.
-    pub(super) fn of(mesh: &MeshData, cut: &[bool], merged: &Merged) -> Draft {
+    /// Every polygon of `mesh` (one tile) as it is, on its own vertices, noting which
+    /// are polygons of `present` as they are (for the numbering).
+    pub fn uncut_against(mesh: &MeshData, present: &Present<'_>) -> Draft {
+        let cut = vec![false; mesh.polygon_count() as usize];
+        let mut draft = Draft::of(mesh, &cut, &Merged::default(), Some(present));
+        // The mesh as added uses none of the present tile's own vertices.
+        draft.vertices.truncate(mesh.vertices.as_single().len());
+        draft.on_present = false;
+        draft
+    }
+
+    /// The polygons of `mesh` that are not `cut`, and the `merged` pieces. With
+    /// `present` (whose vertices start with those of `mesh`, as every carved tile's
+    /// do), the draft takes the present tile's vertices, so that its polygons keep
+    /// their vertex numbers, and notes which of its polygons are the present tile's.
+    pub(super) fn of(
+        mesh: &MeshData,
+        cut: &[bool],
+        merged: &Merged,
+        present: Option<&Present<'_>>,
+    ) -> Draft {
+        let own = mesh.vertices.as_single();
+        let present = present.filter(|p| {
+            let theirs = p.mesh.vertices.as_single();
+            theirs.len() >= own.len() && theirs[..own.len()] == *own
+        });
         let mut draft = Draft {
-            vertices: mesh.vertices.as_single().to_vec(),
+            vertices: present
+                .map_or(own, |p| p.mesh.vertices.as_single())
+                .to_vec(),
             starts: vec![0],
             indices: Vec::new(),
             of_original: Vec::new(),
+            source: Vec::new(),
+            on_present: present.is_some(),
             areas: Vec::new(),
             flags: Vec::new(),
             degenerate: false,
@@ -61,12 +102,27 @@ impl Draft {
                 .with_weld_vertices(false)
                 .with_agent_radius(mesh.clearance.baked_radius),
         };
+        // Per original polygon: the one present polygon it is, if it is there whole.
+        let whole = present.map(|p| sole_pieces(p, mesh.polygon_count() as usize));
         for p in 0..cut.len() as u32 {
             if cut[p as usize] {
                 continue;
             }
-            draft.degenerate |= area(&ground_corners(mesh, p)) <= 0.0;
-            draft.push(&mesh.corners[mesh.corner_range(p)], mesh, p);
+            draft.degenerate |= polygon_area(mesh, p) <= 0.0;
+            let corners = &mesh.corners[mesh.corner_range(p)];
+            let source = match (&whole, present) {
+                (Some(whole), Some(present)) => {
+                    let q = whole[p as usize];
+                    let now = present.mesh;
+                    if q != NO_SOURCE && now.corners[now.corner_range(q)] == *corners {
+                        q
+                    } else {
+                        NO_SOURCE
+                    }
+                }
+                _ => NO_SOURCE,
+            };
+            draft.push(corners, mesh, p, source);
         }
         // A piece's corner at a corner of its original polygon is that vertex; the others
         // are new, one per merged vertex.
@@ -92,7 +148,7 @@ impl Draft {
                 });
             }
             start += size as usize;
-            draft.push(&corners, mesh, owner);
+            draft.push(&corners, mesh, owner, NO_SOURCE);
         }
         draft
     }
@@ -105,6 +161,12 @@ impl Draft {
         let mut new_vertex: HashMap<[u32; 3], u32> = HashMap::new();
         for (piece, &owner) in present.of_original.iter().enumerate() {
             if !kept.get(owner as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            if self.on_present {
+                // The present tile's vertices: the piece as it is.
+                let corners = &now.corners[now.corner_range(piece as u32)];
+                self.push(corners, mesh, owner, piece as u32);
                 continue;
             }
             let own = &mesh.corners[mesh.corner_range(owner)];
@@ -128,15 +190,53 @@ impl Draft {
                     }
                 })
                 .collect();
-            self.push(&corners, mesh, owner);
+            self.push(&corners, mesh, owner, NO_SOURCE);
         }
     }
 
+    /// Renumbers the vertices after the first `original` (those of the mesh as added)
+    /// when most of them are no corner any more: a draft made on the present tile's
+    /// vertices keeps those of pieces that went, and a tile carved again and again
+    /// would grow without end. The draft is then built from scratch (its polygons no
+    /// longer have the present tile's vertex numbers).
+    pub(super) fn drop_unused_vertices(&mut self, original: usize) {
+        let extra = self.vertices.len().saturating_sub(original);
+        let mut used = vec![false; extra];
+        for &v in &self.indices {
+            if let Some(u) = (v as usize).checked_sub(original) {
+                used[u] = true;
+            }
+        }
+        let in_use = used.iter().filter(|&&u| u).count();
+        if extra <= 2 * in_use + 1024 {
+            return;
+        }
+        let mut renumber = vec![u32::MAX; extra];
+        let mut kept = original;
+        for (u, &in_use) in used.iter().enumerate() {
+            if in_use {
+                renumber[u] = kept as u32;
+                self.vertices[kept] = self.vertices[original + u];
+                kept += 1;
+            }
+        }
+        self.vertices.truncate(kept);
+        for v in &mut self.indices {
+            if let Some(u) = (*v as usize).checked_sub(original) {
+                *v = renumber[u];
+            }
+        }
+        self.on_present = false;
+        self.source.fill(NO_SOURCE);
+    }
+
     /// Adds a polygon of `corners` that comes from polygon `owner` of `mesh`.
-    fn push(&mut self, corners: &[u32], mesh: &MeshData, owner: u32) {
+    /// `source`: the present polygon with the same corners, or [`NO_SOURCE`].
+    fn push(&mut self, corners: &[u32], mesh: &MeshData, owner: u32, source: u32) {
         self.indices.extend_from_slice(corners);
         self.starts.push(self.indices.len());
         self.of_original.push(owner);
+        self.source.push(source);
         self.areas.push(mesh.areas[owner as usize]);
         self.flags.push(mesh.flags_of(owner));
     }
@@ -144,6 +244,12 @@ impl Draft {
     /// The number of polygons.
     pub fn len(&self) -> usize {
         self.of_original.len()
+    }
+
+    /// The polygon of the present tile that polygon `p` is, vertex for vertex, if the
+    /// draft took it from there as it is (see [`Draft::of`], [`Draft::uncut_against`]).
+    pub fn present_polygon(&self, p: usize) -> Option<u32> {
+        Some(self.source[p]).filter(|&q| q != NO_SOURCE)
     }
 
     /// The corner positions of polygon `p`.
@@ -155,11 +261,17 @@ impl Draft {
 
     /// The mesh of the polygons in `order` (polygon `i` of the mesh is polygon
     /// `order[i]` of the draft; each once), and per polygon of it, the polygon of the
-    /// original mesh it comes from.
+    /// original mesh it comes from. `present`: the tile the mesh replaces, whose
+    /// tables the build reuses where its polygons are kept (the draft must have been
+    /// made against it, see [`Draft::of`]); the mesh is the same either way.
     ///
     /// # Errors
     /// [`MeshError::CarveFailed`] when there are no polygons or the builder refuses them.
-    pub fn build(&self, order: &[u32]) -> Result<(NavMesh, Vec<u32>), MeshError> {
+    pub fn build(
+        &self,
+        order: &[u32],
+        present: Option<&MeshData>,
+    ) -> Result<(NavMesh, Vec<u32>), MeshError> {
         if order.is_empty() {
             return Err(MeshError::CarveFailed("the obstacles cover the whole mesh"));
         }
@@ -177,22 +289,79 @@ impl Draft {
             .iter()
             .map(|&p| self.of_original[p as usize])
             .collect();
+        let source: Vec<u32> = match present {
+            Some(_) if self.on_present => order.iter().map(|&p| self.source[p as usize]).collect(),
+            _ => vec![NO_SOURCE; order.len()],
+        };
         let options = self
             .options
             .clone()
             .with_allow_degenerate_connectors(self.degenerate);
         let mut links = self.links.clone();
         loop {
-            let built = NavMesh::from_input(
-                &MeshInput::new(&self.vertices, &indices)
-                    .with_polygon_sizes(&sizes)
-                    .with_areas(&areas)
-                    .with_flags(&flags)
-                    .with_links(&links),
-                &options,
-            );
+            let extras = Extras {
+                areas: Some(&areas),
+                flags: Some(&flags),
+                links: &links,
+            };
+            let built = match present {
+                Some(mesh) if self.on_present => rebuild(
+                    &Previous {
+                        mesh,
+                        source: &source,
+                    },
+                    &self.vertices,
+                    &indices,
+                    &sizes,
+                    &options,
+                    &extras,
+                ),
+                _ => build(
+                    &self.vertices,
+                    &indices,
+                    PolygonSizes::Listed(&sizes),
+                    &options,
+                    &extras,
+                )
+                .map(|mesh| (mesh, Vec::new())),
+            };
             match built {
-                Ok(carved) => return Ok((carved, of_original)),
+                Ok((carved, kept)) => {
+                    #[cfg(debug_assertions)]
+                    if present.is_some() && self.on_present {
+                        let full = build(
+                            &self.vertices,
+                            &indices,
+                            PolygonSizes::Listed(&sizes),
+                            &options,
+                            &extras,
+                        )
+                        .expect("the full builder accepts what the incremental one built");
+                        assert_eq!(
+                            first_difference(&carved, &full),
+                            None,
+                            "the incremental build differs from the full builder"
+                        );
+                        assert_eq!(index_problem(&carved), None, "the patched polygon index");
+                    }
+                    if let Some(previous) = present.filter(|_| !kept.is_empty()) {
+                        // The merged copy from the present tile's, where it keeps polygons.
+                        if let Some(copy) = coarse_patch::patch(&carved, previous, &kept) {
+                            #[cfg(debug_assertions)]
+                            if let Some(copy) = &copy {
+                                coarse_patch::check_copy(&carved, copy)
+                                    .expect("the patched merged copy covers the polygons");
+                                assert_eq!(
+                                    index_problem(&copy.mesh),
+                                    None,
+                                    "the merged copy's index"
+                                );
+                            }
+                            let _ = carved.coarse.set(copy);
+                        }
+                    }
+                    return Ok((NavMesh::from_data(Arc::new(carved)), of_original));
+                }
                 Err(MeshError::LinkOffMesh { link, .. }) if (link as usize) < links.len() => {
                     links.remove(link as usize);
                 }
@@ -204,4 +373,22 @@ impl Draft {
             }
         }
     }
+}
+
+/// Per polygon of the mesh as added (`count` of them): the one polygon of the present
+/// tile that comes from it, or [`NO_SOURCE`] when it has none or several (pieces).
+fn sole_pieces(present: &Present<'_>, count: usize) -> Vec<u32> {
+    const SEVERAL: u32 = NO_SOURCE - 1;
+    let mut sole = vec![NO_SOURCE; count];
+    for (p, &o) in (0u32..).zip(present.of_original) {
+        if let Some(entry) = sole.get_mut(o as usize) {
+            *entry = if *entry == NO_SOURCE { p } else { SEVERAL };
+        }
+    }
+    for entry in &mut sole {
+        if *entry == SEVERAL {
+            *entry = NO_SOURCE;
+        }
+    }
+    sole
 }

@@ -1,11 +1,11 @@
 //! A bounding-volume hierarchy over polygon boxes: nearest-point queries in logarithmic
 //! time for compact queries, without allocating.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
 use crate::alloc::{try_collect, try_vec_with_capacity};
 use crate::error::MeshError;
-use crate::geometry::Aabb;
+use crate::geometry::{Aabb, UpAxis};
 
 /// Polygons per leaf.
 const LEAF_SIZE: usize = 4;
@@ -177,6 +177,47 @@ impl PolygonIndex {
     }
 }
 
+impl PolygonIndex {
+    /// Appends to `out` every polygon whose box meets the ground-plane rectangle
+    /// `low..=high` (touching counts), projected with `up`; in no particular order.
+    pub fn meeting_ground(&self, up: UpAxis, low: Vec2, high: Vec2, out: &mut Vec<u32>) {
+        let meets = |b: &Aabb| {
+            let (lo, hi) = (up.ground(b.min), up.ground(b.max));
+            lo.x <= high.x && lo.y <= high.y && hi.x >= low.x && hi.y >= low.y
+        };
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut stack = [0u32; MAX_DEPTH];
+        let mut depth = 1usize;
+        while depth > 0 {
+            depth -= 1;
+            let id = stack[depth];
+            let node = &self.nodes[id as usize];
+            if !meets(&node.bounds) {
+                continue;
+            }
+            if node.count > 0 {
+                let first = node.right_or_first as usize;
+                let entries = first..first + node.count as usize;
+                for (&polygon, bounds) in self.polygons[entries.clone()]
+                    .iter()
+                    .zip(&self.polygon_bounds[entries])
+                {
+                    if meets(bounds) {
+                        out.push(polygon);
+                    }
+                }
+                continue;
+            }
+            // The left child follows its parent; the right one is named.
+            stack[depth] = id + 1;
+            stack[depth + 1] = node.right_or_first;
+            depth += 2;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +245,51 @@ mod tests {
                 .nearest(Vec3::new(100.0, 0.0, 100.0), 1.0, closest)
                 .is_none()
         );
+    }
+
+    #[test]
+    fn finds_every_box_meeting_a_ground_rectangle() {
+        // Boxes of assorted sizes, on both up axes; rectangles touching, inside, outside.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % 10_000) as f32 / 100.0
+        };
+        for up in [UpAxis::Y, UpAxis::Z] {
+            let boxes: Vec<Aabb> = (0..300)
+                .map(|_| {
+                    let (x, z, w, h) = (next(), next(), next() / 20.0, next() / 20.0);
+                    let height = next();
+                    Aabb::from_points([
+                        up.place(Vec2::new(x, z), height),
+                        up.place(Vec2::new(x + w, z + h), height + 1.0),
+                    ])
+                })
+                .collect();
+            let index = PolygonIndex::build(&boxes).unwrap();
+            for _ in 0..50 {
+                let low = Vec2::new(next(), next());
+                let high = low + Vec2::new(next() / 5.0, next() / 5.0);
+                let mut found = Vec::new();
+                index.meeting_ground(up, low, high, &mut found);
+                found.sort_unstable();
+                let expected: Vec<u32> = (0..boxes.len() as u32)
+                    .filter(|&p| {
+                        let b = boxes[p as usize];
+                        let (lo, hi) = (up.ground(b.min), up.ground(b.max));
+                        lo.x <= high.x && lo.y <= high.y && hi.x >= low.x && hi.y >= low.y
+                    })
+                    .collect();
+                assert_eq!(found, expected);
+            }
+            // A rectangle touching a box's corner finds it.
+            let b = boxes[0];
+            let corner = up.ground(b.max);
+            let mut found = Vec::new();
+            index.meeting_ground(up, corner, corner + Vec2::ONE, &mut found);
+            assert!(found.contains(&0));
+        }
     }
 }

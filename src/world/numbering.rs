@@ -81,6 +81,15 @@ pub(super) fn number(
     let kept: Vec<Option<u32>> = (0..count)
         .map(|i| {
             let owner = draft.of_original[i] as usize;
+            // A polygon the draft took from the present tile as it is (the same vertices:
+            // no other present polygon of its original has its corners).
+            if let Some(q) = draft.present_polygon(i)
+                && !taken[q as usize]
+                && owners[q as usize] as usize == owner
+            {
+                taken[q as usize] = true;
+                return Some(q);
+            }
             ring_key(draft.corners(i), &mut wanted);
             let same = by_owner[first[owner] as usize..first[owner + 1] as usize]
                 .iter()

@@ -189,7 +189,7 @@ fn recarve(state: &mut State, slots: &[u32], changed: &[&Obstacle]) -> Result<bo
         let (draft, uncut) = match carve::draft(original.data(), &near, Some(&present))? {
             Some(draft) => (draft, false),
             None if carved_now.is_none() => continue,
-            None => (Draft::uncut(original.data()), true),
+            None => (Draft::uncut_against(original.data(), &present), true),
         };
         let generation = state.next_generation(slot);
         let numbering = numbering::number(
@@ -212,7 +212,7 @@ fn recarve(state: &mut State, slots: &[u32], changed: &[&Obstacle]) -> Result<bo
             // The mesh as added, polygon for polygon.
             (original.clone(), None)
         } else {
-            let (mesh, of_original) = draft.build(&numbering.order)?;
+            let (mesh, of_original) = draft.build(&numbering.order, Some(tile.mesh.data()))?;
             let carved = Carved {
                 original: original.clone(),
                 of_original,

@@ -128,3 +128,113 @@ proptest! {
         }
     }
 }
+
+/// A `width` x `depth` room (Y up) of `cols` x `rows` cells, each cut into two triangles
+/// along the diagonal `flip` picks: a mesh whose merged copy merges much, so that the
+/// copy kept from the present tile's matters.
+fn triangle_room(width: f32, depth: f32, cols: u32, rows: u32, flip: &[bool]) -> NavMesh {
+    let mut vertices = Vec::new();
+    for j in 0..=rows {
+        for i in 0..=cols {
+            vertices.push(v(
+                width * i as f32 / cols as f32,
+                depth * j as f32 / rows as f32,
+            ));
+        }
+    }
+    let at = |i: u32, j: u32| j * (cols + 1) + i;
+    let mut indices = Vec::new();
+    for j in 0..rows {
+        for i in 0..cols {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            if flip[((j * cols + i) as usize) % flip.len()] {
+                indices.extend([a, b, c, a, c, d]);
+            } else {
+                indices.extend([a, b, d, b, c, d]);
+            }
+        }
+    }
+    NavMesh::from_triangles(&vertices, &indices, &navstar::MeshOptions::default()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(proptest_config(24))]
+    /// Discs added one by one, then removed in another order, on one tile of triangles:
+    /// after every change the tile (built from the present tile's tables, its merged
+    /// copy and polygon index kept where its polygons are) equals a carve from scratch.
+    #[test]
+    fn discs_added_then_removed_on_a_tile_of_triangles_equal_a_carve_from_scratch(
+        cols in 6u32..16, rows in 6u32..16,
+        flip in prop::collection::vec(any::<bool>(), 1..16),
+        discs in prop::collection::vec((0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0), 1..8),
+        order in prop::collection::vec(any::<prop::sample::Index>(), 8),
+        ends in prop::collection::vec((0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0), 6),
+    ) {
+        let size = Vec2::new(cols as f32 * 1.5, rows as f32 * 1.5);
+        let mesh = triangle_room(size.x, size.y, cols, rows, &flip);
+        let world = World::new(&WorldOptions::default()).unwrap();
+        world.add_tile(&mesh).unwrap();
+        let mut live: Vec<(navstar::ObstacleId, Obstacle)> = Vec::new();
+        for &(x, y, r) in &discs {
+            let disc = obstacle(true, x, y, r * 0.8, 0.0, 0.0, size);
+            if let Ok(id) = world.add_obstacle(&disc) {
+                live.push((id, disc));
+            }
+            let shapes: Vec<Obstacle> = live.iter().map(|(_, o)| o.clone()).collect();
+            same_as_from_scratch(&world, &mesh, &shapes, &ends, size)?;
+        }
+        let mut pick = order.iter().cycle();
+        while !live.is_empty() {
+            let i = pick.next().unwrap().index(live.len());
+            let (id, _) = live.remove(i);
+            world.remove_obstacle(id).unwrap();
+            let shapes: Vec<Obstacle> = live.iter().map(|(_, o)| o.clone()).collect();
+            same_as_from_scratch(&world, &mesh, &shapes, &ends, size)?;
+        }
+        // The last one gone: the very mesh as added.
+        prop_assert_eq!(world.snapshot().polygon_count(), mesh.polygon_count());
+    }
+}
+
+/// A tile carved again and again keeps the present tile's vertex numbers, so vertices of
+/// pieces that went stay unused in it for a while; they are dropped before they outnumber
+/// twice the used new vertices plus 1024, and the tile still equals a carve from scratch.
+#[test]
+fn vertices_of_pieces_that_went_do_not_pile_up() {
+    let size = Vec2::new(20.0, 20.0);
+    let mesh = room(size.x, size.y, 10, 10);
+    let original = mesh.vertex_count() as usize;
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.add_tile(&mesh).unwrap();
+    // One obstacle stays (the tile is never given back whole), one moves round.
+    let fixed = Obstacle::circle(Vec2::new(2.0, 2.0), 0.7).unwrap();
+    world.add_obstacle(&fixed).unwrap();
+    let disc = |i: u32| {
+        let t = i as f32 * 0.61;
+        Obstacle::circle(Vec2::new(10.0 + 6.0 * t.cos(), 10.0 + 6.0 * t.sin()), 1.3).unwrap()
+    };
+    let moving = world.add_obstacle(&disc(0)).unwrap();
+    let (mut dropped, mut last) = (false, world.snapshot().vertex_count());
+    for i in 1..120 {
+        world.move_obstacle(moving, &disc(i)).unwrap();
+        let snapshot = world.snapshot();
+        let count = snapshot.vertex_count() as usize;
+        let mut used = vec![false; count];
+        for p in snapshot.polygon_ids() {
+            for &v in snapshot.polygon_vertices(p) {
+                used[v as usize] = true;
+            }
+        }
+        let used_new = used[original..].iter().filter(|&&u| u).count();
+        assert!(
+            count - original <= 2 * used_new + 1024,
+            "step {i}: {count} vertices, {used_new} new ones used"
+        );
+        dropped |= (count as u32) < last;
+        last = count as u32;
+    }
+    assert!(dropped, "the unused vertices were never dropped");
+    let live = [fixed, disc(119)];
+    let ends = [(0.1, 0.1, 0.9, 0.9), (0.5, 0.05, 0.5, 0.95)];
+    same_as_from_scratch(&world, &mesh, &live, &ends, size).unwrap();
+}

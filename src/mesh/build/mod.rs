@@ -8,12 +8,18 @@
 
 mod binary;
 mod connectors;
+mod incremental;
+#[cfg(test)]
+mod incremental_tests;
 mod topology;
 mod validate;
 mod weld;
 
 pub use binary::{BinaryError, FORMAT_VERSION};
 pub(crate) use binary::{HEADER_LEN, Reader, open, record, seal};
+pub(super) use incremental::{NO_SOURCE, Previous, rebuild};
+#[cfg(any(test, debug_assertions))]
+pub(super) use incremental::{first_difference, index_problem};
 pub(crate) use topology::portal_of_slot;
 
 use glam::Vec3;
