@@ -9,6 +9,7 @@ mod agent_spatial;
 mod clearance;
 mod direct;
 mod follow;
+mod landmarks;
 mod merged;
 mod nearby;
 mod nearest_target;
@@ -86,6 +87,8 @@ pub struct Query {
     pub(super) stats: SearchStats,
     /// When the default mode searches the merged copy first ([`Query::set_merged_search`]).
     pub(super) merged_search: merged::MergedUse,
+    /// Whether the path searches use the mesh's landmark table ([`Query::set_landmarks`]).
+    pub(super) landmarks: bool,
     /// The corridor over the merged copy, and its polygons as a set.
     pub(super) merged_corridor: Vec<CorridorStep>,
     pub(super) merged_region: NodeMap,
@@ -180,6 +183,7 @@ impl Query {
             exact_coarse: None,
             stats: SearchStats::default(),
             merged_search: merged::MergedUse::BySize,
+            landmarks: false,
             merged_corridor: Vec::new(),
             merged_region: NodeMap::default(),
             admits_all: None,
@@ -500,7 +504,7 @@ impl Query {
             polygon: target.polygon,
             point: target.point,
         }];
-        let request = search_request(&start, &targets, options);
+        let request = search_request(&start, &targets, options, self.landmarks);
         let outcome = self.search_corridor(mesh, &request);
         self.route_end(mesh, &start, &goal, target, status, outcome, options)
     }
@@ -583,6 +587,7 @@ impl Query {
                 &on_coarse(start),
                 &on_coarse(target),
                 None,
+                self.landmarks,
                 &mut self.path.corners,
             );
             self.stats.add(search.expanded());
@@ -596,6 +601,7 @@ impl Query {
             start,
             target,
             (!all).then_some(filter),
+            self.landmarks,
             &mut self.path.corners,
         );
         self.stats.add(search.expanded());
@@ -750,6 +756,7 @@ pub(super) fn search_request<'a>(
     start: &NearestPoint,
     targets: &'a [Target],
     options: &'a PathOptions,
+    landmarks: bool,
 ) -> SearchRequest<'a> {
     SearchRequest {
         start_polygon: start.polygon,
@@ -759,6 +766,7 @@ pub(super) fn search_request<'a>(
         heuristic_weight: options.heuristic_weight,
         filter: &options.filter,
         within: None,
+        landmarks,
     }
 }
 

@@ -239,7 +239,7 @@ impl Query {
         }
         let used = self.on_sliced(&mut state, |query, state, mesh| {
             let targets = [target_of(&state.target)];
-            let request = search_request(&state.start, &targets, &state.options);
+            let request = search_request(&state.start, &targets, &state.options, query.landmarks);
             let (outcome, used) =
                 query.run_corridor_search(mesh, &request, &mut pass, max_expansions);
             state.stage = match outcome {
@@ -410,7 +410,7 @@ impl Query {
                 return;
             }
             let targets = [target_of(&state.target)];
-            let request = search_request(&state.start, &targets, &state.options);
+            let request = search_request(&state.start, &targets, &state.options, query.landmarks);
             state.stage = Stage::Searching(query.start_corridor_search(data, &request));
         });
         Ok(state)
@@ -446,7 +446,7 @@ impl Query {
     /// [`Query::finish_path`]) into `self.path`, `self.corridor` and `self.cost`.
     fn partial_path(&mut self, mesh: &MeshData, state: &SlicedState, pass: CorridorPass) {
         let targets = [target_of(&state.target)];
-        let request = search_request(&state.start, &targets, &state.options);
+        let request = search_request(&state.start, &targets, &state.options, self.landmarks);
         let goal = state.goal.point;
         let end = |on: &MeshData, outcome: SearchOutcome| match outcome {
             SearchOutcome::Reached { .. } => state.target.point,

@@ -41,7 +41,7 @@ use glam::{DVec2, Vec3};
 
 use crate::filter::QueryFilter;
 use crate::geometry::point_near_segment as near_segment;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, NearestPoint};
+use crate::mesh::{GoalBounds, MeshData, NO_NEIGHBOUR, NO_TWIN, NearestPoint};
 use crate::search::map::{NodeMap, Slot};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::{Edge, Projection};
@@ -117,6 +117,8 @@ pub(crate) struct ExactSearch {
     /// The ends of the current search, in the ground plane.
     start: DVec2,
     target: DVec2,
+    /// The goal's bounds in the mesh's landmark table, when the search uses it.
+    goal: Option<GoalBounds>,
 }
 
 impl std::fmt::Debug for ExactSearch {
@@ -147,6 +149,7 @@ impl ExactSearch {
             target_set: Vec::new(),
             start: DVec2::ZERO,
             target: DVec2::ZERO,
+            goal: None,
         }
     }
 
@@ -174,13 +177,16 @@ impl ExactSearch {
     /// `None` for every polygon (the caller knows the filter refuses none). Returns
     /// false, with `out` unspecified, when no such path exists (the filter cuts the way,
     /// or only an off-mesh link leads there) or the search gave up (it never should);
-    /// the caller then falls back to the default mode.
+    /// the caller then falls back to the default mode. With `landmarks`, the estimates
+    /// also use the mesh's landmark table (built on first use), which changes only how
+    /// many nodes are expanded, never the answer.
     pub fn find(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
         target: &NearestPoint,
         filter: Option<&QueryFilter>,
+        landmarks: bool,
         out: &mut Vec<Vec3>,
     ) -> bool {
         let up = mesh.up;
@@ -218,6 +224,12 @@ impl ExactSearch {
             self.target,
             &mut self.target_set,
         );
+        self.goal = if landmarks {
+            mesh.landmarks()
+                .map(|table| table.goal(self.target_set.iter().copied()))
+        } else {
+            None
+        };
         out.clear();
         if self.start_set.iter().any(|p| self.target_set.contains(p)) {
             out.extend([start.point, target.point]);
