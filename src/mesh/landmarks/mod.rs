@@ -115,9 +115,9 @@ impl Landmarks {
                 self.graph.polygon_start[p] as usize..self.graph.polygon_start[p + 1] as usize;
             for &node in &self.graph.polygon_nodes[nodes] {
                 let d = self.row(node);
-                for l in 0..LANDMARKS {
-                    lo[l] = lo[l].min(d[l]);
-                    hi[l] = hi[l].max(d[l]);
+                for ((lo, hi), &d) in lo.iter_mut().zip(&mut hi).zip(d) {
+                    *lo = lo.min(d);
+                    *hi = hi.max(d);
                 }
             }
         }
@@ -143,8 +143,8 @@ impl Landmarks {
         }
         let d = self.row(node);
         let mut h = 0.0f32;
-        for l in 0..LANDMARKS {
-            h = h.max(d[l] - goal.hi[l]).max(goal.lo[l] - d[l]);
+        for ((&d, &lo), &hi) in d.iter().zip(&goal.lo).zip(&goal.hi) {
+            h = h.max(d - hi).max(lo - d);
         }
         (h * (1.0 - ROUNDING) - goal.slack).max(0.0)
     }
@@ -254,23 +254,24 @@ impl super::NavMesh {
     }
 
     /// The bytes held by the mesh's landmark tables (its own and its merged copy's): 0
-    /// until built (by the first path search or [`NavMesh::prepare_landmarks`]) or when
+    /// until built (by the first path search of a query with landmarks on, or by
+    /// [`NavMesh::prepare_landmarks`]) or when
     /// the mesh gets none. About `4 * 8` bytes per portal and link end, plus 4 per
     /// corner and link hop and 8 per polygon.
     ///
     /// # Example
     /// ```
-    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, PathOptions, Query};
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
     ///
     /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
-    /// let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(2.0, 1.0), v(1.0, 1.0), v(0.0, 1.0)];
-    /// let mesh = NavMesh::from_polygons(&vertices, &[0, 1, 4, 5, 1, 2, 3, 4], &[4, 4], &MeshOptions::default())?;
-    /// let mut query = Query::new(&mesh);
-    /// query.set_landmarks(true);
-    /// let path = query.find_path_vec(v(0.5, 0.5), v(1.5, 0.5), &PathOptions::default())?;
-    /// assert_eq!(path.corners.len(), 2);
-    /// // The search built the table: one portal, 8 landmark distances.
-    /// assert!(mesh.landmark_bytes() >= 4 * 8);
+    /// // Three unit squares in a row: two portals.
+    /// let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(3.0, 1.0), v(2.0, 1.0), v(1.0, 1.0), v(0.0, 1.0)];
+    /// let indices = [0, 1, 6, 7, /**/ 1, 2, 5, 6, /**/ 2, 3, 4, 5];
+    /// let mesh = NavMesh::from_polygons(&vertices, &indices, &[4; 3], &MeshOptions::default())?;
+    /// assert_eq!(mesh.landmark_bytes(), 0);
+    /// mesh.prepare_landmarks();
+    /// // Two portals with 8 landmark distances each, and the lookup tables.
+    /// assert!(mesh.landmark_bytes() >= 2 * 4 * 8);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
