@@ -117,7 +117,8 @@ impl OpenList {
     ) {
         // The order uses the larger of the two lower bounds; the entry keeps `estimate`
         // to be told stale from current.
-        let ranked = estimate.max(floor);
+        // (Written so that a floor of 0 leaves every estimate as it is, NaN included.)
+        let ranked = if floor > estimate { floor } else { estimate };
         let key = match strategy {
             SearchStrategy::AStar if weight == 1.0 => ordered_key(ranked, estimate),
             SearchStrategy::AStar => {
