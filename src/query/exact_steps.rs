@@ -96,6 +96,7 @@ impl Query {
                 &on_coarse(start),
                 &on_coarse(target),
                 None,
+                self.landmarks,
                 &mut self.path.corners,
             );
             return (step, ExactOn::Merged);
@@ -108,6 +109,7 @@ impl Query {
             start,
             target,
             (!all).then_some(filter),
+            self.landmarks,
             &mut self.path.corners,
         );
         (step, ExactOn::Mesh)

@@ -10,6 +10,7 @@ mod clearance;
 mod direct;
 mod exact_steps;
 mod follow;
+mod landmarks;
 mod merged;
 mod nearby;
 mod nearest_target;
@@ -86,6 +87,8 @@ pub struct Query {
     pub(super) stats: SearchStats,
     /// When the default mode searches the merged copy first ([`Query::set_merged_search`]).
     pub(super) merged_search: merged::MergedUse,
+    /// Whether the path searches use the mesh's landmark table ([`Query::set_landmarks`]).
+    pub(super) landmarks: bool,
     /// The corridor over the merged copy, and its polygons as a set.
     pub(super) merged_corridor: Vec<CorridorStep>,
     pub(super) merged_region: NodeMap,
@@ -180,6 +183,7 @@ impl Query {
             exact_coarse: None,
             stats: SearchStats::default(),
             merged_search: merged::MergedUse::BySize,
+            landmarks: false,
             merged_corridor: Vec::new(),
             merged_region: NodeMap::default(),
             admits_all: None,
@@ -498,7 +502,7 @@ impl Query {
             polygon: target.polygon,
             point: target.point,
         }];
-        let request = search_request(&start, &targets, options);
+        let request = search_request(&start, &targets, options, self.landmarks);
         let outcome = self.search_corridor(mesh, &request);
         self.route_end(mesh, &start, &goal, target, status, outcome, options)
     }
@@ -704,6 +708,7 @@ pub(super) fn search_request<'a>(
     start: &NearestPoint,
     targets: &'a [Target],
     options: &'a PathOptions,
+    landmarks: bool,
 ) -> SearchRequest<'a> {
     SearchRequest {
         start_polygon: start.polygon,
@@ -713,6 +718,7 @@ pub(super) fn search_request<'a>(
         heuristic_weight: options.heuristic_weight,
         filter: &options.filter,
         within: None,
+        landmarks,
     }
 }
 
