@@ -20,7 +20,7 @@ pub(crate) mod draft;
 mod fan;
 mod grid;
 mod interpolate;
-mod landmarks;
+pub(crate) mod landmarks;
 mod links;
 mod locate;
 mod obstacle;

@@ -1,62 +1,80 @@
-//! The landmark ("differential") heuristic: per portal, its distance to a few landmark
-//! portals in a graph of lower bounds ([`graph`]), from which a search gets a lower
-//! bound of the length still to go from any point of a portal to the goal.
+//! The landmark ("differential") heuristic's table: per portal and landmark point `L`,
+//! the smallest geodesic distance `lo_L` from `L` to a point of the portal and an upper
+//! bound `hi_L` of the largest; per vertex an upper bound of its distance. From these a
+//! search gets a lower bound of the length still to go from any point of a portal to the
+//! goal. The distances are measured by floods of the exact search (built in
+//! `search/landmarks`, which fills this table; the mesh layer only stores it and does
+//! the arithmetic).
 //!
-//! **Why it is a lower bound.** `δ(a, b)` is the distance between portals `a` and `b`
-//! in the portal graph: at most the length of any walk over the mesh from a point of
-//! `a` to a point of `b` (and at most any search's cost of it divided by the filter's
-//! smallest cost: links are charged their cost times their area's cost, walks their
-//! length times at least the smallest cost). A path from a point of portal `a` to the
-//! goal `g` in polygon `G` ends by crossing one of `G`'s nodes `p` (a portal of `G` or
-//! the arrival of a link in `G`), so it is at least `min_p δ(a, p)`, and by the
-//! triangle inequality `δ(a, p) >= |δ(L, a) - δ(L, p)|` for every landmark `L`. With
-//! `lo_L` and `hi_L` the smallest and largest `δ(L, p)` over `G`'s nodes, the bound is
-//! `max_L max(δ(L, a) - hi_L, lo_L - δ(L, a), 0)`.
+//! **Why it is a lower bound.** `d` is the shortest length over the mesh in the ground
+//! plane (every polygon admitted, no off-mesh links): a metric, so for a point `x` of
+//! portal `X` and the goal `g`, `d(x, g) >= d(L, g) - d(L, x)` and `d(x, g) >= d(L, x) -
+//! d(L, g)`. With `lo_L(X) <= d(L, x) <= hi_L(X)` and `lo_L(g) <= d(L, g) <= hi_L(g)`,
+//! `d(x, g) >= max(lo_L(g) - hi_L(X), lo_L(X) - hi_L(g))`. For the goal (in polygon `G`,
+//! convex): a way from `L` outside `G` enters `G` last through a portal `p` of `G`, so
+//! `d(L, g) >= min_p (lo_L(p) + |g, p|)`; and `d(L, g) <= d(L, e) + |e g|` for every
+//! end `e` of a portal of `G`. For a portal `[a, b]`, every point is within `t` of `a`
+//! and `|ab| - t` of `b` along it, so `hi_L = min(h_a + |ab|, h_b + |ab|, (h_a + h_b +
+//! |ab|) / 2)` with `h_a`, `h_b` upper bounds of its ends' distances *as points of the
+//! portal*: the searches connect polygons only through edges, so a vertex where
+//! polygons touch only at a corner is as far as the way round (`d` is the length of the
+//! shortest path crossing from polygon to polygon through edges).
 //!
-//! **What keeps it valid.** Only the geometry and the links' costs enter the graph, and
-//! the graph joins every portal and link whatever their flags: closing polygons or
-//! links, filters, and area costs (scaled by the smallest one) only make real paths
-//! longer. A mesh's geometry never changes (a carved or re-tiled mesh is a new mesh
-//! with a table of its own), so a table never meets a shortcut it does not know of.
+//! **What keeps it valid.** Closing polygons (flags), filters and area costs >= 1 (scaled
+//! by the smallest cost) only make a query's paths longer than `d`. Off-mesh links would
+//! make them shorter: a mesh with links gets no table (its searches use the
+//! straight-line estimates alone), as does a world's snapshot (its tiles come and go)
+//! and a mesh without portals. A mesh's geometry never changes (a carved or re-tiled
+//! mesh is a new mesh with a table of its own).
 //!
-//! **Cost.** Built once per mesh on the first search that uses it (or by
-//! [`crate::NavMesh::prepare_landmarks`]): `LANDMARKS + 2` Dijkstra runs over the
-//! portal graph. Memory: `4 * LANDMARKS` bytes per node (portal or link end) plus
-//! 4 bytes per corner slot and per hop and 8 bytes per polygon (see
-//! [`Landmarks::bytes`]). Only one-tile meshes get a table (a world's snapshot has
-//! none: its searches use the straight-line estimates alone).
+//! **Cost.** `16 * LANDMARKS` bytes per portal (half of it read only for a goal) and 4
+//! per corner slot (see [`Landmarks::bytes`]); built by one exact flood per landmark (and
+//! one per island that gets a landmark) on the first search that uses it, or by
+//! [`crate::NavMesh::prepare_landmarks`].
 
 #[cfg(test)]
 mod admissible_tests;
-mod graph;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BinaryHeap;
+use glam::DVec2;
 
 use crate::mesh::MeshData;
-use graph::{NONE, PortalGraph};
 
 /// The number of landmarks per table.
 pub(crate) const LANDMARKS: usize = 8;
 
-/// Relative rounding allowance of stored distances (they are `f32`, measured in `f64`).
-const ROUNDING: f32 = 4.0 * f32::EPSILON;
+/// No portal (a wall slot).
+pub(crate) const NO_PORTAL: u32 = u32::MAX;
+
+/// Relative allowance for rounding (the distances are measured in `f64`, stored in
+/// `f32`, and searches add `f32` lengths), times the longest distance in the table.
+const ROUNDING: f64 = 1e-5;
+
+/// One portal's distances: `lo` then `hi` per landmark (one cache line).
+pub(crate) type PortalRow = [f32; 2 * LANDMARKS];
 
 /// The landmark table of one mesh.
 pub(crate) struct Landmarks {
-    graph: PortalGraph,
-    /// Per node `n`: `δ(L, n)` for the landmarks at `distances[n * LANDMARKS..]`; 0 where
-    /// the landmark's component does not reach (any finite value is a valid bound there:
-    /// no path leads from such a node to a goal in the landmark's component, nor the
-    /// other way).
-    distances: Vec<f32>,
-    /// The landmarks' nodes (for tests and diagnostics).
-    landmarks: Vec<u32>,
+    /// Per corner slot: its portal's index (both slots of a portal share it), or
+    /// [`NO_PORTAL`] for a wall.
+    pub(crate) portal_of_slot: Vec<u32>,
+    /// Per portal: `lo_L` (0 where `L` does not reach it) then `hi_L` (infinite there).
+    pub(crate) rows: Vec<PortalRow>,
+    /// Per portal and landmark: upper bounds of the distances of its two ends as points
+    /// of the portal (a vertex where polygons touch only at a corner has a distance per
+    /// side), in the order of the portal's lower slot; infinite where unknown. Read only
+    /// when a goal's bounds are made.
+    pub(crate) end_hi: Vec<[[f32; 2]; LANDMARKS]>,
+    /// Per landmark: its polygon and point (ground plane); fewer than [`LANDMARKS`] on
+    /// tiny meshes (the missing ones' columns give no bound).
+    pub(crate) points: Vec<(u32, DVec2)>,
+    /// The absolute allowance subtracted from every bound.
+    pub(crate) slack: f32,
 }
 
-/// What a search towards one goal needs from a table: per landmark the smallest and
-/// largest distance to the goal polygon's nodes, and the rounding allowance.
+/// What a search towards one goal needs from a table: per landmark bounds of the goal's
+/// distance, and the allowance.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GoalBounds {
     lo: [f32; LANDMARKS],
@@ -65,199 +83,169 @@ pub(crate) struct GoalBounds {
 }
 
 impl Landmarks {
-    /// The table of `mesh`, or `None` for a world's snapshot, a mesh without portals, or
-    /// when memory runs out.
-    pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
-        // A plain mesh (one tile, ids are indices); a world's snapshot has none, even of
-        // one tile: a table per snapshot would be rebuilt after every change.
-        if mesh.tiles.len() != 1 || mesh.local_bits != 32 {
-            return None;
+    /// A table for `slots` corner slots whose portals are not numbered yet (all walls),
+    /// no landmark.
+    pub(crate) fn empty(slots: usize) -> Landmarks {
+        Landmarks {
+            portal_of_slot: vec![NO_PORTAL; slots],
+            rows: Vec::new(),
+            end_hi: Vec::new(),
+            points: Vec::new(),
+            slack: 0.0,
         }
-        let graph = PortalGraph::of(mesh).ok()?;
-        let n = graph.node_count();
-        if n == 0 {
-            return None;
-        }
-        let mut distances = vec![0.0f32; n.checked_mul(LANDMARKS)?];
-        let landmarks = choose_and_measure(&graph, &mut distances);
-        Some(Landmarks {
-            graph,
-            distances,
-            landmarks,
-        })
+    }
+
+    /// Sets the allowance from the longest finite distance in the table.
+    pub(crate) fn set_slack(&mut self) {
+        let longest = self
+            .rows
+            .iter()
+            .flat_map(|r| r[LANDMARKS..].iter())
+            .chain(self.end_hi.iter().flatten().flatten())
+            .copied()
+            .filter(|d| d.is_finite())
+            .fold(0.0f32, f32::max);
+        self.slack = (ROUNDING * f64::from(longest)) as f32 + f32::MIN_POSITIVE;
     }
 
     /// The bytes the table holds.
     pub(crate) fn bytes(&self) -> usize {
-        self.graph.query_bytes() + 4 * self.distances.len() + 4 * self.landmarks.len()
+        4 * self.portal_of_slot.len()
+            + std::mem::size_of::<PortalRow>() * self.rows.len()
+            + std::mem::size_of::<[[f32; 2]; LANDMARKS]>() * self.end_hi.len()
+            + std::mem::size_of::<(u32, DVec2)>() * self.points.len()
     }
 
-    /// The node of the portal of corner slot `slot` ([`u32::MAX`] for a wall).
+    /// The portal of corner slot `slot` ([`NO_PORTAL`] for a wall).
     #[inline(always)]
     pub(crate) fn slot_node(&self, slot: usize) -> u32 {
-        self.graph.node_of_slot[slot]
+        self.portal_of_slot[slot]
     }
 
-    /// The node of the arrival point of link hop `hop`.
+    /// The node of the arrival point of link hop `hop`: none (a mesh with links gets no
+    /// table).
     #[inline(always)]
-    pub(crate) fn hop_node(&self, hop: u32) -> u32 {
-        self.graph.node_of_hop[hop as usize]
+    pub(crate) fn hop_node(&self, _hop: u32) -> u32 {
+        NO_PORTAL
     }
 
-    /// The bounds of a goal that lies in every polygon of `polygons` (a goal on an edge
-    /// or vertex may be in several; any of them will do, all of them is tighter).
-    pub(crate) fn goal(&self, polygons: impl IntoIterator<Item = u32>) -> GoalBounds {
-        let mut lo = [f32::INFINITY; LANDMARKS];
-        let mut hi = [0.0f32; LANDMARKS];
-        for p in polygons {
-            let p = p as usize;
-            let nodes =
-                self.graph.polygon_start[p] as usize..self.graph.polygon_start[p + 1] as usize;
-            for &node in &self.graph.polygon_nodes[nodes] {
-                let d = self.row(node);
-                for ((lo, hi), &d) in lo.iter_mut().zip(&mut hi).zip(d) {
-                    *lo = lo.min(d);
-                    *hi = hi.max(d);
+    /// The bounds of goal `point` (ground plane), which lies in every polygon of
+    /// `polygons` of `mesh` (a goal on an edge or vertex may be in several; each gives
+    /// bounds, the tightest are kept).
+    pub(crate) fn goal(
+        &self,
+        mesh: &MeshData,
+        polygons: impl IntoIterator<Item = u32>,
+        point: DVec2,
+    ) -> GoalBounds {
+        let mut lo = [0.0f32; LANDMARKS];
+        let mut hi = [f32::INFINITY; LANDMARKS];
+        let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
+        for polygon in polygons {
+            for (l, &(home, at)) in self.points.iter().enumerate() {
+                let (mut low, mut high) = (f64::INFINITY, f64::INFINITY);
+                if home == polygon {
+                    low = 0.0;
+                    high = at.distance(point);
                 }
+                for slot in mesh.corner_range(polygon) {
+                    let portal = self.portal_of_slot[slot];
+                    if portal == NO_PORTAL {
+                        continue;
+                    }
+                    let (a, b) = portal_ends(mesh, polygon, slot);
+                    let (pa, pb) = (ground(a), ground(b));
+                    let [ha, hb] = self.end_hi[portal as usize][l];
+                    let h = (f64::from(ha) + pa.distance(point))
+                        .min(f64::from(hb) + pb.distance(point));
+                    high = high.min(h);
+                    let gap = distance_to_segment(point, pa, pb);
+                    low = low.min(f64::from(self.rows[portal as usize][l]) + gap);
+                }
+                if low.is_finite() {
+                    lo[l] = lo[l].max(round_down(low));
+                }
+                hi[l] = hi[l].min(round_up(high));
             }
         }
-        if lo[0] == f32::INFINITY {
-            // A goal polygon without portals or links: no path enters it, so nothing
-            // is known; 0 everywhere gives no bound beyond 0 for a node in reach.
-            lo = [0.0; LANDMARKS];
-        }
-        let largest = hi.iter().copied().fold(0.0, f32::max);
         GoalBounds {
             lo,
             hi,
-            slack: ROUNDING * largest,
+            slack: self.slack,
         }
     }
 
-    /// A lower bound of the length of any path from a point of node `node` (a portal or
-    /// a link's arrival point) to the goal of `goal`; 0 for [`u32::MAX`].
+    /// A lower bound of the length of any path from a point of portal `portal` to the
+    /// goal of `goal`; 0 for [`NO_PORTAL`].
     #[inline(always)]
-    pub(crate) fn remaining(&self, goal: &GoalBounds, node: u32) -> f32 {
-        if node == NONE {
+    pub(crate) fn remaining(&self, goal: &GoalBounds, portal: u32) -> f32 {
+        if portal == NO_PORTAL {
             return 0.0;
         }
-        let d = self.row(node);
+        let row = &self.rows[portal as usize];
+        let (lo, hi) = row.split_at(LANDMARKS);
         let mut h = 0.0f32;
-        for ((&d, &lo), &hi) in d.iter().zip(&goal.lo).zip(&goal.hi) {
-            h = h.max(d - hi).max(lo - d);
+        for l in 0..LANDMARKS {
+            h = h.max(goal.lo[l] - hi[l]).max(lo[l] - goal.hi[l]);
         }
-        (h * (1.0 - ROUNDING) - goal.slack).max(0.0)
-    }
-
-    /// The distances of `node` to the landmarks.
-    #[inline(always)]
-    fn row(&self, node: u32) -> &[f32; LANDMARKS] {
-        let start = node as usize * LANDMARKS;
-        self.distances[start..start + LANDMARKS]
-            .try_into()
-            .expect("a row has LANDMARKS entries")
+        (h - goal.slack).max(0.0)
     }
 }
 
-/// Chooses the landmarks (farthest points: each next one is the node farthest from
-/// those chosen, in the largest component not yet holding one while such a component
-/// has at least a `1 / (2 * LANDMARKS)` share of the nodes) and writes their distances.
-fn choose_and_measure(graph: &PortalGraph, distances: &mut [f32]) -> Vec<u32> {
-    let n = graph.node_count();
-    let (component, count) = graph.components();
-    let mut size = vec![0usize; count as usize];
-    for &c in &component {
-        size[c as usize] += 1;
+/// The vertices of the portal of corner slot `slot` of `polygon` in the order of the
+/// portal's lower slot (the order of [`Landmarks::end_hi`]).
+#[inline]
+pub(crate) fn portal_ends(mesh: &MeshData, polygon: u32, slot: usize) -> (u32, u32) {
+    let (u, w) = mesh.edge(polygon, slot);
+    if (mesh.twin[slot] as usize) < slot {
+        (w, u)
+    } else {
+        (u, w)
     }
-    let mut covered = vec![false; count as usize];
-    let mut nearest = vec![f64::INFINITY; n];
-    let mut dist = vec![0.0f64; n];
-    let mut heap = BinaryHeap::new();
-    let mut chosen = Vec::with_capacity(LANDMARKS);
-    for l in 0..LANDMARKS {
-        let uncovered = (0..count as usize)
-            .filter(|&c| !covered[c])
-            .max_by_key(|&c| (size[c], std::cmp::Reverse(c)));
-        let landmark = match uncovered {
-            Some(c) if chosen.is_empty() || size[c] * 2 * LANDMARKS >= n => {
-                // The node farthest from the component's first node.
-                let first = component.iter().position(|&x| x as usize == c).unwrap_or(0);
-                graph.distances_from(first as u32, &mut dist, &mut heap);
-                covered[c] = true;
-                farthest(&dist)
-            }
-            _ => farthest(&nearest),
-        };
-        graph.distances_from(landmark, &mut dist, &mut heap);
-        for (node, &d) in dist.iter().enumerate() {
-            if d.is_finite() {
-                distances[node * LANDMARKS + l] = d as f32;
-                nearest[node] = nearest[node].min(d);
-            }
-        }
-        chosen.push(landmark);
-    }
-    chosen
 }
 
-/// The node with the largest finite value of `values` (the first on ties; 0 if none).
-fn farthest(values: &[f64]) -> u32 {
-    let mut best = (0, -1.0);
-    for (i, &v) in values.iter().enumerate() {
-        if v.is_finite() && v > best.1 {
-            best = (i as u32, v);
-        }
-    }
-    best.0
+/// The distance from `p` to the segment `a..b`.
+#[inline]
+pub(crate) fn distance_to_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let d = b - a;
+    let len2 = d.length_squared();
+    let t = if len2 > 0.0 {
+        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + d * t)
 }
 
-impl MeshData {
-    /// The landmark table of this mesh, built on the first call (see [`self`]); `None`
-    /// when the mesh gets none.
-    pub(crate) fn landmarks(&self) -> Option<&Landmarks> {
-        self.landmarks
-            .get_or_init(|| Landmarks::build(self).map(Box::new))
-            .as_deref()
+/// `x` as an `f32` at most `x` (within a step).
+#[inline]
+pub(crate) fn round_down(x: f64) -> f32 {
+    let y = x as f32;
+    if f64::from(y) > x {
+        // At least one step down (`f32::next_down` needs a newer Rust).
+        y - (y.abs() * f32::EPSILON).max(f32::MIN_POSITIVE)
+    } else {
+        y
+    }
+}
+
+/// `x` as an `f32` at least `x` (within a step).
+#[inline]
+pub(crate) fn round_up(x: f64) -> f32 {
+    let y = x as f32;
+    if f64::from(y) < x {
+        y + (y.abs() * f32::EPSILON).max(f32::MIN_POSITIVE)
+    } else {
+        y
     }
 }
 
 impl super::NavMesh {
-    /// Builds the mesh's landmark table now, if it has none yet (and the merged copy
-    /// the searches use on large meshes, with its own table), and tells whether the
-    /// mesh has one. Path searches of queries that use landmarks
-    /// ([`crate::Query::set_landmarks`], off by default) build them on their first use
-    /// otherwise (once per mesh, shared by every thread, on the thread of that query:
-    /// call this at load time to keep the cost off the query path). The table sharpens the estimates of both path
-    /// modes with distances to a few landmarks over a graph of the mesh's portals, and
-    /// stays valid under flag changes, filters and area costs (see the README's "Landmark
-    /// heuristic"). A mesh of several tiles (a world's snapshot) or without portals gets
-    /// none; its searches use the straight-line estimates alone.
-    ///
-    /// # Example
-    /// ```
-    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
-    ///
-    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
-    /// // Two unit squares side by side: one portal.
-    /// let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(2.0, 1.0), v(1.0, 1.0), v(0.0, 1.0)];
-    /// let mesh = NavMesh::from_polygons(&vertices, &[0, 1, 4, 5, 1, 2, 3, 4], &[4, 4], &MeshOptions::default())?;
-    /// assert_eq!(mesh.landmark_bytes(), 0);
-    /// assert!(mesh.prepare_landmarks());
-    /// assert!(mesh.landmark_bytes() > 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn prepare_landmarks(&self) -> bool {
-        if let Some(coarse) = self.data.coarse() {
-            coarse.mesh.landmarks();
-        }
-        self.data.landmarks().is_some()
-    }
-
     /// The bytes held by the mesh's landmark tables (its own and its merged copy's): 0
     /// until built (by the first path search of a query with landmarks on, or by
-    /// [`NavMesh::prepare_landmarks`]) or when
-    /// the mesh gets none. About `4 * 8` bytes per portal and link end, plus 4 per
-    /// corner and link hop and 8 per polygon.
+    /// [`NavMesh::prepare_landmarks`](crate::NavMesh::prepare_landmarks)) or when the
+    /// mesh gets none (off-mesh links, no portals). About `16 * 8` bytes per portal and
+    /// 4 per corner.
     ///
     /// # Example
     /// ```
@@ -269,9 +257,9 @@ impl super::NavMesh {
     /// let indices = [0, 1, 6, 7, /**/ 1, 2, 5, 6, /**/ 2, 3, 4, 5];
     /// let mesh = NavMesh::from_polygons(&vertices, &indices, &[4; 3], &MeshOptions::default())?;
     /// assert_eq!(mesh.landmark_bytes(), 0);
-    /// mesh.prepare_landmarks();
-    /// // Two portals with 8 landmark distances each, and the lookup tables.
-    /// assert!(mesh.landmark_bytes() >= 2 * 4 * 8);
+    /// assert!(mesh.prepare_landmarks());
+    /// // Two portals with 8 landmark bounds each (two numbers), and the lookup tables.
+    /// assert!(mesh.landmark_bytes() >= 2 * 8 * 8);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
@@ -283,11 +271,11 @@ impl super::NavMesh {
                 .map_or(0, Landmarks::bytes)
         };
         let coarse = self
-            .data
+            .data()
             .coarse
             .get()
             .and_then(|c| c.as_deref())
             .map_or(0, |c| of(&c.mesh));
-        of(&self.data) + coarse
+        of(self.data()) + coarse
     }
 }

@@ -1,6 +1,7 @@
-//! The landmark bounds on hand-made meshes: exact distances where the graph is a line.
+//! The landmark bounds on hand-made meshes: exact geodesic distances where they are
+//! known by hand.
 
-use glam::Vec3;
+use glam::{DVec2, Vec3};
 
 use super::*;
 use crate::{MeshOptions, NavMesh};
@@ -22,22 +23,24 @@ fn strip(n: u32) -> NavMesh {
 }
 
 #[test]
-fn a_strip_gets_exact_distances_between_its_portals() {
+fn a_strip_gets_exact_geodesic_bounds() {
     let mesh = strip(10);
     let data = mesh.data();
-    let table = data.landmarks().expect("a strip has portals");
-    // Nine portals at x = 1..9, one unit apart: the graph is a line.
-    assert_eq!(table.graph.node_count(), 9);
-    // The first landmark is an end of the line.
-    let ends: Vec<u32> = (0..data.polygon_count())
+    let table = crate::search::landmarks::table(data).expect("a strip has portals");
+    // Nine portals at x = 1..9, each shared by its two slots.
+    assert_eq!(table.rows.len(), 9);
+    let slots: Vec<u32> = (0..data.polygon_count())
         .flat_map(|p| data.corner_range(p))
         .map(|s| table.slot_node(s))
-        .filter(|&n| n != NONE)
+        .filter(|&n| n != NO_PORTAL)
         .collect();
-    assert_eq!(ends.len(), 18);
-    // Goal in the last square: its one portal is at x = 9; from the portal at x = 1
-    // at least 8 to go, from the goal square's own portal nothing.
-    let goal = table.goal([9]);
+    assert_eq!(slots.len(), 18);
+    // The first landmark is at the far end from polygon 0: the last square's centre.
+    assert_eq!(table.points[0].0, 9);
+    assert_eq!(table.points[0].1, DVec2::new(9.5, 0.5));
+    // Goal at the last square's centre: from the portal at x = 1 exactly 8.5 to go
+    // (less the allowance), from the goal square's own portal 0.5.
+    let goal = table.goal(data, [9], DVec2::new(9.5, 0.5));
     let slot_at = |p: u32, x: f32| {
         data.corner_range(p)
             .find(|&s| {
@@ -49,13 +52,77 @@ fn a_strip_gets_exact_distances_between_its_portals() {
             .unwrap()
     };
     let h = table.remaining(&goal, table.slot_node(slot_at(0, 1.0)));
-    assert!((h - 8.0).abs() < 1e-4, "{h}");
-    assert_eq!(
-        table.remaining(&goal, table.slot_node(slot_at(8, 9.0))),
-        0.0
-    );
+    assert!(h <= 8.5 && h > 8.5 - 1e-3, "{h}");
+    let h = table.remaining(&goal, table.slot_node(slot_at(8, 9.0)));
+    assert!(h <= 0.5 && h > 0.5 - 1e-3, "{h}");
+    // A goal in the middle square: from x = 1 the way is 4.4, from x = 9 it is 3.6;
+    // the landmarks at both ends give 8.5 - 4.167 and 8.5 - 4.97 (the goal's upper
+    // bounds go through the nearest vertex of its square).
+    let goal = table.goal(data, [5], DVec2::new(5.4, 0.2));
+    let h = table.remaining(&goal, table.slot_node(slot_at(0, 1.0)));
+    let want = 8.5 - (12.5f32.sqrt() + 0.4f32.sqrt());
+    assert!(h <= want + 1e-5 && h > want - 1e-3, "{h}, want {want}");
+    let h = table.remaining(&goal, table.slot_node(slot_at(8, 9.0)));
+    let want = 8.5 - (4.5f32.hypot(0.5) + 0.4f32.hypot(0.2));
+    assert!(h <= want + 1e-5 && h > want - 1e-3, "{h}, want {want}");
     // Walls give nothing.
-    assert_eq!(table.remaining(&goal, NONE), 0.0);
+    assert_eq!(table.remaining(&goal, NO_PORTAL), 0.0);
+}
+
+/// A U of unit squares: up a column at x in [0, 1], across the top, down a column at x
+/// in [4, 5]; the straight line between the two feet is about 3.5, the way round 11.5.
+#[test]
+fn a_u_bound_follows_the_way_round() {
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    let mut square = |x: f32, z: f32| {
+        let base = vertices.len() as u32;
+        vertices.extend([v(x, z), v(x + 1.0, z), v(x + 1.0, z + 1.0), v(x, z + 1.0)]);
+        indices.extend([base, base + 1, base + 2, base + 3]);
+    };
+    for z in 0..6 {
+        square(0.0, z as f32);
+    }
+    for x in 1..4 {
+        square(x as f32, 5.0);
+    }
+    for z in (0..6).rev() {
+        square(4.0, z as f32);
+    }
+    let sizes = vec![4; indices.len() / 4];
+    let mesh =
+        NavMesh::from_polygons(&vertices, &indices, &sizes, &MeshOptions::default()).unwrap();
+    let data = mesh.data();
+    let table = crate::search::landmarks::table(data).expect("portals");
+    // Goal at the foot of the right column, which holds the first landmark; from the
+    // portal above the left foot (z = 1, x in [0, 1]) the way bends round (1, 5) and
+    // (4, 5).
+    let foot = data.polygon_count() - 1;
+    let goal = table.goal(data, [foot], DVec2::new(4.5, 0.5));
+    let portal = data
+        .corner_range(0)
+        .find(|&s| data.neighbours[s] == 1)
+        .map(|s| table.slot_node(s))
+        .unwrap();
+    let h = table.remaining(&goal, portal);
+    let mut query = crate::Query::new(&mesh);
+    let options = crate::PathOptions::default().with_mode(crate::PathMode::Optimal);
+    let shortest = (0..=10)
+        .map(|i| {
+            let x = i as f32 / 10.0;
+            query
+                .find_path_vec(v(x, 1.0), v(4.5, 0.5), &options)
+                .unwrap()
+                .length()
+        })
+        .fold(f32::INFINITY, f32::min);
+    assert!(
+        h <= shortest + 1e-4,
+        "bound {h} above the shortest {shortest}"
+    );
+    // The straight line gives about 3.5; the landmarks nearly the whole way round.
+    assert!(h > 0.9 * shortest, "bound {h}, shortest {shortest}");
 }
 
 #[test]
@@ -68,21 +135,25 @@ fn a_single_polygon_gets_no_table() {
 }
 
 #[test]
-fn segment_gaps() {
-    use glam::DVec2;
-    let d = |x: f64, y: f64| DVec2::new(x, y);
-    assert_eq!(
-        graph::segment_gap(d(0., 0.), d(1., 0.), d(0., 2.), d(1., 2.)),
-        2.0
-    );
-    // Crossing segments are 0 apart.
-    assert_eq!(
-        graph::segment_gap(d(0., 0.), d(2., 2.), d(0., 2.), d(2., 0.)),
-        0.0
-    );
-    // A point and a segment.
-    assert_eq!(
-        graph::segment_gap(d(3., 0.), d(3., 0.), d(0., 0.), d(1., 0.)),
-        2.0
-    );
+fn a_mesh_with_off_mesh_links_gets_no_table() {
+    let mesh = strip(4);
+    assert!(mesh.prepare_landmarks());
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let mut vertices = Vec::new();
+    for i in 0..=4 {
+        vertices.push(v(i as f32, 0.0));
+        vertices.push(v(i as f32, 1.0));
+    }
+    let indices: Vec<u32> = (0..4u32)
+        .flat_map(|i| [2 * i, 2 * i + 2, 2 * i + 3, 2 * i + 1])
+        .collect();
+    let mut tris = Vec::new();
+    for q in indices.chunks(4) {
+        tris.extend([q[0], q[1], q[2], q[0], q[2], q[3]]);
+    }
+    let links = [crate::OffMeshLink::new(v(0.5, 0.5), v(3.5, 0.5))];
+    let input = crate::MeshInput::new(&vertices, &tris).with_links(&links);
+    let linked = NavMesh::from_input(&input, &MeshOptions::default()).unwrap();
+    assert!(!linked.prepare_landmarks());
+    assert_eq!(linked.landmark_bytes(), 0);
 }

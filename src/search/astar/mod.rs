@@ -174,8 +174,10 @@ impl<'a> Context<'a> {
                     && request.strategy == SearchStrategy::AStar
                     && request.filter.is_uniform() =>
             {
-                mesh.landmarks()
-                    .map(|table| (table, table.goal([target.polygon])))
+                crate::search::landmarks::table(mesh).map(|table| {
+                    let point = mesh.up.ground(target.point).as_dvec2();
+                    (table, table.goal(mesh, [target.polygon], point))
+                })
             }
             _ => None,
         };

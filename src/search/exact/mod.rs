@@ -31,6 +31,7 @@
 //! The per-vertex best length to each root ("root-level pruning") keeps the number of
 //! nodes small; all memory is kept between queries.
 
+mod flood;
 mod interval;
 mod slices;
 mod successors;
@@ -127,6 +128,9 @@ pub(crate) struct ExactSearch {
     runs: u64,
     /// The goal's bounds in the mesh's landmark table, when the search uses it.
     goal: Option<GoalBounds>,
+    /// A flood without a target is running ([`ExactSearch::flood`]): node values are
+    /// the distance to the interval, dead ends are entered.
+    flooding: bool,
 }
 
 impl std::fmt::Debug for ExactSearch {
@@ -161,6 +165,7 @@ impl ExactSearch {
             following: None,
             runs: 0,
             goal: None,
+            flooding: false,
         }
     }
 

@@ -82,8 +82,8 @@ impl ExactSearch {
             &mut self.target_set,
         );
         self.goal = if landmarks {
-            mesh.landmarks()
-                .map(|table| table.goal(self.target_set.iter().copied()))
+            crate::search::landmarks::table(mesh)
+                .map(|table| table.goal(mesh, self.target_set.iter().copied(), self.target))
         } else {
             None
         };

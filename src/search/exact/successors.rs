@@ -249,7 +249,9 @@ impl ExactSearch {
         let twin = mesh.twin[slot];
         if neighbour == NO_NEIGHBOUR
             || twin == NO_TWIN
-            || (mesh.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
+            || (mesh.dead_end[neighbour as usize]
+                && !self.flooding
+                && !self.target_set.contains(&neighbour))
             || !self.admitted(mesh, neighbour)
         {
             return;
@@ -334,7 +336,9 @@ impl ExactSearch {
                     >= -SIDE_TOLERANCE * root.distance(right) * root.distance(left),
             "interval seen clockwise from its root"
         );
-        let mut h = if degenerate {
+        let mut h = if self.flooding {
+            super::flood::flood_value(root, right, left)
+        } else if degenerate {
             root.distance(self.target)
         } else {
             heuristic(root, left, right, self.target)
