@@ -160,26 +160,34 @@ impl Flood {
         if !self.search.flood(mesh, point, home, self.max_nodes) {
             return None;
         }
+        // Every point `x` of a polygon `P` (its boundary included) is seen along its
+        // shortest way by a node entering `P` (the search's completeness: it finds the
+        // shortest way to a target anywhere in `P`), whose value there is `g + |r x|`
+        // with `r` its root. So for a portal `X` of `P`, `g + |r, X|` minimised over the
+        // nodes entering a polygon of `X` is at most the distance of every point of
+        // `X`. (A node on `X` itself is not enough: a way may reach a point of `X`
+        // through the inside of `P` without crossing `X`.)
         for node in self.search.flooded() {
-            let slot = node.slot as usize;
-            let portal = portal_of_slot[slot];
-            if portal == NO_PORTAL {
-                continue;
-            }
-            let p = portal as usize;
             let r = node.root_point;
-            let value = node.g + distance_to_segment(r, node.right, node.left);
-            self.lo[p] = self.lo[p].min(value);
-            // Each end of the portal: the way to an end of the interval, then along the
-            // portal.
+            // Ways into the polygon: to an end of the interval, then straight (the
+            // polygon is convex).
             let to_right = node.g + r.distance(node.right);
             let to_left = node.g + r.distance(node.left);
-            let (a, b) = portal_ends(mesh, node.polygon, slot);
-            for (end, v) in self.end_hi[p].iter_mut().zip([a, b]) {
-                let pv = ground(v);
-                let via =
-                    (to_right + node.right.distance(pv)).min(to_left + node.left.distance(pv));
-                *end = end.min(via);
+            for slot in mesh.corner_range(node.polygon) {
+                let portal = portal_of_slot[slot];
+                if portal == NO_PORTAL {
+                    continue;
+                }
+                let p = portal as usize;
+                let (a, b) = portal_ends(mesh, node.polygon, slot);
+                let (pa, pb) = (ground(a), ground(b));
+                let value = node.g + distance_to_segment(r, pa, pb);
+                self.lo[p] = self.lo[p].min(value);
+                for (end, pv) in self.end_hi[p].iter_mut().zip([pa, pb]) {
+                    let via =
+                        (to_right + node.right.distance(pv)).min(to_left + node.left.distance(pv));
+                    *end = end.min(via);
+                }
             }
         }
         Some(())
