@@ -2,17 +2,42 @@
 
 use super::Query;
 
+/// When a query's path searches use the landmark table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LandmarkUse {
+    /// On meshes of at least [`Query::LANDMARK_MIN_POLYGONS`] polygons (the default).
+    BySize,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
 impl Query {
+    /// The smallest mesh (in polygons) whose path searches use the landmark table by
+    /// default: on the benchmark maps of 635 polygons and more it saves 1-48 % of the
+    /// instructions per query (BENCHMARKS.md "session 17"); on small meshes searches are
+    /// short and the table's build (one exact flood per landmark) would not pay back.
+    ///
+    /// # Example
+    /// ```
+    /// assert_eq!(navstar::Query::LANDMARK_MIN_POLYGONS, 500);
+    /// ```
+    pub const LANDMARK_MIN_POLYGONS: u32 = 500;
+
     /// Whether this query's path searches (both modes, one goal, A* with areas costing
-    /// alike) sharpen their estimates with the mesh's landmark table (off by default:
-    /// on the benchmark maps it saved at most 4 % of the expansions and cost 6-15 % more
-    /// instructions per query, see BENCHMARKS.md "session 16"). The table is built
-    /// once per mesh on the first search that uses it, unless
-    /// [`crate::NavMesh::prepare_landmarks`] built it before; it never makes an
-    /// estimate exceed the true remaining cost, so the exact mode's answer is the same
-    /// either way and the default mode's paths differ only where the search order
-    /// changes its choice among corridors. Off, the searches use the straight-line
-    /// estimates alone. Meshes of several tiles (a world's snapshot) have no table.
+    /// alike) sharpen their estimates with the mesh's landmark table: geodesic
+    /// distances from 8 landmark points (on by default for meshes of at least
+    /// [`Query::LANDMARK_MIN_POLYGONS`] polygons: there it saves 20-56 % of the
+    /// expansions, BENCHMARKS.md "session 17"). The table is built once per mesh
+    /// (and per merged or eroded copy searched) on the first search that uses it,
+    /// unless [`crate::NavMesh::prepare_landmarks`] built it before: call that at load
+    /// time, the build takes about 0.1-0.5 s on a mesh of a few thousand polygons. It
+    /// never makes an estimate exceed the true remaining cost, so the exact mode's
+    /// answer is the same either way and the default mode's paths differ only where the
+    /// search order changes its choice among corridors. Off, the searches use the
+    /// straight-line estimates alone. Meshes of several tiles (a world's snapshot) and
+    /// meshes with off-mesh links have no table.
     ///
     /// # Example
     /// ```
@@ -27,6 +52,7 @@ impl Query {
     /// let (from, to) = (v(0.5, 2.5), v(2.5, 2.5));
     /// let options = PathOptions::default().with_mode(PathMode::Optimal);
     /// let mut query = Query::new(&mesh);
+    /// // Off by default on a mesh this small.
     /// assert!(!query.landmarks());
     /// let without = query.find_path_vec(from, to, &options)?;
     /// query.set_landmarks(true);
@@ -38,10 +64,36 @@ impl Query {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_landmarks(&mut self, on: bool) {
-        self.landmarks = on;
+        self.landmarks = if on {
+            LandmarkUse::Always
+        } else {
+            LandmarkUse::Never
+        };
     }
 
-    /// Whether the path searches use the landmark table ([`Query::set_landmarks`]).
+    /// Back to the default choice of [`Query::set_landmarks`]: the landmark table only
+    /// on meshes of at least [`Query::LANDMARK_MIN_POLYGONS`] polygons.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, Query};
+    ///
+    /// let v = [Vec3::ZERO, Vec3::X, Vec3::Z];
+    /// let mesh = NavMesh::from_triangles(&v, &[0, 1, 2], &MeshOptions::default())?;
+    /// let mut query = Query::new(&mesh);
+    /// query.set_landmarks(true);
+    /// query.set_landmarks_by_size();
+    /// // One polygon: below the size.
+    /// assert!(!query.landmarks());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_landmarks_by_size(&mut self) {
+        self.landmarks = LandmarkUse::BySize;
+    }
+
+    /// Whether the path searches on this query's mesh use the landmark table
+    /// ([`Query::set_landmarks`]; by default whether the mesh has at least
+    /// [`Query::LANDMARK_MIN_POLYGONS`] polygons).
     ///
     /// # Example
     /// ```
@@ -57,6 +109,10 @@ impl Query {
     /// ```
     #[must_use]
     pub fn landmarks(&self) -> bool {
-        self.landmarks
+        match self.landmarks {
+            LandmarkUse::BySize => self.mesh.polygon_count() >= Query::LANDMARK_MIN_POLYGONS,
+            LandmarkUse::Always => true,
+            LandmarkUse::Never => false,
+        }
     }
 }

@@ -88,7 +88,7 @@ pub struct Query {
     /// When the default mode searches the merged copy first ([`Query::set_merged_search`]).
     pub(super) merged_search: merged::MergedUse,
     /// Whether the path searches use the mesh's landmark table ([`Query::set_landmarks`]).
-    pub(super) landmarks: bool,
+    pub(super) landmarks: landmarks::LandmarkUse,
     /// The corridor over the merged copy, and its polygons as a set.
     pub(super) merged_corridor: Vec<CorridorStep>,
     pub(super) merged_region: NodeMap,
@@ -183,7 +183,7 @@ impl Query {
             exact_coarse: None,
             stats: SearchStats::default(),
             merged_search: merged::MergedUse::BySize,
-            landmarks: false,
+            landmarks: landmarks::LandmarkUse::BySize,
             merged_corridor: Vec::new(),
             merged_region: NodeMap::default(),
             admits_all: None,
@@ -502,7 +502,7 @@ impl Query {
             polygon: target.polygon,
             point: target.point,
         }];
-        let request = search_request(&start, &targets, options, self.landmarks);
+        let request = search_request(&start, &targets, options, self.landmarks());
         let outcome = self.search_corridor(mesh, &request);
         self.route_end(mesh, &start, &goal, target, status, outcome, options)
     }

@@ -102,6 +102,8 @@ fn main() -> ExitCode {
     }
     let (mut complete, mut expanded, mut length) = (0usize, 0u64, 0.0f64);
     let mut per_query = Vec::with_capacity(pairs.len());
+    // The corridor's length in polygons: what an ideal estimate would expand.
+    let mut corridors = Vec::with_capacity(pairs.len());
     let rss_before = resident_kib();
     // The first query that searches the merged copy builds it (once per mesh): its time
     // against the same query again.
@@ -118,6 +120,7 @@ fn main() -> ExitCode {
         let elapsed = t.elapsed();
         expanded += query.last_search_stats().expanded;
         per_query.push(query.last_search_stats().expanded);
+        corridors.push(query.corridor().len() as u64);
         if copy_build.is_none() && !whole && !optimal && query.last_search_stats().searches == 2 {
             let again = std::time::Instant::now();
             let _ = query.find_path(start, goal, &options);
@@ -151,6 +154,19 @@ fn main() -> ExitCode {
         at(0.95),
         at(1.0)
     );
+    if !optimal {
+        let total: u64 = corridors.iter().sum();
+        corridors.sort_unstable();
+        println!(
+            "corridor polygons per query: mean {:.1}, median {}, p95 {}",
+            total as f64 / corridors.len().max(1) as f64,
+            corridors.get(corridors.len() / 2).copied().unwrap_or(0),
+            corridors
+                .get(((corridors.len() as f64 - 1.0) * 0.95).round() as usize)
+                .copied()
+                .unwrap_or(0)
+        );
+    }
     ExitCode::SUCCESS
 }
 

@@ -157,3 +157,67 @@ fn a_mesh_with_off_mesh_links_gets_no_table() {
     assert!(!linked.prepare_landmarks());
     assert_eq!(linked.landmark_bytes(), 0);
 }
+
+/// A U of `2 * arm + 3` unit squares (y up): up a column at x in [0, 1], across three
+/// squares at the top, down a column at x in [4, 5]; `arm` squares per column.
+fn big_u(arm: u32) -> NavMesh {
+    let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    let mut square = |x: f32, z: f32| {
+        let base = vertices.len() as u32;
+        vertices.extend([v(x, z), v(x + 1.0, z), v(x + 1.0, z + 1.0), v(x, z + 1.0)]);
+        indices.extend([base, base + 1, base + 2, base + 3]);
+    };
+    for z in 0..arm {
+        square(0.0, z as f32);
+    }
+    for x in 1..4 {
+        square(x as f32, (arm - 1) as f32);
+    }
+    for z in (0..arm).rev() {
+        square(4.0, z as f32);
+    }
+    let sizes = vec![4; indices.len() / 4];
+    NavMesh::from_polygons(&vertices, &indices, &sizes, &MeshOptions::default()).unwrap()
+}
+
+#[test]
+fn landmarks_are_on_by_default_from_the_size_on_and_can_be_turned_off() {
+    use crate::{PathMode, PathOptions, Query};
+    let ends = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(4.5, 0.0, 0.5));
+    let exact = PathOptions::default().with_mode(PathMode::Optimal);
+    // 503 squares: on by default, the first search builds the table.
+    let large = big_u(250);
+    assert!(large.polygon_count() >= Query::LANDMARK_MIN_POLYGONS);
+    let mut on = Query::new(&large);
+    assert!(on.landmarks());
+    let with = on.find_path_vec(ends.0, ends.1, &exact).unwrap();
+    assert!(large.landmark_bytes() > 0);
+    let default_with = on
+        .find_path_vec(ends.0, ends.1, &PathOptions::default())
+        .unwrap();
+    // Turned off on another mesh of the same shape: no table, the same answers.
+    let same = big_u(250);
+    let mut off = Query::new(&same);
+    off.set_landmarks(false);
+    assert!(!off.landmarks());
+    let without = off.find_path_vec(ends.0, ends.1, &exact).unwrap();
+    assert_eq!(same.landmark_bytes(), 0);
+    assert_eq!(with.corners, without.corners);
+    let default_without = off
+        .find_path_vec(ends.0, ends.1, &PathOptions::default())
+        .unwrap();
+    assert_eq!(same.landmark_bytes(), 0);
+    assert!((default_with.length() - default_without.length()).abs() < 1e-3);
+    // Back to the default: on again for this size.
+    off.set_landmarks_by_size();
+    assert!(off.landmarks());
+    // Below the size: off by default.
+    let small = big_u(10);
+    assert!(small.polygon_count() < Query::LANDMARK_MIN_POLYGONS);
+    let mut query = Query::new(&small);
+    assert!(!query.landmarks());
+    query.find_path_vec(ends.0, ends.1, &exact).unwrap();
+    assert_eq!(small.landmark_bytes(), 0);
+}
