@@ -1,10 +1,11 @@
 //! Builds the landmark table of a mesh (`mesh/landmarks`, which explains the bound): the
 //! landmark points, chosen farthest-point, and per landmark one flood of the exact
 //! search ([`ExactSearch::flood`]) giving each portal its smallest geodesic distance and
-//! each vertex an upper bound of its own.
+//! upper bounds of its ends' distances.
 
 use glam::DVec2;
 
+use crate::alloc::try_filled;
 use crate::mesh::landmarks::{
     LANDMARKS, Landmarks, NO_PORTAL, PortalRow, distance_to_segment, portal_ends, round_down,
     round_up,
@@ -31,7 +32,8 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
     }
     let slots = mesh.corners.total_len();
     let polygons = mesh.polygon_count() as usize;
-    let mut table = Landmarks::empty(slots);
+    let what = "landmark table";
+    let mut table = Landmarks::empty(try_filled(slots, NO_PORTAL, what).ok()?);
     // Number the portals, both slots of an edge sharing one.
     let mut ends: Vec<(u32, u32)> = Vec::new();
     for p in 0..polygons as u32 {
@@ -52,27 +54,33 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
     if ends.is_empty() {
         return None;
     }
-    table.rows = vec![PortalRow::default(); ends.len()];
-    table.end_hi = vec![[[f32::INFINITY; 2]; LANDMARKS]; ends.len()];
-    let mut flood = Flood::new(mesh, ends.len());
+    table.rows = try_filled(ends.len(), PortalRow::default(), what).ok()?;
+    table.end_hi = try_filled(ends.len(), [[f32::INFINITY; 2]; LANDMARKS], what).ok()?;
+    let mut flood = Flood::new(mesh, ends.len())?;
     let islands = island_sizes(mesh);
     let mut covered = vec![false; islands.len()];
     // Per polygon: its distance to the nearest landmark so far.
-    let mut nearest = vec![f64::INFINITY; polygons];
+    let mut nearest = try_filled(polygons, f64::INFINITY, what).ok()?;
     for l in 0..LANDMARKS {
         let open = (0..islands.len())
             .filter(|&i| !covered[i])
             .max_by_key(|&i| (islands[i], std::cmp::Reverse(i)));
-        let home = match open {
-            Some(i) if l == 0 || islands[i] * 2 * LANDMARKS >= polygons => {
-                // The polygon farthest from a polygon of the island.
+        // A polygon of the largest island without a landmark, while such an island is
+        // large enough.
+        let seed = open
+            .filter(|&i| l == 0 || islands[i] * 2 * LANDMARKS >= polygons)
+            .and_then(|i| {
                 covered[i] = true;
-                let seed = (0..polygons as u32)
-                    .find(|&p| mesh.local_island[p as usize] as usize == i && usable(mesh, p))?;
+                (0..polygons as u32)
+                    .find(|&p| mesh.local_island[p as usize] as usize == i && usable(mesh, p))
+            });
+        let home = match seed {
+            Some(seed) => {
+                // The polygon farthest from the seed.
                 flood.run(mesh, &table.portal_of_slot, seed)?;
                 farthest(flood.polygon_distances(mesh, &table.portal_of_slot))
             }
-            _ => farthest(
+            None => farthest(
                 nearest
                     .iter()
                     .copied()
@@ -103,6 +111,9 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
         }
         table.points.push((home, point));
     }
+    if table.points.is_empty() {
+        return None;
+    }
     for row in &mut table.rows {
         // Columns of missing landmarks give no bound.
         for l in table.points.len()..LANDMARKS {
@@ -128,14 +139,17 @@ struct Flood {
 }
 
 impl Flood {
-    fn new(mesh: &MeshData, portals: usize) -> Flood {
-        Flood {
+    /// The scratch of floods over `mesh` with `portals` portals; `None` when out of
+    /// memory.
+    fn new(mesh: &MeshData, portals: usize) -> Option<Flood> {
+        let what = "landmark flood";
+        Some(Flood {
             search: ExactSearch::new(usize::MAX),
-            lo: vec![f64::INFINITY; portals],
-            end_hi: vec![[f64::INFINITY; 2]; portals],
+            lo: try_filled(portals, f64::INFINITY, what).ok()?,
+            end_hi: try_filled(portals, [f64::INFINITY; 2], what).ok()?,
             home: 0,
             max_nodes: FLOOD_NODES_PER_SLOT.saturating_mul(mesh.corners.total_len()) + 65_536,
-        }
+        })
     }
 
     /// Floods from the centroid of polygon `home` (portals numbered by

@@ -83,11 +83,11 @@ pub(crate) struct GoalBounds {
 }
 
 impl Landmarks {
-    /// A table for `slots` corner slots whose portals are not numbered yet (all walls),
-    /// no landmark.
-    pub(crate) fn empty(slots: usize) -> Landmarks {
+    /// A table with `portal_of_slot` (one entry per corner slot, [`NO_PORTAL`] until
+    /// numbered), no portal row and no landmark.
+    pub(crate) fn empty(portal_of_slot: Vec<u32>) -> Landmarks {
         Landmarks {
-            portal_of_slot: vec![NO_PORTAL; slots],
+            portal_of_slot,
             rows: Vec::new(),
             end_hi: Vec::new(),
             points: Vec::new(),
