@@ -221,3 +221,25 @@ fn landmarks_are_on_by_default_from_the_size_on_and_can_be_turned_off() {
     query.find_path_vec(ends.0, ends.1, &exact).unwrap();
     assert_eq!(small.landmark_bytes(), 0);
 }
+
+#[test]
+fn a_worlds_snapshot_gets_no_table() {
+    use crate::{PathMode, PathOptions, Query, World, WorldOptions};
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.add_tile(&big_u(10)).unwrap();
+    let snapshot = world.snapshot();
+    let mut query = Query::new(&snapshot);
+    query.set_landmarks(true);
+    let (a, b) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(4.5, 0.0, 0.5));
+    let exact = PathOptions::default().with_mode(PathMode::Optimal);
+    let with = query.find_path_vec(a, b, &exact).unwrap();
+    assert!(!snapshot.prepare_landmarks());
+    assert_eq!(snapshot.landmark_bytes(), 0);
+    // The same answer as the plain mesh with its table.
+    let plain = big_u(10);
+    let mut on = Query::new(&plain);
+    on.set_landmarks(true);
+    let want = on.find_path_vec(a, b, &exact).unwrap();
+    assert!(plain.landmark_bytes() > 0);
+    assert!((with.length() - want.length()).abs() < 1e-4);
+}
