@@ -80,18 +80,7 @@ pub(crate) const SNAP: f64 = 1e-12;
 /// Relative tolerance of the side tests against rays through computed points.
 pub(crate) const SIDE_TOLERANCE: f64 = 1e-10;
 
-/// The distance from `p` to the segment `a..b`.
-#[inline]
-pub(crate) fn distance_to_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-    let d = b - a;
-    let len2 = d.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + d * t)
-}
+pub(crate) use crate::mesh::landmarks::distance_to_segment;
 
 /// Which side of the cone from `root` through `right..left` the point `p` lies on:
 /// `-1` right of the right ray, `1` left of the left ray, `0` inside (closed, with a
