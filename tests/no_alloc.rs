@@ -160,6 +160,31 @@ fn steady_state_optimal_queries_do_not_allocate() {
 }
 
 #[test]
+fn steady_state_queries_with_landmarks_do_not_allocate() {
+    // The table is built once per mesh (the first search using it, or
+    // `prepare_landmarks`); after that, queries of both modes allocate nothing.
+    let mesh = seeded_grid(13, 30, 30).build();
+    assert!(mesh.prepare_landmarks());
+    for mode in [navstar::PathMode::Funnel, navstar::PathMode::Optimal] {
+        let mut work = workload(&mesh, 400);
+        for (_, _, o) in &mut work {
+            o.mode = mode;
+        }
+        let mut query = Query::new(&mesh);
+        query.set_landmarks(true);
+        let warm = run(&mut query, &work);
+        assert!(warm > 2 * work.len(), "the workload should have real paths");
+        let mut again = 0;
+        let n = allocations_in(|| again = run(&mut query, &work));
+        assert_eq!(again, warm);
+        assert_eq!(
+            n, 0,
+            "{n} allocations in steady state ({mode:?}, landmarks)"
+        );
+    }
+}
+
+#[test]
 fn steady_state_queries_of_a_grown_or_limited_query_do_not_allocate() {
     let mesh = seeded_grid(13, 30, 30).build();
     let mut work = workload(&mesh, 300);

@@ -21,6 +21,7 @@ pub(crate) mod draft;
 mod fan;
 mod grid;
 mod interpolate;
+pub(crate) mod landmarks;
 mod links;
 mod locate;
 mod locate_patch;
@@ -48,6 +49,7 @@ pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;
+pub(crate) use landmarks::{GoalBounds, Landmarks};
 pub use links::OffMeshLink;
 pub(crate) use links::{LinkHop, Links, validate as validate_link};
 pub(crate) use locate::PolygonIndex;
@@ -142,6 +144,9 @@ pub(crate) struct MeshData {
     pub links: Links,
     /// The merged copy for the exact mode, made on first use (see [`coarse`]).
     pub coarse: OnceLock<Option<Box<CoarseMesh>>>,
+    /// The landmark table of the searches' estimates, made on first use (see
+    /// [`landmarks`]).
+    pub landmarks: OnceLock<Option<Box<Landmarks>>>,
     /// The radius the mesh was baked for and its eroded copies for larger agents (see
     /// [`clearance`]).
     pub clearance: Clearance,

@@ -377,6 +377,7 @@ impl MeshData {
             flags_generation,
             links,
             coarse: OnceLock::new(),
+            landmarks: OnceLock::new(),
             clearance: super::Clearance::new(0.0),
         }
     }

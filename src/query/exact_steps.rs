@@ -83,6 +83,7 @@ impl Query {
     ) -> (ExactStep, ExactOn) {
         let all = self.admits_every_polygon(filter);
         let max_nodes = self.max_nodes;
+        let landmarks = self.landmarks();
         if let Some(coarse) = all.then(|| mesh.coarse()).flatten() {
             let on_coarse = |p: &NearestPoint| NearestPoint {
                 polygon: coarse.of_original[p.polygon as usize],
@@ -96,6 +97,7 @@ impl Query {
                 &on_coarse(start),
                 &on_coarse(target),
                 None,
+                landmarks,
                 &mut self.path.corners,
             );
             return (step, ExactOn::Merged);
@@ -108,6 +110,7 @@ impl Query {
             start,
             target,
             (!all).then_some(filter),
+            landmarks,
             &mut self.path.corners,
         );
         (step, ExactOn::Mesh)

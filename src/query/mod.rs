@@ -10,6 +10,7 @@ mod clearance;
 mod direct;
 mod exact_steps;
 mod follow;
+mod landmarks;
 mod merged;
 mod nearby;
 mod nearest_target;
@@ -87,6 +88,8 @@ pub struct Query {
     pub(super) stats: SearchStats,
     /// When the default mode searches the merged copy first ([`Query::set_merged_search`]).
     pub(super) merged_search: merged::MergedUse,
+    /// Whether the path searches use the mesh's landmark table ([`Query::set_landmarks`]).
+    pub(super) landmarks: landmarks::LandmarkUse,
     /// The corridor over the merged copy, and its polygons as a set.
     pub(super) merged_corridor: Vec<CorridorStep>,
     pub(super) merged_region: NodeMap,
@@ -183,6 +186,7 @@ impl Query {
             exact_coarse: None,
             stats: SearchStats::default(),
             merged_search: merged::MergedUse::BySize,
+            landmarks: landmarks::LandmarkUse::BySize,
             merged_corridor: Vec::new(),
             merged_region: NodeMap::default(),
             admits_all: None,
@@ -511,7 +515,7 @@ impl Query {
             polygon: target.polygon,
             point: target.point,
         }];
-        let request = search_request(&start, &targets, options);
+        let request = search_request(&start, &targets, options, self.landmarks());
         let outcome = self.search_corridor(mesh, &request);
         self.route_end(mesh, &start, &goal, target, status, outcome, options)
     }
@@ -718,6 +722,7 @@ pub(super) fn search_request<'a>(
     start: &NearestPoint,
     targets: &'a [Target],
     options: &'a PathOptions,
+    landmarks: bool,
 ) -> SearchRequest<'a> {
     SearchRequest {
         start_polygon: start.polygon,
@@ -727,6 +732,7 @@ pub(super) fn search_request<'a>(
         heuristic_weight: options.heuristic_weight,
         filter: &options.filter,
         within: None,
+        landmarks,
     }
 }
 

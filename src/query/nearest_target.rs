@@ -165,7 +165,7 @@ impl Query {
                 continue;
             }
             let from = NearestPoint { polygon, ..*start };
-            let request = search_request(&from, &self.targets, options);
+            let request = search_request(&from, &self.targets, options, self.landmarks());
             let outcome = self.search.search(mesh, &request, &mut self.corridor);
             self.stats.add(self.search.expanded());
             let SearchOutcome::Reached { target, cost } = outcome else {

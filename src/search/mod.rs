@@ -7,6 +7,7 @@
 
 pub(crate) mod astar;
 pub(crate) mod exact;
+pub(crate) mod landmarks;
 pub(crate) mod map;
 
 pub use astar::{ReachedPolygon, SearchStrategy};

@@ -3,7 +3,7 @@
 //! instructions per query, which the shared machines' wall-clock times cannot give.
 //!
 //! ```text
-//! cargo run --release -p navstar-peers --bin navstar_only -- MESH [--queries N] [--whole] [--optimal] [--random SEED]
+//! cargo run --release -p navstar-peers --bin navstar_only -- MESH [--queries N] [--whole] [--optimal] [--random SEED] [--no-landmarks]
 //! ```
 //!
 //! The queries are the problems of `MESH.scen`, or with `--random SEED` (meshes without a
@@ -11,8 +11,11 @@
 //! runs with different `N` share their first queries.
 //!
 //! `--whole` turns the default mode's search over the merged copy off
-//! (`Query::set_merged_search(false)`); `--optimal` uses the exact mode. Prints the
-//! number of queries, complete paths, nodes expanded in all, and the summed 2D length;
+//! (`Query::set_merged_search(false)`); `--optimal` uses the exact mode;
+//! `--no-landmarks` turns the landmark heuristic off (`Query::set_landmarks(false)`;
+//! else its table is built before the queries, timed, with its memory). Prints the
+//! number of queries, complete paths, nodes expanded in all (and the median and p95 per
+//! query), and the summed 2D length;
 //! then how long the merged copy took to build (the first query searching it, less the
 //! same query again) and how much the resident memory grew over the queries (the copy
 //! and the search scratch).
@@ -28,6 +31,7 @@ use navstar_peers::{SplitMix64, path_length_2d, random_point_in_polygon};
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut mesh_path, mut queries, mut whole, mut optimal) = (None, 1000usize, false, false);
+    let mut landmarks = true;
     let mut random = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -47,11 +51,14 @@ fn main() -> ExitCode {
             },
             "--whole" => whole = true,
             "--optimal" => optimal = true,
+            "--no-landmarks" => landmarks = false,
             _ => mesh_path = Some(arg),
         }
     }
     let Some(mesh_path) = mesh_path else {
-        eprintln!("usage: navstar_only MESH [--queries N] [--whole] [--optimal] [--random SEED]");
+        eprintln!(
+            "usage: navstar_only MESH [--queries N] [--whole] [--optimal] [--random SEED] [--no-landmarks]"
+        );
         return ExitCode::FAILURE;
     };
     let mesh = match navstar::io::load_mesh_file(
@@ -81,7 +88,22 @@ fn main() -> ExitCode {
     }
     let mut query = Query::new(&mesh);
     query.set_merged_search(!whole);
+    query.set_landmarks(landmarks);
+    if landmarks {
+        let t = std::time::Instant::now();
+        let built = mesh.prepare_landmarks();
+        println!(
+            "landmark table {}: {:.2} ms, {} bytes ({:.1} per polygon)",
+            if built { "built" } else { "not built" },
+            t.elapsed().as_secs_f64() * 1e3,
+            mesh.landmark_bytes(),
+            mesh.landmark_bytes() as f64 / f64::from(mesh.polygon_count().max(1))
+        );
+    }
     let (mut complete, mut expanded, mut length) = (0usize, 0u64, 0.0f64);
+    let mut per_query = Vec::with_capacity(pairs.len());
+    // The corridor's length in polygons: what an ideal estimate would expand.
+    let mut corridors = Vec::with_capacity(pairs.len());
     let rss_before = resident_kib();
     // The first query that searches the merged copy builds it (once per mesh): its time
     // against the same query again.
@@ -97,6 +119,8 @@ fn main() -> ExitCode {
         }
         let elapsed = t.elapsed();
         expanded += query.last_search_stats().expanded;
+        per_query.push(query.last_search_stats().expanded);
+        corridors.push(query.corridor().len() as u64);
         if copy_build.is_none() && !whole && !optimal && query.last_search_stats().searches == 2 {
             let again = std::time::Instant::now();
             let _ = query.find_path(start, goal, &options);
@@ -117,6 +141,32 @@ fn main() -> ExitCode {
         "{count} queries, {complete} complete, {expanded} nodes expanded ({:.1} per query), length {length:.3}",
         expanded as f64 / count.max(1) as f64
     );
+    per_query.sort_unstable();
+    let at = |q: f64| {
+        per_query
+            .get(((per_query.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    println!(
+        "expanded per query: median {}, p95 {}, max {}",
+        at(0.5),
+        at(0.95),
+        at(1.0)
+    );
+    if !optimal {
+        let total: u64 = corridors.iter().sum();
+        corridors.sort_unstable();
+        println!(
+            "corridor polygons per query: mean {:.1}, median {}, p95 {}",
+            total as f64 / corridors.len().max(1) as f64,
+            corridors.get(corridors.len() / 2).copied().unwrap_or(0),
+            corridors
+                .get(((corridors.len() as f64 - 1.0) * 0.95).round() as usize)
+                .copied()
+                .unwrap_or(0)
+        );
+    }
     ExitCode::SUCCESS
 }
 

@@ -288,7 +288,7 @@ impl Query {
         }
         let used = self.on_sliced(&mut state, |query, state, mesh| {
             let targets = [target_of(&state.target)];
-            let request = search_request(&state.start, &targets, &state.options);
+            let request = search_request(&state.start, &targets, &state.options, query.landmarks());
             let (outcome, used) =
                 query.run_corridor_search(mesh, &request, &mut pass, max_expansions);
             state.stage = match outcome {
@@ -515,7 +515,7 @@ impl Query {
             return;
         }
         let targets = [target_of(&state.target)];
-        let request = search_request(&state.start, &targets, &state.options);
+        let request = search_request(&state.start, &targets, &state.options, self.landmarks());
         state.stage = Stage::Searching(self.start_corridor_search(data, &request));
     }
 

@@ -18,7 +18,7 @@ impl Query {
         pass: CorridorPass,
     ) {
         let targets = [target_of(&state.target)];
-        let request = search_request(&state.start, &targets, &state.options);
+        let request = search_request(&state.start, &targets, &state.options, self.landmarks());
         let goal = state.goal.point;
         let end = |on: &MeshData, outcome: SearchOutcome| match outcome {
             SearchOutcome::Reached { .. } => state.target.point,

@@ -48,6 +48,7 @@ impl AStar {
             needs_cost: true,
             within: None,
             alternates: false,
+            landmarks: None,
         };
         self.listed.clear();
         self.begin(mesh, &ctx, start_polygon, start);

@@ -61,7 +61,7 @@ use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
 use crate::corridor::{StepKey, hop_key, key_hop};
 use crate::filter::QueryFilter;
 use crate::geometry::gap_between_segments_2d;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, Tiled};
+use crate::mesh::{GoalBounds, Landmarks, MeshData, NO_NEIGHBOUR, Tiled};
 use crate::search::map::{NodeMap, Slot};
 pub use flood::ReachedPolygon;
 use nodes::{NONE, Node, NodePool, ROOT_KEY, UNVISITED};
@@ -96,6 +96,9 @@ pub(crate) struct SearchRequest<'a> {
     /// When set, only the polygons inside this region may be entered (on top of the
     /// filter): the second pass of the search over the merged copy.
     pub within: Option<Within<'a>>,
+    /// Whether the estimates may use the mesh's landmark table (built on first use;
+    /// single-target searches of one-tile meshes only).
+    pub landmarks: bool,
 }
 
 /// A region of the mesh a search keeps to: the polygons whose merged polygon (in the
@@ -155,12 +158,31 @@ struct Context<'a> {
     /// Whether a way in may hold a second route, its alternate node (see `offer.rs`):
     /// ordered searches towards targets with areas costing alike.
     alternates: bool,
+    /// The landmark table and the goal's bounds, when the estimates use them.
+    landmarks: Option<(&'a Landmarks, GoalBounds)>,
 }
 
 impl<'a> Context<'a> {
     /// The context of a path search for `request`.
-    fn of(request: &SearchRequest<'a>) -> Context<'a> {
+    fn of(mesh: &'a MeshData, request: &SearchRequest<'a>) -> Context<'a> {
+        let landmarks = match request.targets {
+            // Not with mixed area costs: there nodes are ranked on a sampled graph whose
+            // costs are not bounded below by the true ones (`sampled.rs`), so a true
+            // lower bound would stop that graph's A* early.
+            [target]
+                if request.landmarks
+                    && request.strategy == SearchStrategy::AStar
+                    && request.filter.is_uniform() =>
+            {
+                crate::search::landmarks::table(mesh).map(|table| {
+                    let point = mesh.up.ground(target.point).as_dvec2();
+                    (table, table.goal(mesh, [target.polygon], point))
+                })
+            }
+            _ => None,
+        };
         Context {
+            landmarks,
             targets: request.targets,
             filter: request.filter,
             strategy: request.strategy,
@@ -197,6 +219,29 @@ impl<'a> Context<'a> {
                 | SearchStrategy::BreadthFirst
                 | SearchStrategy::DepthFirst
         )
+    }
+
+    /// The landmark bound of the cost still to go from a way in (node `node` of the
+    /// table: a portal or a link's arrival) to the target, scaled by the smallest area
+    /// cost; 0 without landmarks.
+    #[inline(always)]
+    fn landmark_ahead(&self, node: impl FnOnce(&Landmarks) -> u32) -> f32 {
+        match &self.landmarks {
+            Some((table, goal)) => self.scale * table.remaining(goal, node(table)),
+            None => 0.0,
+        }
+    }
+
+    /// A child's estimate from the landmarks: its cost to its way in (at least `scale *
+    /// before + penalty`, `before` a lower bound of the length walked there) plus `ahead`
+    /// ([`Context::landmark_ahead`]); 0 without landmarks.
+    #[inline(always)]
+    fn landmark_floor(&self, before: f32, ahead: f32, penalty: f32) -> f32 {
+        if self.landmarks.is_some() {
+            self.scale * before + penalty + ahead
+        } else {
+            0.0
+        }
     }
 
     /// Lower bound of the cost of a path from the start through a corridor with funnel
@@ -325,14 +370,15 @@ impl AStar {
             self.sample_slot(root);
             self.samples[root as usize] = Samples::START;
         }
-        self.push(ctx, root, 0.0, estimate);
+        self.push(ctx, root, 0.0, estimate, 0.0);
     }
 
-    /// Pushes an open entry for `node` with cost so far `cost` and estimate `estimate`.
+    /// Pushes an open entry for `node` with cost so far `cost`, estimate `estimate` and
+    /// landmark bound `floor` (see [`Node::floor`]).
     #[inline]
-    fn push(&mut self, ctx: &Context<'_>, node: u32, cost: f32, estimate: f32) {
+    fn push(&mut self, ctx: &Context<'_>, node: u32, cost: f32, estimate: f32, floor: f32) {
         self.open
-            .push(ctx.strategy, ctx.weight, node, cost, estimate);
+            .push(ctx.strategy, ctx.weight, node, cost, estimate, floor);
     }
 
     /// Where node `index` is entered: its entry portal, or a point (the start, or the
@@ -432,6 +478,14 @@ impl AStar {
             } else {
                 0.0
             };
+            // Every path through the corridor to the portal passes the apex (not
+            // `reach`: that is measured to the part of the portal inside the wedge).
+            let ahead = ctx.landmark_ahead(|t| t.slot_node(slot));
+            let floor = if ctx.landmarks.is_some() {
+                ctx.landmark_floor(wedge.length_to_portal(left, right), ahead, penalty)
+            } else {
+                0.0
+            };
             let child = Child {
                 key: slot as u64,
                 known,
@@ -440,6 +494,7 @@ impl AStar {
                 penalty,
                 cost,
                 reach,
+                floor,
             };
             if let Some(parent) = &sampled {
                 let offer = parent.arrive(ctx, [left, left.lerp(right, 0.5), right], 0.0);
@@ -475,6 +530,9 @@ impl AStar {
             let walked = node.wedge.length_to(up, hop.from);
             let wedge = Wedge::at(hop.to, walked);
             let cost = (ctx.scale * walked + penalty).max(node.cost);
+            let hop_id = first_hop + i as u32;
+            let beyond = ctx.landmark_ahead(|t| t.hop_node(hop_id));
+            let floor = ctx.landmark_floor(walked, beyond, penalty);
             let child = Child {
                 key,
                 known,
@@ -483,6 +541,7 @@ impl AStar {
                 penalty,
                 cost,
                 reach: walked.max(node.reach),
+                floor,
             };
             if let Some(parent) = &sampled {
                 let at_start = parent.arrive(ctx, [hop.from; 3], link_cost);
@@ -513,4 +572,6 @@ struct Child {
     cost: f32,
     /// Lower bound of the length walked to its entry ([`Wedge::reach`]).
     reach: f32,
+    /// A lower bound of the whole path's cost from the landmarks (0 without them).
+    floor: f32,
 }

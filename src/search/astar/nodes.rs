@@ -49,6 +49,10 @@ pub(super) struct Node {
     /// Lower bound of the length walked to the entry portal through this node's corridor
     /// ([`Wedge::reach`]); decides which route an entry's alternate node keeps.
     pub reach: f32,
+    /// Another lower bound of the whole path's cost (from the landmarks; 0 without
+    /// them): it only orders the open list (by the larger of it and `estimate`), while
+    /// `estimate` alone decides which route a way into a polygon keeps.
+    pub floor: f32,
     /// Funnel state of the corridor from the start to this node.
     pub wedge: Wedge,
     /// The index of the node this one was reached from (`NONE` for the root).
@@ -63,6 +67,7 @@ pub(super) const UNVISITED: Node = Node {
     cost: 0.0,
     penalty: 0.0,
     reach: f32::INFINITY,
+    floor: 0.0,
     wedge: Wedge {
         apex: Vec3::ZERO,
         apex_cost: 0.0,

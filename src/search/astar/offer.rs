@@ -79,6 +79,7 @@ impl AStar {
             cost: child.cost.min(estimate),
             penalty: child.penalty,
             reach: child.reach,
+            floor: child.floor,
             wedge: child.wedge,
             parent,
             ..super::UNVISITED
@@ -99,7 +100,7 @@ impl AStar {
                 );
             }
             self.nodes[index as usize] = label;
-            self.push(ctx, index, label.cost, estimate);
+            self.push(ctx, index, label.cost, estimate, label.floor);
         } else if ctx.alternates && sooner(child.reach, next.reach) {
             self.keep_alternate(ctx, label, reopen_budget);
         }
@@ -124,7 +125,7 @@ impl AStar {
             *reopen_budget -= 1;
         }
         self.nodes[index as usize] = label;
-        self.push(ctx, index, label.cost, label.estimate);
+        self.push(ctx, index, label.cost, label.estimate, label.floor);
     }
 
     /// The index of `child`'s node, added unvisited when the search has not reached it

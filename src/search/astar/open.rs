@@ -102,7 +102,8 @@ impl OpenList {
         self.sequence = 0;
     }
 
-    /// Pushes an entry for `node` with cost so far `cost` and estimate `estimate`, in
+    /// Pushes an entry for `node` with cost so far `cost`, estimate `estimate` and a
+    /// second lower bound `floor` (ordered by the larger; see `Node::floor`), in
     /// the order of `strategy` (A* with heuristic weight `weight`).
     #[inline]
     pub fn push(
@@ -112,11 +113,16 @@ impl OpenList {
         node: u32,
         cost: f32,
         estimate: f32,
+        floor: f32,
     ) {
+        // The order uses the larger of the two lower bounds; the entry keeps `estimate`
+        // to be told stale from current.
+        // (Written so that a floor of 0 leaves every estimate as it is, NaN included.)
+        let ranked = if floor > estimate { floor } else { estimate };
         let key = match strategy {
-            SearchStrategy::AStar if weight == 1.0 => ordered_key(estimate, estimate),
+            SearchStrategy::AStar if weight == 1.0 => ordered_key(ranked, estimate),
             SearchStrategy::AStar => {
-                ordered_key(cost + (estimate - cost).max(0.0) * weight, estimate)
+                ordered_key(cost + (ranked - cost).max(0.0) * weight, estimate)
             }
             SearchStrategy::Dijkstra => ordered_key(cost, estimate),
             SearchStrategy::GreedyBestFirst => ordered_key((estimate - cost).max(0.0), estimate),

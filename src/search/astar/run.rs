@@ -29,7 +29,7 @@ impl AStar {
     /// `start`, so that [`AStar::run`] can go on with it in slices; the same `request`
     /// (equal fields) must be passed to every call of one search.
     pub fn start(&mut self, mesh: &MeshData, request: &SearchRequest<'_>) {
-        let ctx = Context::of(request);
+        let ctx = Context::of(mesh, request);
         self.best = None;
         self.ended = false;
         self.begin(mesh, &ctx, request.start_polygon, request.start);
@@ -58,7 +58,7 @@ impl AStar {
         if self.ended {
             return true;
         }
-        let ctx = Context::of(request);
+        let ctx = Context::of(mesh, request);
         let ordered = !ctx.first_come();
         let mut used = 0u32;
         while let Some(&entry) = self.open.peek() {
@@ -118,7 +118,7 @@ impl AStar {
         request: &SearchRequest<'_>,
         corridor: &mut Vec<CorridorStep>,
     ) -> SearchOutcome {
-        let ctx = Context::of(request);
+        let ctx = Context::of(mesh, request);
         match self.best {
             Some((measured, end)) => {
                 if ctx.sampled {

@@ -200,11 +200,12 @@ impl AStar {
             cost: state.arrival.iter().copied().fold(f32::INFINITY, f32::min),
             penalty: child.penalty,
             reach: child.reach,
+            floor: child.floor,
             wedge: child.wedge,
             parent: state.via[best].0,
         };
         self.nodes[index] = node;
-        self.push(ctx, index as u32, node.cost, rank);
+        self.push(ctx, index as u32, node.cost, rank, node.floor);
     }
 
     /// Makes room in `samples` for node `index` (nodes are added in index order).

@@ -80,6 +80,8 @@ pub(crate) const SNAP: f64 = 1e-12;
 /// Relative tolerance of the side tests against rays through computed points.
 pub(crate) const SIDE_TOLERANCE: f64 = 1e-10;
 
+pub(crate) use crate::mesh::landmarks::distance_to_segment;
+
 /// Which side of the cone from `root` through `right..left` the point `p` lies on:
 /// `-1` right of the right ray, `1` left of the left ray, `0` inside (closed, with a
 /// small tolerance).

@@ -31,6 +31,7 @@
 //! The per-vertex best length to each root ("root-level pruning") keeps the number of
 //! nodes small; all memory is kept between queries.
 
+mod flood;
 mod interval;
 mod slices;
 mod successors;
@@ -41,7 +42,7 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, Vec3};
 
 use crate::geometry::point_near_segment as near_segment;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
+use crate::mesh::{GoalBounds, MeshData, NO_NEIGHBOUR, NO_TWIN};
 use crate::search::map::{NodeMap, Slot};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::{Edge, Projection};
@@ -125,6 +126,11 @@ pub(crate) struct ExactSearch {
     /// Searches begun with this scratch (a sliced search checks that no other search
     /// ran on it between its slices).
     runs: u64,
+    /// The goal's bounds in the mesh's landmark table, when the search uses it.
+    goal: Option<GoalBounds>,
+    /// A flood without a target is running ([`ExactSearch::flood`]): node values are
+    /// the distance to the interval, dead ends are entered.
+    flooding: bool,
 }
 
 impl std::fmt::Debug for ExactSearch {
@@ -158,6 +164,8 @@ impl ExactSearch {
             target_world: Vec3::ZERO,
             following: None,
             runs: 0,
+            goal: None,
+            flooding: false,
         }
     }
 

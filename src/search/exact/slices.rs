@@ -31,13 +31,16 @@ impl ExactSearch {
     /// share a polygon; `NotFound` when no node leaves the start. Go on with
     /// [`ExactSearch::advance`]; `NotFound` there means no such path exists (the filter
     /// cuts the way, or only an off-mesh link leads there) or the search gave up (it
-    /// never should): the caller then falls back to the default mode.
+    /// never should): the caller then falls back to the default mode. With `landmarks`,
+    /// the estimates also use the mesh's landmark table (built on first use), which
+    /// changes only how many nodes are expanded, never the answer.
     pub fn begin(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
         target: &NearestPoint,
         filter: Option<&QueryFilter>,
+        landmarks: bool,
         out: &mut Vec<Vec3>,
     ) -> ExactStep {
         let up = mesh.up;
@@ -78,6 +81,12 @@ impl ExactSearch {
             self.target,
             &mut self.target_set,
         );
+        self.goal = if landmarks {
+            crate::search::landmarks::table(mesh)
+                .map(|table| table.goal(mesh, self.target_set.iter().copied(), self.target))
+        } else {
+            None
+        };
         out.clear();
         if self.start_set.iter().any(|p| self.target_set.contains(p)) {
             out.extend([start.point, target.point]);

@@ -4,8 +4,8 @@ use glam::DVec2;
 
 use super::ExactSearch;
 use super::interval::{
-    NONE, SIDE_TOLERANCE, SNAP, START, SearchNode, clip, cone_side, heuristic, orient,
-    within_collinear,
+    NONE, SIDE_TOLERANCE, SNAP, START, SearchNode, clip, cone_side, distance_to_segment, heuristic,
+    orient, within_collinear,
 };
 use crate::geometry::point_near_line;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
@@ -249,7 +249,9 @@ impl ExactSearch {
         let twin = mesh.twin[slot];
         if neighbour == NO_NEIGHBOUR
             || twin == NO_TWIN
-            || (mesh.dead_end[neighbour as usize] && !self.target_set.contains(&neighbour))
+            || (mesh.dead_end[neighbour as usize]
+                && !self.flooding
+                && !self.target_set.contains(&neighbour))
             || !self.admitted(mesh, neighbour)
         {
             return;
@@ -334,11 +336,20 @@ impl ExactSearch {
                     >= -SIDE_TOLERANCE * root.distance(right) * root.distance(left),
             "interval seen clockwise from its root"
         );
-        let h = if degenerate {
+        let mut h = if self.flooding {
+            super::flood::flood_value(root, right, left)
+        } else if degenerate {
             root.distance(self.target)
         } else {
             heuristic(root, left, right, self.target)
         };
+        if let Some(goal) = &self.goal
+            && let Some(Some(table)) = mesh.landmarks.get()
+        {
+            // Any path through the interval walks to it, then on from its portal.
+            let ahead = table.remaining(goal, table.slot_node(twin as usize));
+            h = h.max(distance_to_segment(root, right, left) + f64::from(ahead));
+        }
         self.push(SearchNode {
             root: from.root,
             root_point: root,
