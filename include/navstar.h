@@ -76,6 +76,16 @@
 // returns it.
 #define NAVSTAR_SLICE_DONE 1
 
+// `navstar_query_set_landmarks`: the table on meshes of at least 500 polygons (the
+// default, `Query::LANDMARK_MIN_POLYGONS`).
+#define NAVSTAR_LANDMARKS_BY_SIZE 0
+
+// `navstar_query_set_landmarks`: always (where the mesh has a table).
+#define NAVSTAR_LANDMARKS_ON 1
+
+// `navstar_query_set_landmarks`: never; the searches use straight-line estimates.
+#define NAVSTAR_LANDMARKS_OFF 2
+
 // The most straight legs of one `navstar_mesh_move_along_surface`: the first towards
 // the target, then one along each wall met.
 #define NAVSTAR_MAX_SURFACE_LEGS 4
@@ -131,6 +141,17 @@
 #define NAVSTAR_FORMAT_DETOUR 5
 
 
+
+// The smallest mesh (in polygons) whose path searches use the landmark table by
+// default: on the benchmark maps of 635 polygons and more it saves 1-48 % of the
+// instructions per query (BENCHMARKS.md "session 17"); on small meshes searches are
+// short and the table's build (one exact flood per landmark) would not pay back.
+//
+// # Example
+// ```
+// assert_eq!(navstar::Query::LANDMARK_MIN_POLYGONS, 500);
+// ```
+#define Query_LANDMARK_MIN_POLYGONS 500
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message
@@ -991,6 +1012,32 @@ NavstarStatus navstar_query_finish_path(struct NavstarQuery *query,
 // `query` NULL or a live query not used by another thread; `out_cancelled` NULL or
 // writable.
 NavstarStatus navstar_query_cancel_path(struct NavstarQuery *query, uint32_t *out_cancelled);
+
+// Builds the mesh's landmark table now, if it has none yet (geodesic distances from 8
+// landmark points that sharpen both path modes' estimates, valid under flag changes,
+// filters and area costs; see the README's "Landmark heuristic"). Otherwise the first
+// search that uses it builds it, on that query's thread: about 0.1-1.3 s on meshes of
+// thousands of polygons, so call this at load time. Safe to call from any thread, also
+// while other threads query the mesh.
+//
+// * `out_has_table` (out, optional): 1 when the mesh has a table now, 0 when it gets
+//   none (a mesh with off-mesh links, or without portals).
+//
+// # Safety
+// `mesh` NULL or a live mesh; `out_has_table` NULL or writable.
+NavstarStatus navstar_mesh_prepare_landmarks(const struct NavstarMesh *mesh,
+                                             uint32_t *out_has_table);
+
+// Chooses whether `query`'s path searches use the mesh's landmark table:
+// `NAVSTAR_LANDMARKS_BY_SIZE` (the default: on meshes of at least 500 polygons),
+// `NAVSTAR_LANDMARKS_ON` or `NAVSTAR_LANDMARKS_OFF`. The exact mode's answers are the
+// same either way; the default mode's may differ where the search order changes its
+// choice among corridors. `NAVSTAR_ERROR_INVALID_ARGUMENT` naming `mode` for another
+// value (the query is unchanged).
+//
+// # Safety
+// `query` NULL or a live query not used by another thread.
+NavstarStatus navstar_query_set_landmarks(struct NavstarQuery *query, uint32_t mode);
 
 // The point of the mesh nearest to `point` (3D distance) within `max_distance`, among
 // the polygons `filter` admits (Unity's SamplePosition, Detour's findNearestPoly).

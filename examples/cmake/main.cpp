@@ -688,6 +688,14 @@ void test_save_load_and_query_options(const std::string &scratch_path) {
     expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points), Status::ok, "no limit");
     check(free_query.scratch_bytes() > 0, "searching grows the scratch memory");
     check(free_query.nodes_expanded() > 0, "the U-turn's search expanded nodes");
+    // The landmark table: built on request, chosen per query; the U-turn is the same with it.
+    bool has_table = false;
+    expect_status(mesh.prepare_landmarks(&has_table), Status::ok, "prepare landmarks");
+    check(has_table, "the U has a landmark table");
+    expect_status(free_query.set_landmarks(NAVSTAR_LANDMARKS_ON), Status::ok, "landmarks on");
+    expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points), Status::ok, "with landmarks");
+    expect_error(free_query.set_landmarks(7), Status::error_invalid_argument, "mode", "landmark mode 7");
+    expect_status(free_query.set_landmarks(NAVSTAR_LANDMARKS_BY_SIZE), Status::ok, "landmarks by size");
     const navstar::QueryOptions tiny = navstar::QueryOptions().set_max_nodes(1);
     navstar::Query limited;
     expect_status(navstar::Query::create(mesh, limited, &tiny), Status::ok, "query with a node limit");

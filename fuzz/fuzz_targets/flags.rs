@@ -12,13 +12,20 @@
 //! Rust API's on a mesh built from the same arrays with the same flag changes, and none
 //! uses a refused polygon or link: the corridor and the reached polygons are admitted,
 //! every path segment lies on admitted polygons, every link taken is admitted, the
-//! nearest point is on an admitted polygon.
+//! nearest point is on an admitted polygon. The C query's landmark choice
+//! (`navstar_query_set_landmarks`) is mirrored on the Rust queries, and an exact-mode
+//! path is as long as one without landmarks: the table (built at any time by
+//! `navstar_mesh_prepare_landmarks`, which agrees with Rust on whether the mesh has one)
+//! stays a lower bound whatever the flags.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use navstar::Query;
-use navstar::ffi::NAVSTAR_CORNER_LINK_START;
+use navstar::ffi::{
+    NAVSTAR_CORNER_LINK_START, NAVSTAR_LANDMARKS_BY_SIZE, NAVSTAR_LANDMARKS_OFF,
+    NAVSTAR_LANDMARKS_ON, navstar_mesh_prepare_landmarks, navstar_query_set_landmarks,
+};
 use navstar_fuzz::calls::{
     FlagTarget, NullOuts, c_nearest_point, c_path_corridor, c_path_details, c_set_flags,
     check_faults, null_fault, polygon_info_checked,
@@ -28,7 +35,7 @@ use navstar_fuzz::readback::{check_corridor, check_details};
 use navstar_fuzz::searches::{ReachIn, compare_reachable};
 use navstar_fuzz::{
     FilterIn, INVALID_ARGUMENT, ListBuffers, MeshOps, OK, PointIn, QueryOpts, SmallU32,
-    compare_query,
+    check_status_and_message, compare_query,
 };
 
 #[derive(Arbitrary, Debug)]
@@ -53,6 +60,16 @@ enum Op {
     Nearest {
         point: PointIn,
         filter: FilterIn,
+    },
+    /// `navstar_query_set_landmarks` (modes above 2 are refused).
+    Landmarks {
+        mode: u8,
+        query_null: bool,
+    },
+    /// `navstar_mesh_prepare_landmarks`.
+    Prepare {
+        mesh_null: bool,
+        out_null: bool,
     },
 }
 
@@ -114,12 +131,15 @@ fn path(
     b: &Built,
     model: &Model,
     cquery: &mut navstar_fuzz::CQuery,
-    start: &PointIn,
-    goal: &PointIn,
+    (start, goal): (&PointIn, &PointIn),
     options: &QueryOpts,
+    landmarks: Option<bool>,
 ) {
     let mesh = &b.rust;
     let mut rquery = Query::new(mesh);
+    if let Some(on) = landmarks {
+        rquery.set_landmarks(on);
+    }
     let Some(found) = compare_query(
         cquery,
         &mut rquery,
@@ -134,6 +154,22 @@ fn path(
     let navstar_fuzz::Expect::Accept(options) = options.expected() else {
         unreachable!("a path with rejected options");
     };
+    // The landmark table never changes the exact mode's length.
+    if options.mode == navstar::PathMode::Optimal && landmarks != Some(false) {
+        let mut plain = Query::new(mesh);
+        plain.set_landmarks(false);
+        let (s, g) = (start.resolve(mesh).unwrap(), goal.resolve(mesh).unwrap());
+        let without = plain
+            .find_path(s.into(), g.into(), &options)
+            .expect("the same path without landmarks");
+        let tolerance = 1e-4 * without.length().max(1.0);
+        assert!(
+            (without.length() - found.length).abs() <= tolerance,
+            "exact length {} with landmarks, {} without",
+            found.length,
+            without.length()
+        );
+    }
     // What the C query reads back is the path it found under the current flags.
     let corridor = c_path_corridor(Some(cquery), ListBuffers::room(256));
     assert_eq!(corridor.items, found.corridor);
@@ -149,6 +185,83 @@ fn path(
                 d.link
             );
         }
+    }
+}
+
+/// Calls `navstar_query_set_landmarks`; returns the choice it made (`Some(None)`: by
+/// size), `None` when it refused.
+fn set_landmarks(
+    cquery: &navstar_fuzz::CQuery,
+    mode: u32,
+    query_null: bool,
+) -> Option<Option<bool>> {
+    const F: &str = "navstar_query_set_landmarks";
+    let query = if query_null {
+        std::ptr::null_mut()
+    } else {
+        cquery.as_ptr()
+    };
+    // SAFETY: NULL or the live query of this thread.
+    let status = unsafe { navstar_query_set_landmarks(query, mode) };
+    let message = check_status_and_message(F, status);
+    if query_null {
+        assert!(check_faults(
+            F,
+            status,
+            &message,
+            &[(navstar_fuzz::NULL_ARGUMENT, "query")]
+        ));
+        return None;
+    }
+    let choice = match mode {
+        NAVSTAR_LANDMARKS_BY_SIZE => None,
+        NAVSTAR_LANDMARKS_ON => Some(true),
+        NAVSTAR_LANDMARKS_OFF => Some(false),
+        _ => {
+            assert!(check_faults(
+                F,
+                status,
+                &message,
+                &[(INVALID_ARGUMENT, "mode")]
+            ));
+            return None;
+        }
+    };
+    assert_eq!(status, OK, "{message}");
+    Some(choice)
+}
+
+/// Calls `navstar_mesh_prepare_landmarks`: whether the mesh has a table agrees with
+/// the Rust mesh built from the same arrays.
+fn prepare(b: &Built, mesh_null: bool, out_null: bool) {
+    const F: &str = "navstar_mesh_prepare_landmarks";
+    let mesh = if mesh_null {
+        std::ptr::null()
+    } else {
+        b.c.as_ptr()
+    };
+    let mut has = u32::MAX;
+    let out = if out_null {
+        std::ptr::null_mut()
+    } else {
+        &raw mut has
+    };
+    // SAFETY: NULL or the live mesh; `out` NULL or writable.
+    let status = unsafe { navstar_mesh_prepare_landmarks(mesh, out) };
+    let message = check_status_and_message(F, status);
+    if mesh_null {
+        assert!(check_faults(
+            F,
+            status,
+            &message,
+            &[(navstar_fuzz::NULL_ARGUMENT, "mesh")]
+        ));
+        assert_eq!(has, u32::MAX, "written after an error");
+        return;
+    }
+    assert_eq!(status, OK, "{message}");
+    if !out_null {
+        assert_eq!(has, u32::from(b.rust.prepare_landmarks()));
     }
 }
 
@@ -187,6 +300,8 @@ fuzz_target!(|input: MeshOps<Op>| {
         links: built.input.links.iter().map(|l| l.flags).collect(),
     };
     let mut cquery = built.c.query();
+    // The C query's landmark choice: `None` by size, else on or off.
+    let mut landmarks: Option<bool> = None;
     for op in input.ops.iter().take(16) {
         match op {
             Op::Set {
@@ -225,7 +340,23 @@ fuzz_target!(|input: MeshOps<Op>| {
                 start,
                 goal,
                 options,
-            } => path(&built, &model, &mut cquery, start, goal, options),
+            } => path(
+                &built,
+                &model,
+                &mut cquery,
+                (start, goal),
+                options,
+                landmarks,
+            ),
+            Op::Landmarks { mode, query_null } => {
+                if let Some(on) = set_landmarks(&cquery, u32::from(*mode), *query_null) {
+                    landmarks = on;
+                }
+            }
+            Op::Prepare {
+                mesh_null,
+                out_null,
+            } => prepare(&built, *mesh_null, *out_null),
             Op::Reach(call) => compare_reachable(&cquery, &built.rust, call),
             Op::Nearest { point, filter } => {
                 nearest(&built, &model, point.resolve(&built.rust), filter)

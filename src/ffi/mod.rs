@@ -37,6 +37,8 @@ mod options;
 mod queries;
 
 mod sliced;
+// The landmark table: built at load time, used or not per query.
+mod landmarks;
 
 mod spatial;
 
@@ -82,6 +84,10 @@ pub use defaults::{
 };
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
 pub use handle::{NavstarCorridor, NavstarMesh, NavstarQuery, NavstarWorld};
+pub use landmarks::{
+    NAVSTAR_LANDMARKS_BY_SIZE, NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON,
+    navstar_mesh_prepare_landmarks, navstar_query_set_landmarks,
+};
 pub use load::{
     NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_DETOUR, NAVSTAR_FORMAT_MOVINGAI_MAP,
     NAVSTAR_FORMAT_NAVSTAR, NAVSTAR_FORMAT_OBJ, NAVSTAR_FORMAT_POLYANYA_MESH, navstar_mesh_load,

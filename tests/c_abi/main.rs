@@ -7,6 +7,7 @@
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
 //!   message that names the culprit, output buffers, option struct versioning, handle
 //!   lifetimes and sharing a mesh between threads;
+//! * `landmarks`: building the landmark table and choosing it per query;
 //! * `load`: loading every file format from bytes and from files, against the Rust
 //!   loaders, and the refusals with their line numbers;
 //! * `node_limit`: queries with options (`navstar_query_create_ex`): the node limit,
@@ -31,6 +32,7 @@ mod agents;
 mod common;
 mod contract;
 mod corridor;
+mod landmarks;
 mod load;
 mod node_limit;
 mod obstacles;

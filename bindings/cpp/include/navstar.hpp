@@ -693,6 +693,17 @@ class Mesh {
     }
     // The number of islands (sets of polygons joined by edges or links); 0 when empty.
     std::uint32_t island_count() const noexcept { return navstar_mesh_island_count(raw_); }
+    // Builds the landmark table now (navstar_mesh_prepare_landmarks: call it at load time,
+    // the first search that uses it builds it otherwise); has_table is set to whether the
+    // mesh has one (none with off-mesh links).
+    Result prepare_landmarks(bool *has_table = nullptr) const {
+        std::uint32_t has = 0;
+        Result result = Result::from_c(navstar_mesh_prepare_landmarks(raw_, &has));
+        if (has_table && result.ok()) {
+            *has_table = has != 0;
+        }
+        return result;
+    }
     // polygon_neighbours() of a wall.
     static constexpr std::uint32_t no_polygon = NAVSTAR_NO_POLYGON;
 
@@ -1058,6 +1069,11 @@ class Query {
             raw_, c, radius, filter ? &filter->raw() : nullptr, agent_radius, &rng_state,
             reinterpret_cast<float *>(&out_point), out_polygon));
     }
+
+    // Whether the query's searches use the mesh's landmark table (navstar_query_set_landmarks):
+    // NAVSTAR_LANDMARKS_BY_SIZE (the default, on meshes of 500 polygons or more),
+    // NAVSTAR_LANDMARKS_ON or NAVSTAR_LANDMARKS_OFF.
+    Result set_landmarks(std::uint32_t mode) { return Result::from_c(navstar_query_set_landmarks(raw_, mode)); }
 
     // The bytes of search memory the query holds now (navstar_query_scratch_bytes): it
     // grows with the largest searches made, up to the node limit. 0 for an empty Query.

@@ -989,6 +989,13 @@ internal static unsafe partial class NavstarTests
                 ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "no limit: the U-turn");
                 Check(free.ScratchBytes > 0, "searching grows the scratch memory: " + free.ScratchBytes);
                 Check(free.NodesExpanded > 0, "the U-turn's search expanded nodes: " + free.NodesExpanded);
+                // The landmark table: built on request, chosen per query; the U-turn is the same.
+                bool hasTable;
+                ExpectStatus(mesh.PrepareLandmarks(out hasTable), Status.Ok, "PrepareLandmarks");
+                Check(hasTable, "the U has a landmark table");
+                ExpectStatus(free.SetLandmarks(Landmarks.On), Status.Ok, "SetLandmarks(On)");
+                ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "the U-turn with landmarks");
+                ExpectError(free.SetLandmarks((Landmarks)7), Status.ErrorInvalidArgument, "mode", "SetLandmarks(7)");
             }
             QueryOptions tiny = QueryOptions.Default;
             tiny.MaxNodes = 1;

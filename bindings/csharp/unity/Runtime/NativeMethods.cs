@@ -78,6 +78,12 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern ulong navstar_query_nodes_expanded(NavstarQuery query);
 
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_set_landmarks(NavstarQuery query, uint mode);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_prepare_landmarks(NavstarMesh mesh, out uint hasTable);
+
         // The binary format (.navstar).
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_save(NavstarMesh mesh, byte* buffer, uint capacity, out uint size);

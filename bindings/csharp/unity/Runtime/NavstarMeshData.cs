@@ -143,6 +143,19 @@ namespace Navstar
             get { return (int)NativeMethods.navstar_mesh_island_count(this); }
         }
 
+        /// <summary>
+        /// Builds the mesh's landmark table now (call it at load time: the first search that
+        /// uses it builds it otherwise, taking up to about a second on large meshes);
+        /// <paramref name="hasTable"/> tells whether the mesh has one (none with off-mesh links).
+        /// </summary>
+        public Status PrepareLandmarks(out bool hasTable)
+        {
+            uint has;
+            Status status = NativeMethods.navstar_mesh_prepare_landmarks(this, out has);
+            hasTable = status >= 0 && has != 0;
+            return status;
+        }
+
         /// <summary>Every vertex position (welded and unused ones included).</summary>
         public unsafe Vector3[] GetVertices()
         {

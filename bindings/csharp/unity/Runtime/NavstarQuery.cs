@@ -80,6 +80,17 @@ namespace Navstar
             get { return (long)NativeMethods.navstar_query_nodes_expanded(this); }
         }
 
+        /// <summary>
+        /// Whether this query's path searches use the mesh's landmark table (geodesic
+        /// distances from a few landmark points that sharpen the estimates of both modes):
+        /// Landmarks.BySize (the default: on meshes of 500 polygons or more), On or Off.
+        /// The exact mode's answers are the same either way.
+        /// </summary>
+        public Status SetLandmarks(Landmarks mode)
+        {
+            return NativeMethods.navstar_query_set_landmarks(this, (uint)mode);
+        }
+
         // The one place that calls navstar_query_create_ex.
         private static unsafe Status TryCreate(NavstarMesh mesh, QueryOptions? options, out NavstarQuery query)
         {
@@ -206,5 +217,16 @@ namespace Navstar
             count = total > int.MaxValue ? int.MaxValue : (int)total;
             return status;
         }
+    }
+
+    /// <summary>Whether a query's searches use the mesh's landmark table (NAVSTAR_LANDMARKS_*).</summary>
+    public enum Landmarks : uint
+    {
+        /// <summary>On meshes of 500 polygons or more (the default).</summary>
+        BySize = 0,
+        /// <summary>Always, where the mesh has a table.</summary>
+        On = 1,
+        /// <summary>Never: straight-line estimates alone.</summary>
+        Off = 2,
     }
 }

@@ -1,0 +1,175 @@
+//! The landmark table through the C ABI: `navstar_mesh_prepare_landmarks` builds it
+//! (and says whether the mesh has one), `navstar_query_set_landmarks` chooses per query
+//! (by size, on, off; other modes refused by name); the exact mode's paths are the same
+//! length either way and equal Rust's.
+
+use std::ptr;
+
+use navstar::ffi::{
+    NAVSTAR_LANDMARKS_BY_SIZE, NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON, NAVSTAR_PATH_OPTIMAL,
+    NavstarPathOptions, NavstarStatus, navstar_find_path, navstar_mesh_create_from_grid,
+    navstar_mesh_free, navstar_mesh_prepare_landmarks, navstar_path_options_default,
+    navstar_query_create, navstar_query_free, navstar_query_set_landmarks,
+};
+use navstar::glam::Vec3;
+use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query, TileGrid};
+
+use crate::assert_status;
+use crate::common::Rng;
+
+const SIDE: u32 = 64;
+
+/// A 64 x 64 grid with about a third of its cells blocked: over 500 rectangles, so the
+/// table is used by default.
+fn cells() -> Vec<u8> {
+    let mut rng = Rng(0x1a4d);
+    (0..SIDE * SIDE)
+        .map(|_| u8::from(rng.below(3) != 0))
+        .collect()
+}
+
+/// The exact-mode path through the C query: status and length.
+fn c_length(
+    query: *mut navstar::ffi::NavstarQuery,
+    s: [f32; 3],
+    g: [f32; 3],
+) -> (NavstarStatus, f32) {
+    let options = NavstarPathOptions {
+        mode: NAVSTAR_PATH_OPTIMAL,
+        ..navstar_path_options_default()
+    };
+    let mut points = vec![0.0f32; 3 * 512];
+    let mut count = 0;
+    // SAFETY: a live query of this thread; 3-float points; room for 512 points.
+    let status = unsafe {
+        navstar_find_path(
+            query,
+            s.as_ptr(),
+            g.as_ptr(),
+            &options,
+            points.as_mut_ptr(),
+            512,
+            &mut count,
+        )
+    };
+    let corners: Vec<[f32; 3]> = points[..3 * count.min(512) as usize]
+        .chunks(3)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    let length = corners
+        .windows(2)
+        .map(|w| Vec3::from(w[0]).distance(w[1].into()))
+        .sum();
+    (status, length)
+}
+
+#[test]
+fn landmarks_are_prepared_and_chosen_per_query() {
+    let cells = cells();
+    let mut mesh = ptr::null_mut();
+    let mut query = ptr::null_mut();
+    // SAFETY: `cells` holds SIDE * SIDE bytes; outputs writable; handles freed below.
+    unsafe {
+        let status = navstar_mesh_create_from_grid(
+            cells.as_ptr(),
+            SIDE,
+            SIDE,
+            1.0,
+            ptr::null(),
+            ptr::null(),
+            &mut mesh,
+        );
+        assert_status(status, NavstarStatus::NavstarOk, &[]);
+        assert_status(
+            navstar_query_create(mesh, &mut query),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+    }
+    let walkable: Vec<bool> = cells.iter().map(|&c| c != 0).collect();
+    let grid = TileGrid {
+        width: SIDE,
+        height: SIDE,
+        walkable: &walkable,
+        cell_size: 1.0,
+        origin: Vec3::ZERO,
+    };
+    let rust = NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap();
+    assert!(
+        rust.polygon_count() >= Query::LANDMARK_MIN_POLYGONS,
+        "{}",
+        rust.polygon_count()
+    );
+    // SAFETY: live handles of this thread; `has` writable.
+    unsafe {
+        let mut has = 7u32;
+        assert_status(
+            navstar_mesh_prepare_landmarks(mesh, &mut has),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+        assert_eq!(has, 1);
+        assert_status(
+            navstar_mesh_prepare_landmarks(mesh, ptr::null_mut()),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+        assert_status(
+            navstar_mesh_prepare_landmarks(ptr::null(), &mut has),
+            NavstarStatus::NavstarErrorNullArgument,
+            &["mesh"],
+        );
+        assert_status(
+            navstar_query_set_landmarks(query, 3),
+            NavstarStatus::NavstarErrorInvalidArgument,
+            &["mode", "3"],
+        );
+        assert_status(
+            navstar_query_set_landmarks(ptr::null_mut(), NAVSTAR_LANDMARKS_ON),
+            NavstarStatus::NavstarErrorNullArgument,
+            &["query"],
+        );
+    }
+    // Every choice gives Rust's exact length, the same with and without the table.
+    let mut rquery = Query::new(&rust);
+    let exact = PathOptions::default().with_mode(PathMode::Optimal);
+    let mut rng = Rng(0x51de);
+    let mut compared = 0;
+    for k in 0..30 {
+        let mode = [
+            NAVSTAR_LANDMARKS_ON,
+            NAVSTAR_LANDMARKS_OFF,
+            NAVSTAR_LANDMARKS_BY_SIZE,
+        ][k % 3];
+        // SAFETY: a live query of this thread.
+        assert_status(
+            unsafe { navstar_query_set_landmarks(query, mode) },
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+        let mut point = || [rng.unit() * SIDE as f32, 0.0, rng.unit() * SIDE as f32];
+        let (s, g) = (point(), point());
+        let (status, length) = c_length(query, s, g);
+        rquery.set_landmarks(false);
+        let Ok(path) = rquery.find_path(s.into(), g.into(), &exact) else {
+            assert_ne!(status, NavstarStatus::NavstarOk);
+            continue;
+        };
+        if path.status != PathStatus::Complete {
+            continue;
+        }
+        assert_eq!(status, NavstarStatus::NavstarOk);
+        assert!(
+            (length - path.length()).abs() <= 1e-3,
+            "mode {mode}: {length} against {}",
+            path.length()
+        );
+        compared += 1;
+    }
+    assert!(compared > 10, "{compared} paths compared");
+    // SAFETY: made above, freed once.
+    unsafe {
+        navstar_query_free(query);
+        navstar_mesh_free(mesh);
+    }
+}
