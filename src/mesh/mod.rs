@@ -31,6 +31,7 @@ mod raycast;
 mod sample;
 mod slide;
 mod stamps;
+mod tile_view;
 mod tiled;
 mod walk;
 
@@ -60,6 +61,7 @@ pub(crate) use sample::pick_by_area;
 pub(crate) use slide::CORNER_REACH;
 pub use slide::{MAX_SURFACE_LEGS, SurfaceMove};
 pub(crate) use stamps::{Moved, PolygonStamps};
+pub(crate) use tile_view::TileView;
 pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
 pub(crate) use walk::WalkEnd;
 

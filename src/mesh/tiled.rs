@@ -116,6 +116,12 @@ impl<T> Tiled<T> {
         &self.chunks[tile]
     }
 
+    /// Chunk 0 (the only one of a one-tile table), read without the chunk list.
+    #[inline]
+    pub fn first_chunk(&self) -> &[T] {
+        &self.first
+    }
+
     /// The number of chunks (tile slots).
     #[inline]
     pub fn chunk_count(&self) -> usize {

@@ -31,12 +31,17 @@ pub(super) struct TileChunks {
 
 /// The chunks of `tile` (in the slot whose first id is `base`) after `split`, with its
 /// `seams` (local slots after splitting) joined.
+///
+/// Each table is allocated once, at its final size, as the `Arc` the snapshots share
+/// (filled through `Arc::get_mut` while it is not yet shared): a tile is composed
+/// again on every change that re-splits it, so copying each table from a `Vec` into
+/// its `Arc` would cost about as much as making it.
 pub(super) fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam]) -> TileChunks {
     let data = tile.mesh.data();
     let up = data.up;
     let own_vertices = data.vertices.chunk(0);
     let own_ground = data.ground.chunk(0);
-    let (vertices, ground) = if split.added.is_empty() {
+    let (vertices, ground): (Arc<[Vec3]>, Arc<[Vec2]>) = if split.added.is_empty() {
         (own_vertices.clone(), own_ground.clone())
     } else {
         (
@@ -51,39 +56,42 @@ pub(super) fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam])
     let own_neighbours = data.neighbours.as_single();
     let own_twin = data.twin.as_single();
     let slot_count = split.corners.len();
-    let mut neighbours = Vec::with_capacity(slot_count);
-    let mut twin = Vec::with_capacity(slot_count);
-    for (slot, &origin) in split.origin.iter().enumerate() {
-        let o = origin as usize;
-        // Only walls are split: an edge with a neighbour in the tile is one piece.
-        if own_neighbours[o] != NO_NEIGHBOUR && split.first_slot[o] as usize == slot {
-            neighbours.push(base | own_neighbours[o]);
-            twin.push(base | split.first_slot[own_twin[o] as usize]);
-        } else {
-            neighbours.push(NO_NEIGHBOUR);
-            twin.push(NO_TWIN);
+    // Every slot a wall, then the tile's own inner edges (never split: one piece each,
+    // at the first slot of their original), then the seams.
+    let mut neighbours = filled(NO_NEIGHBOUR, slot_count);
+    let mut twin = filled(NO_TWIN, slot_count);
+    {
+        let neighbours = unique(&mut neighbours);
+        let twin = unique(&mut twin);
+        for (o, &neighbour) in own_neighbours.iter().enumerate() {
+            if neighbour != NO_NEIGHBOUR {
+                let slot = split.first_slot[o] as usize;
+                neighbours[slot] = base | neighbour;
+                twin[slot] = base | split.first_slot[own_twin[o] as usize];
+            }
+        }
+        for seam in seams {
+            neighbours[seam.slot as usize] = seam.polygon;
+            twin[seam.slot as usize] = seam.twin;
         }
     }
-    for seam in seams {
-        neighbours[seam.slot as usize] = seam.polygon;
-        twin[seam.slot as usize] = seam.twin;
-    }
     // The ends of the walls left after stitching (those across seams come later).
-    let mut wall_vertex = vec![false; vertices.len()];
-    for w in split.poly_start.windows(2) {
-        for slot in w[0] as usize..w[1] as usize {
-            if neighbours[slot] == NO_NEIGHBOUR {
-                let next = if slot + 1 == w[1] as usize {
-                    w[0] as usize
-                } else {
-                    slot + 1
-                };
-                wall_vertex[split.corners[slot] as usize] = true;
-                wall_vertex[split.corners[next] as usize] = true;
+    let mut wall_vertex = filled(false, vertices.len());
+    {
+        let walls = unique(&mut wall_vertex);
+        for w in split.poly_start.windows(2) {
+            let range = w[0] as usize..w[1] as usize;
+            let corners = &split.corners[range.clone()];
+            for (i, &neighbour) in neighbours[range].iter().enumerate() {
+                if neighbour == NO_NEIGHBOUR {
+                    let next = if i + 1 == corners.len() { 0 } else { i + 1 };
+                    walls[corners[i] as usize] = true;
+                    walls[corners[next] as usize] = true;
+                }
             }
         }
     }
-    let corners: Vec<u32> = split.corners.iter().map(|&v| base | v).collect();
+    let corners: Arc<[u32]> = split.corners.iter().map(|&v| base | v).collect();
     // A polygon neither split nor on a seam keeps the portals and dead-end flag of the
     // tile's own mesh.
     let own_starts = data.poly_start.as_single();
@@ -96,33 +104,51 @@ pub(super) fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam])
     for seam in seams {
         changed[seam.owner as usize] = true;
     }
-    let mut portals = Vec::with_capacity(slot_count);
-    let mut dead_end = Vec::with_capacity(polygon_count);
-    for (p, &changed) in changed.iter().enumerate() {
-        if !changed {
-            let own = own_starts[p] as usize..own_starts[p + 1] as usize;
-            portals.extend(own_portals[own].iter().map(|&[a, b]| [base | a, base | b]));
-            dead_end.push(own_dead_end[p]);
-            continue;
+    let mut portals = filled([0, 0], slot_count);
+    let mut dead_end = filled(false, polygon_count);
+    {
+        let portals = unique(&mut portals);
+        let dead_ends = unique(&mut dead_end);
+        for (p, &changed) in changed.iter().enumerate() {
+            let range = split.poly_start[p] as usize..split.poly_start[p + 1] as usize;
+            if !changed {
+                let own = own_starts[p] as usize..own_starts[p + 1] as usize;
+                for (to, &[a, b]) in portals[range].iter_mut().zip(&own_portals[own]) {
+                    *to = [base | a, base | b];
+                }
+                dead_ends[p] = own_dead_end[p];
+                continue;
+            }
+            let (corners, neighbours) = (&corners[range.clone()], &neighbours[range.clone()]);
+            for (i, to) in portals[range].iter_mut().enumerate() {
+                *to = portal_of_slot(corners, neighbours, i);
+            }
+            let mut across = neighbours.iter().filter(|&&n| n != NO_NEIGHBOUR);
+            let first = across.next();
+            dead_ends[p] = across.all(|n| Some(n) == first);
         }
-        let range = split.poly_start[p] as usize..split.poly_start[p + 1] as usize;
-        let (corners, neighbours) = (&corners[range.clone()], &neighbours[range]);
-        portals.extend((0..corners.len()).map(|i| portal_of_slot(corners, neighbours, i)));
-        let mut across = neighbours.iter().filter(|&&n| n != NO_NEIGHBOUR);
-        let first = across.next();
-        dead_end.push(across.all(|n| Some(n) == first));
     }
     TileChunks {
         vertices,
         ground,
         poly_start: split.poly_start.iter().map(|&s| base | s).collect(),
-        corners: corners.into(),
-        neighbours: neighbours.into(),
-        portals: portals.into(),
-        twin: twin.into(),
-        wall_vertex: wall_vertex.into(),
-        dead_end: dead_end.into(),
+        corners,
+        neighbours,
+        portals,
+        twin,
+        wall_vertex,
+        dead_end,
     }
+}
+
+/// A table of `len` copies of `value`, allocated once as its `Arc`.
+fn filled<T: Copy>(value: T, len: usize) -> Arc<[T]> {
+    std::iter::repeat_n(value, len).collect()
+}
+
+/// The elements of a table just made by [`filled`], not yet shared.
+fn unique<T>(table: &mut Arc<[T]>) -> &mut [T] {
+    Arc::get_mut(table).expect("a table just made is not shared")
 }
 
 /// Appends to `points` the points (in the ground plane, and their heights) where the

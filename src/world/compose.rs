@@ -31,6 +31,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 use super::TileRef;
+use super::border_cache::BorderCache;
 use super::islands::Islands;
 use super::links::TileLinks;
 use super::obstacles::ObstacleSet;
@@ -62,8 +63,9 @@ pub(super) struct Tile {
     /// [`PolyRef`](super::PolyRef)); obstacles renumber carved tiles.
     pub stamps: Arc<PolygonStamps>,
     /// Its walls and bounds, for stitching: found when first needed (a merged layer
-    /// that is never stitched does without).
-    border: OnceLock<Border>,
+    /// that is never stitched does without), or taken from the world's
+    /// [`BorderCache`] when the same mesh was in the world before.
+    border: OnceLock<Arc<Border>>,
     /// The slots of the tiles near it (kept by the tile itself, not its merged layer).
     pub neighbours: Vec<u32>,
     /// The world's copy of its flags, shared by every snapshot that holds it.
@@ -144,6 +146,7 @@ impl Tile {
             tile: Tile::layer(&copy, generation, TileLinks::none()),
             of_original,
         }));
+        tile.reuse_border(&state.borders);
         Ok(tile)
     }
 
@@ -173,13 +176,43 @@ impl Tile {
     pub fn border(&self) -> &Border {
         self.border.get_or_init(|| {
             let data = self.mesh.data();
-            Border::of(
+            Arc::new(Border::of(
                 data.ground.as_single(),
                 data.poly_start.as_single(),
                 data.corners.as_single(),
                 data.neighbours.as_single(),
-            )
+            ))
         })
+    }
+
+    /// Takes the grid the world kept for this tile's mesh, if any (see
+    /// [`BorderCache`]), for it and its merged layer.
+    fn reuse_border(&self, cache: &BorderCache) {
+        let layers = std::iter::once(self).chain(self.merged.as_deref().map(|m| &m.tile));
+        for tile in layers {
+            if tile.border.get().is_none()
+                && let Some(border) = cache.find(&tile.mesh)
+            {
+                let _ = tile.border.set(border);
+            }
+        }
+    }
+
+    /// The grid of the tile, if made or taken from the cache yet.
+    #[cfg(test)]
+    pub fn border_if_made(&self) -> Option<&Arc<Border>> {
+        self.border.get()
+    }
+
+    /// Keeps the grids made for this tile and its merged layer in `cache`, for when
+    /// the same mesh comes back.
+    fn keep_border(&self, cache: &mut BorderCache) {
+        let layers = std::iter::once(self).chain(self.merged.as_deref().map(|m| &m.tile));
+        for tile in layers {
+            if let Some(border) = tile.border.get() {
+                cache.keep(&tile.mesh, Arc::clone(border));
+            }
+        }
     }
 
     /// The tile's geometry, for stitching.
@@ -244,6 +277,8 @@ pub(super) struct State {
     pub obstacles: Box<ObstacleSet>,
     /// The islands of the snapshots, as of the last one.
     pub islands: Islands,
+    /// The wall grids of the last tiles taken out or replaced.
+    pub(super) borders: BorderCache,
     /// Those of the merged layer, while the world keeps one.
     pub merged_islands: Option<Islands>,
     /// The slots whose joins (seams, links between tiles) may have changed since the
@@ -267,6 +302,7 @@ impl State {
             merged_layer: false,
             obstacles: Box::default(),
             islands: Islands::default(),
+            borders: BorderCache::default(),
             merged_islands: None,
             island_dirty: Vec::new(),
             island_replaced: Vec::new(),
@@ -473,7 +509,10 @@ impl State {
         let old = self.unlink(slot);
         let regions = [old.mesh.data().bounds];
         match self.change(&old.neighbours.clone(), &[slot], &regions, Some(&old)) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                old.keep_border(&mut self.borders);
+                Ok(())
+            }
             Err(error) => {
                 self.link(slot, old);
                 Err(error)
@@ -494,6 +533,7 @@ impl State {
         match self.change(&touched, &[slot], &regions, Some(&old)) {
             Ok(()) => {
                 self.generations[slot as usize] = generation;
+                old.keep_border(&mut self.borders);
                 Ok(())
             }
             Err(error) => {

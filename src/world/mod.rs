@@ -15,6 +15,7 @@
 //! last published snapshot, which stays whole (and keeps removed tiles alive) for as long
 //! as someone holds it.
 
+mod border_cache;
 mod chunks;
 mod compose;
 mod cut_tiles;

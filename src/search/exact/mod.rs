@@ -42,7 +42,7 @@ use std::collections::BinaryHeap;
 use glam::{DVec2, Vec3};
 
 use crate::geometry::point_near_segment as near_segment;
-use crate::mesh::{GoalBounds, MeshData, NO_NEIGHBOUR, NO_TWIN};
+use crate::mesh::{GoalBounds, MeshData, NO_NEIGHBOUR, NO_TWIN, TileView};
 use crate::search::map::{NodeMap, Slot};
 use interval::{NONE, START, SearchNode, orient, within_collinear};
 use successors::{Edge, Projection};
@@ -217,16 +217,15 @@ impl ExactSearch {
         let s = self.start;
         for i in 0..self.start_set.len() {
             let polygon = self.start_set[i];
-            for slot in mesh.corner_range(polygon) {
-                let neighbour = mesh.neighbours[slot];
-                let twin = mesh.twin[slot];
-                if neighbour == NO_NEIGHBOUR
-                    || twin == NO_TWIN
-                    || self.start_set.contains(&neighbour)
+            let view = mesh.tile_view(polygon);
+            for slot in view.corner_range(polygon) {
+                let edge = Edge::of(&view, polygon, slot);
+                if edge.neighbour == NO_NEIGHBOUR
+                    || edge.twin == NO_TWIN
+                    || self.start_set.contains(&edge.neighbour)
                 {
                     continue;
                 }
-                let edge = Edge::of(mesh, polygon, slot);
                 if near_segment(s, edge.pu, edge.pw) {
                     continue;
                 }
@@ -235,7 +234,7 @@ impl ExactSearch {
                     root_point: s,
                     g: 0.0,
                 };
-                self.emit(mesh, NONE, &edge, 0.0, 1.0, from);
+                self.emit(mesh, &view, NONE, &edge, 0.0, 1.0, from);
             }
         }
     }
@@ -332,12 +331,27 @@ impl ExactSearch {
         self.admits_all || admits(mesh, self.include_flags, self.exclude_flags, polygon)
     }
 
-    /// Whether a path may bend at vertex `v`, corner slot `slot` of an admitted
-    /// polygon: a wall of the mesh ends there, or the filter refuses a polygon round it.
+    /// Whether the current filter admits `polygon`, whose tile is `view`.
     #[inline]
-    pub(super) fn is_corner(&mut self, mesh: &MeshData, v: u32, slot: usize) -> bool {
-        let i = v as usize;
-        if mesh.wall_vertex[i] {
+    pub(super) fn admitted_in(&self, view: &TileView<'_>, polygon: u32) -> bool {
+        self.admits_all || {
+            let flags = view.flags_of(polygon);
+            flags & self.include_flags != 0 && flags & self.exclude_flags == 0
+        }
+    }
+
+    /// Whether a path may bend at vertex `v` (of the tile of `view`), corner slot `slot`
+    /// of an admitted polygon (a slot of `v` or of its copy across a seam): a wall of
+    /// the mesh ends there, or the filter refuses a polygon round it.
+    #[inline]
+    pub(super) fn is_corner(
+        &mut self,
+        mesh: &MeshData,
+        view: &TileView<'_>,
+        v: u32,
+        slot: usize,
+    ) -> bool {
+        if view.wall_vertex(v) {
             return true;
         }
         if self.admits_all {

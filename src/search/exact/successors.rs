@@ -8,7 +8,7 @@ use super::interval::{
     orient, within_collinear,
 };
 use crate::geometry::point_near_line;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, TileView};
 
 /// What the root of a node being expanded sees of its polygon.
 #[derive(Clone, Copy)]
@@ -19,8 +19,9 @@ pub(super) struct Projection {
 }
 
 /// An edge of the polygon being expanded, walked counter-clockwise: from vertex `u` to
-/// vertex `w` (corner slot `slot`), with their ground-plane points. Seen walking out of
-/// the polygon through it, `w` is on the left and `u` on the right.
+/// vertex `w` (corner slot `slot`), with their ground-plane points, and the polygon
+/// beyond it with the twin slot there (as `MeshData::neighbours` and `twin` of `slot`).
+/// Seen walking out of the polygon through it, `w` is on the left and `u` on the right.
 #[derive(Clone, Copy)]
 pub(super) struct Edge {
     pub slot: usize,
@@ -28,19 +29,25 @@ pub(super) struct Edge {
     pub w: u32,
     pub pu: DVec2,
     pub pw: DVec2,
+    pub neighbour: u32,
+    pub twin: u32,
 }
 
 impl Edge {
-    /// The edge of corner slot `slot` of `polygon`.
+    /// The edge of corner slot `slot` of `polygon`, read from `view`, the view of
+    /// `polygon`'s tile.
     #[inline]
-    pub fn of(mesh: &MeshData, polygon: u32, slot: usize) -> Edge {
-        let (u, w) = mesh.edge(polygon, slot);
+    pub fn of(view: &TileView<'_>, polygon: u32, slot: usize) -> Edge {
+        let (u, w) = view.edge(polygon, slot);
+        let one = slot..slot + 1;
         Edge {
             slot,
             u,
             w,
-            pu: mesh.ground[u as usize].as_dvec2(),
-            pw: mesh.ground[w as usize].as_dvec2(),
+            pu: view.point(u).as_dvec2(),
+            pw: view.point(w).as_dvec2(),
+            neighbour: view.neighbours(one.clone())[0],
+            twin: view.twins(one)[0],
         }
     }
 }
@@ -74,13 +81,17 @@ impl ExactSearch {
     pub(super) fn expand(&mut self, mesh: &MeshData, index: u32) {
         let node = self.nodes[index as usize];
         let polygon = node.polygon;
-        let range = mesh.corner_range(polygon);
+        // Everything read below but the neighbours' own tables is in the polygon's tile.
+        let view = mesh.tile_view(polygon);
+        let range = view.corner_range(polygon);
         let n = range.len();
         let k = node.slot as usize - range.start;
-        let corners = &mesh.corners[range.clone()];
+        let corners = view.corners(range.clone());
+        let neighbours = view.neighbours(range.clone());
+        let twins = view.twins(range.clone());
         // Corners are numbered from 0 at the polygon's first slot; `k` is the entry edge.
         let after = |local: usize| if local + 1 == n { 0 } else { local + 1 };
-        let point = |v: u32| mesh.ground[v as usize].as_dvec2();
+        let point = |v: u32| view.point(v).as_dvec2();
         // The edge from corner `local` to the next one.
         let edge_from = |local: usize| {
             let (u, w) = (corners[local], corners[after(local)]);
@@ -90,6 +101,8 @@ impl ExactSearch {
                 w,
                 pu: point(u),
                 pw: point(w),
+                neighbour: neighbours[local],
+                twin: twins[local],
             }
         };
         let (a0, a1) = (corners[k], corners[after(k)]);
@@ -168,28 +181,25 @@ impl ExactSearch {
             for _ in 1..n {
                 local = after(local);
                 let edge = edge_from(local);
-                self.emit(mesh, index, &edge, 0.0, 1.0, same);
+                self.emit(mesh, &view, index, &edge, 0.0, 1.0, same);
             }
             return;
         }
         let (dr, dl) = (node.right - root, node.left - root);
         let right_turn = (node.right_vertex == a1
-            && self.is_corner(mesh, a1, range.start + after(k)))
+            && self.is_corner(mesh, &view, a1, range.start + after(k)))
         .then(|| Projection {
             root: a1,
             root_point: e1,
             g: node.g + root.distance(e1),
         });
-        let left_turn =
-            (node.left_vertex == a0 && self.is_corner(mesh, a0, range.start + k)).then(|| {
-                Projection {
-                    root: a0,
-                    root_point: e0,
-                    g: node.g + root.distance(e0),
-                }
-            });
-        let neighbours = &mesh.neighbours[range.clone()];
-        let twins = &mesh.twin[range.clone()];
+        let left_turn = (node.left_vertex == a0
+            && self.is_corner(mesh, &view, a0, range.start + k))
+        .then(|| Projection {
+            root: a0,
+            root_point: e0,
+            g: node.g + root.distance(e0),
+        });
         let mut local = k;
         for _ in 1..n {
             local = after(local);
@@ -208,25 +218,30 @@ impl ExactSearch {
             let (mut lo, mut hi) = (0.0, 1.0);
             clip(&mut lo, &mut hi, ru, rw);
             clip(&mut lo, &mut hi, -lu, -lw);
-            self.emit(mesh, index, &edge, lo, hi, same);
+            self.emit(mesh, &view, index, &edge, lo, hi, same);
             if let Some(turn) = right_turn {
                 let (mut lo, mut hi) = (0.0, 1.0);
                 clip(&mut lo, &mut hi, -ru, -rw);
-                self.emit(mesh, index, &edge, lo, hi, turn);
+                self.emit(mesh, &view, index, &edge, lo, hi, turn);
             }
             if let Some(turn) = left_turn {
                 let (mut lo, mut hi) = (0.0, 1.0);
                 clip(&mut lo, &mut hi, lu, lw);
-                self.emit(mesh, index, &edge, lo, hi, turn);
+                self.emit(mesh, &view, index, &edge, lo, hi, turn);
             }
         }
     }
 
     /// Pushes the node for the part `lo..hi` (0 at `u`, 1 at `w`) of `edge` of the
-    /// polygon being expanded, seen from `from`.
+    /// polygon being expanded (whose tile is `view`), seen from `from`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the search's hot path: the tile view is passed, not looked up again"
+    )]
     pub(super) fn emit(
         &mut self,
         mesh: &MeshData,
+        view: &TileView<'_>,
         parent: u32,
         edge: &Edge,
         mut lo: f64,
@@ -234,7 +249,13 @@ impl ExactSearch {
         from: Projection,
     ) {
         let Edge {
-            slot, u, pu, pw, ..
+            slot,
+            u,
+            pu,
+            pw,
+            neighbour,
+            twin,
+            ..
         } = *edge;
         if lo < SNAP {
             lo = 0.0;
@@ -245,14 +266,19 @@ impl ExactSearch {
         if hi <= lo {
             return;
         }
-        let neighbour = mesh.neighbours[slot];
-        let twin = mesh.twin[slot];
-        if neighbour == NO_NEIGHBOUR
-            || twin == NO_TWIN
-            || (mesh.dead_end[neighbour as usize]
-                && !self.flooding
-                && !self.target_set.contains(&neighbour))
-            || !self.admitted(mesh, neighbour)
+        if neighbour == NO_NEIGHBOUR || twin == NO_TWIN {
+            return;
+        }
+        // The neighbour's tile: the same as the polygon's but across a seam.
+        let across;
+        let there = if view.holds(neighbour) {
+            view
+        } else {
+            across = mesh.tile_view_out_of_line(neighbour);
+            &across
+        };
+        if (there.dead_end(neighbour) && !self.flooding && !self.target_set.contains(&neighbour))
+            || !self.admitted_in(there, neighbour)
         {
             return;
         }
@@ -278,7 +304,7 @@ impl ExactSearch {
             // A corner slot at the turning vertex: `u` starts this edge here, `w`
             // starts its twin in the neighbour.
             let turn_slot = if turn.root == u { slot } else { twin as usize };
-            if !self.is_corner(mesh, turn.root, turn_slot) {
+            if !self.is_corner(mesh, view, turn.root, turn_slot) {
                 return;
             }
             if from.root != parent_root {
@@ -318,7 +344,7 @@ impl ExactSearch {
         // compares them with its own corners): the ends of the twin edge, which runs the
         // other way. In one mesh they are `w` and `u`; across a seam between tiles of a
         // world each tile has its own vertices there.
-        let (twin_w, twin_u) = mesh.edge(neighbour, twin as usize);
+        let (twin_w, twin_u) = there.edge(neighbour, twin as usize);
         let parent_root = if parent == NONE {
             START
         } else {
