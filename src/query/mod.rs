@@ -8,6 +8,7 @@
 mod agent_spatial;
 mod clearance;
 mod direct;
+mod eroded_corridor;
 mod exact_steps;
 mod follow;
 mod merged;

@@ -17,6 +17,7 @@ mod common;
 mod corridor_radius;
 mod critical;
 mod fields;
+mod joined;
 mod levels;
 mod radius;
 mod scenes;
