@@ -22,6 +22,7 @@ mod levels;
 mod radius;
 mod scenes;
 mod tiles;
+mod unreachable;
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 
