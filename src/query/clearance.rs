@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::{PathOptions, PathStatus, Query};
-use crate::corridor::{CorridorStep, LAST_STEP, StepKey};
+use crate::corridor::{CorridorStep, LAST_STEP};
 use crate::error::QueryError;
 use crate::filter::QueryFilter;
 use crate::mesh::{ErodedMesh, NavMesh};
@@ -62,12 +62,37 @@ impl Query {
     ) -> Result<PathStatus, QueryError> {
         let (eroded, moved) = self.agent_search_setup(goal, options, erosion)?;
         let inner = eroded_options(options);
-        let status = self.on_mesh(&eroded.mesh, |query| {
+        let status = self.on_mesh(eroded.search_mesh(), |query| {
             query.path_between(start, goal, &inner)
         })?;
+        let status = if self.corridor_from_eroded(&eroded) {
+            status
+        } else {
+            self.path_on_pieces(start, goal, &inner, &eroded)?
+        };
         eroded.arcs.turns(&self.path.corners, &mut self.path.arcs);
-        self.corridor_to_original(&eroded.of_original);
         Ok(if moved { PathStatus::Partial } else { status })
+    }
+
+    /// The path from `start` to `goal` searched on `eroded`'s own pieces (each inside
+    /// one original polygon) rather than its joined copy, its corridor renamed by the
+    /// original polygons: the answer when the joined copy's path could not be walked
+    /// across the original mesh ([`Query::corridor_from_eroded`]). `inner` are the
+    /// options on the eroded mesh ([`eroded_options`]).
+    pub(super) fn path_on_pieces(
+        &mut self,
+        start: Vec3,
+        goal: Vec3,
+        inner: &PathOptions,
+        eroded: &ErodedMesh,
+    ) -> Result<PathStatus, QueryError> {
+        let stats = self.stats;
+        let status = self.on_mesh(&eroded.mesh, |query| query.path_between(start, goal, inner))?;
+        // The counts of both searches: the joined copy's, then this one.
+        self.stats.expanded += stats.expanded;
+        self.stats.searches += stats.searches;
+        self.corridor_to_original(&eroded.of_original);
+        Ok(status)
     }
 
     /// What a path search for an agent whose radius exceeds the baked one by `erosion`
@@ -123,16 +148,7 @@ impl Query {
             kept += 1;
         }
         self.corridor.truncate(kept);
-        let mesh = self.mesh.data();
-        for i in 1..kept {
-            let (from, to) = (self.corridor[i - 1].polygon, self.corridor[i].polygon);
-            if let Some(slot) = mesh
-                .corner_range(from)
-                .find(|&slot| mesh.neighbours[slot] == to)
-            {
-                self.corridor[i - 1].exit = slot as StepKey;
-            }
-        }
+        self.link_corridor_exits();
     }
 }
 

@@ -8,6 +8,9 @@
 mod agent_spatial;
 mod clearance;
 mod direct;
+mod eroded_corridor;
+#[cfg(test)]
+mod eroded_corridor_tests;
 mod exact_steps;
 mod follow;
 mod landmarks;

@@ -18,10 +18,12 @@ mod common;
 mod corridor_radius;
 mod critical;
 mod fields;
+mod joined;
 mod levels;
 mod radius;
 mod scenes;
 mod tiles;
+mod unreachable;
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 

@@ -19,6 +19,9 @@
 //! * [`pieces`] again: heights from the original polygons, triangles merged while convex
 //!   within their original polygon (the shared partition again), and a [`NavMesh`] built
 //!   by the normal builder;
+//! * [`joined`]: the eroded mesh's polygons joined across the original polygons'
+//!   borders (same area, one flat level), which the path searches run on: fewer,
+//!   larger polygons to expand;
 //! * here: the cache, keyed by the radius, and by the filter's flag masks and the mesh's
 //!   flag generation when the filter refuses some polygon (refused polygons are walls),
 //!   lock-free for readers: an `arc-swap` of an immutable list, copied on insert, bounded
@@ -36,6 +39,9 @@
 //! and never stale. Off-mesh links are not part of the eroded mesh.
 
 mod arcs;
+mod joined;
+#[cfg(test)]
+mod joined_tests;
 mod layers;
 mod moves;
 mod pieces;
@@ -53,6 +59,7 @@ pub(crate) use arcs::ArcCentres;
 use super::{MeshData, NavMesh};
 use crate::error::QueryError;
 use crate::filter::QueryFilter;
+pub(crate) use joined::Joined;
 
 /// The sides of the regular polygon drawn round the disc at a convex wall corner (an
 /// octagon): a turn of angle `a` round a corner is made of about `a * ARC_SEGMENTS / 2 pi`
@@ -89,6 +96,17 @@ pub(crate) struct ErodedMesh {
     pub of_original: Vec<u32>,
     /// The wall corners a path on `mesh` may turn round.
     pub arcs: ArcCentres,
+    /// `mesh`'s polygons joined across the original polygons' borders, which the path
+    /// searches run on; `None` when nothing joins.
+    pub joined: Option<Joined>,
+}
+
+impl ErodedMesh {
+    /// The mesh the path searches run on: the joined copy when there is one, else the
+    /// eroded mesh itself.
+    pub fn search_mesh(&self) -> &NavMesh {
+        self.joined.as_ref().map_or(&self.mesh, |j| &j.mesh)
+    }
 }
 
 /// What an eroded mesh depends on.
@@ -131,7 +149,14 @@ impl Clearance {
             .load()
             .iter()
             .filter_map(|e| e.built.as_ref().ok())
-            .map(|e| approximate_bytes(e.mesh.data()) + e.of_original.len() * 4 + e.arcs.bytes())
+            .map(|e| {
+                approximate_bytes(e.mesh.data())
+                    + e.of_original.len() * 4
+                    + e.arcs.bytes()
+                    + e.joined
+                        .as_ref()
+                        .map_or(0, |j| approximate_bytes(j.mesh.data()) + j.list_bytes())
+            })
             .sum()
     }
 }
@@ -233,10 +258,19 @@ impl MeshData {
             ));
         }
         let (mesh, of_original) = pieces::build_mesh(self, &pieces)?;
+        let joined = joined::join(self, &mesh, &of_original);
+        // No landmark table on the copies: each is made per radius and filter on the
+        // first query that needs it, which would pay the table's floods too (about a
+        // second on a few thousand pieces); their searches use straight-line estimates.
+        let searched = joined.as_ref().map(|j| &j.mesh).into_iter().chain([&mesh]);
+        for copy in searched {
+            let _ = copy.data().landmarks.set(None);
+        }
         Ok(ErodedMesh {
             mesh,
             of_original,
             arcs: ArcCentres::new(centres, radius, self.up),
+            joined,
         })
     }
 }

@@ -131,8 +131,11 @@ struct RadiusSlice {
     /// The mesh the query began on, whose flags [`SliceProgress::flags_changed`] watches
     /// and whose polygons the corridor is given in.
     original: NavMesh,
-    /// The eroded copy searched, with its map to `original`'s polygons.
+    /// The eroded copy, whose search mesh ([`ErodedMesh::search_mesh`]) is searched.
     eroded: Arc<ErodedMesh>,
+    /// The start and goal asked for, for the search on the eroded pieces when the
+    /// path found cannot be walked across `original` (as `find_path` falls back).
+    asked: (Vec3, Vec3),
 }
 
 /// Where a sliced search is.
@@ -490,7 +493,7 @@ impl Query {
         let (eroded, moved) = self.agent_search_setup(goal, options, erosion)?;
         let original = self.mesh.clone();
         let inner = eroded_options(options);
-        let mut state = self.on_mesh(&eroded.mesh, |query| {
+        let mut state = self.on_mesh(eroded.search_mesh(), |query| {
             query.begin_sliced(start, goal, &inner)
         })?;
         if moved {
@@ -500,7 +503,11 @@ impl Query {
             }
         }
         state.generation = original.data().flags_generation();
-        state.radius = Some(RadiusSlice { original, eroded });
+        state.radius = Some(RadiusSlice {
+            original,
+            eroded,
+            asked: (start, goal),
+        });
         Ok(state)
     }
 
@@ -570,15 +577,28 @@ impl Query {
         self.stats = state.stats;
         self.path.arcs.clear();
         if let Some(radius) = &state.radius {
-            // As `find_path` gives it: the corridor in the mesh's own polygons, and the
-            // turns round wall corners.
+            // As `find_path` gives it: the corridor in the mesh's own polygons, or, when
+            // the path cannot be walked across them, the search on the eroded pieces;
+            // and the turns round wall corners.
+            let walked = self.on_mesh(&radius.original, |query| {
+                query.corridor_from_eroded(&radius.eroded)
+            });
+            if !walked && matches!(state.stage, Stage::Answered(Ok(_))) {
+                let (start, goal) = radius.asked;
+                let inner = eroded_options(&state.options);
+                let on_pieces = self.on_mesh(&radius.original, |query| {
+                    query.path_on_pieces(start, goal, &inner, &radius.eroded)
+                });
+                radius
+                    .eroded
+                    .arcs
+                    .turns(&self.path.corners, &mut self.path.arcs);
+                return on_pieces.map(|status| state.final_status(status));
+            }
             radius
                 .eroded
                 .arcs
                 .turns(&self.path.corners, &mut self.path.arcs);
-            self.on_mesh(&radius.original, |query| {
-                query.corridor_to_original(&radius.eroded.of_original);
-            });
         }
         match state.stage {
             Stage::Answered(answer) => answer,
