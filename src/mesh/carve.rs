@@ -16,7 +16,7 @@ use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::overlay::FloatOverlay;
 
-pub(crate) use super::draft::Draft;
+pub(crate) use super::draft::{Draft, Present};
 use super::obstacle::Obstacle;
 use super::partition::{self, Keep, PartitionError, Pieces, Region};
 use super::{MeshData, NO_NEIGHBOUR, NavMesh};
@@ -47,17 +47,6 @@ pub(crate) fn carve(
             .map(Some),
         None => Ok(None),
     }
-}
-
-/// The tile as it is before a change of its obstacles: the change keeps its pieces where
-/// it does not cut again.
-pub(crate) struct Present<'a> {
-    /// The tile's mesh now (one tile).
-    pub mesh: &'a MeshData,
-    /// Per polygon of `mesh`: the polygon of the mesh as added it comes from.
-    pub of_original: &'a [u32],
-    /// The obstacles the change adds or takes away (a move: both footprints).
-    pub changed: &'a [&'a Obstacle],
 }
 
 /// The polygons of `mesh` (one tile) with `obstacles` carved out, not yet built (see
@@ -248,16 +237,6 @@ pub(super) fn ground_corners(mesh: &MeshData, p: u32) -> Vec<DVec2> {
         .iter()
         .map(|&v| mesh.ground[v as usize].as_dvec2())
         .collect()
-}
-
-/// Twice the signed ground area of polygon `p` (no allocation).
-pub(super) fn polygon_area(mesh: &MeshData, p: u32) -> f64 {
-    let corners = &mesh.corners[mesh.corner_range(p)];
-    let point = |i: usize| mesh.ground[corners[i] as usize].as_dvec2();
-    let n = corners.len();
-    (0..n)
-        .map(|i| point(i).perp_dot(point(if i + 1 == n { 0 } else { i + 1 })))
-        .sum()
 }
 
 /// Twice the signed area of a ring.

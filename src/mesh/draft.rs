@@ -11,11 +11,32 @@ use glam::Vec3;
 use super::build::{Extras, NO_SOURCE, PolygonSizes, Previous, build, rebuild};
 #[cfg(debug_assertions)]
 use super::build::{first_difference, index_problem};
-use super::carve::{Present, polygon_area};
 use super::coarse_patch;
+use super::obstacle::Obstacle;
 use super::partition::Merged;
 use super::{MeshData, MeshOptions, NavMesh, OffMeshLink};
 use crate::error::MeshError;
+
+/// The tile as it is before a change of its obstacles: the change keeps its pieces where
+/// it does not cut again.
+pub(crate) struct Present<'a> {
+    /// The tile's mesh now (one tile).
+    pub mesh: &'a MeshData,
+    /// Per polygon of `mesh`: the polygon of the mesh as added it comes from.
+    pub of_original: &'a [u32],
+    /// The obstacles the change adds or takes away (a move: both footprints).
+    pub changed: &'a [&'a Obstacle],
+}
+
+/// Twice the signed ground area of polygon `p` (no allocation).
+fn polygon_area(mesh: &MeshData, p: u32) -> f64 {
+    let corners = &mesh.corners[mesh.corner_range(p)];
+    let point = |i: usize| mesh.ground[corners[i] as usize].as_dvec2();
+    let n = corners.len();
+    (0..n)
+        .map(|i| point(i).perp_dot(point(if i + 1 == n { 0 } else { i + 1 })))
+        .sum()
+}
 
 /// A tile's polygons before they are built into a mesh: the untouched polygons as they
 /// were (in their order), then the pieces, each with the polygon of the original mesh
