@@ -77,7 +77,7 @@
 #define NAVSTAR_SLICE_DONE 1
 
 // `navstar_query_set_landmarks`: the table on meshes of at least 500 polygons (the
-// default, `Query::LANDMARK_MIN_POLYGONS`).
+// default, `LANDMARK_MIN_POLYGONS`).
 #define NAVSTAR_LANDMARKS_BY_SIZE 0
 
 // `navstar_query_set_landmarks`: always (where the mesh has a table).
@@ -141,17 +141,6 @@
 #define NAVSTAR_FORMAT_DETOUR 5
 
 
-
-// The smallest mesh (in polygons) whose path searches use the landmark table by
-// default: on the benchmark maps of 635 polygons and more it saves 1-48 % of the
-// instructions per query (BENCHMARKS.md "session 17"); on small meshes searches are
-// short and the table's build (one exact flood per landmark) would not pay back.
-//
-// # Example
-// ```
-// assert_eq!(navstar::Query::LANDMARK_MIN_POLYGONS, 500);
-// ```
-#define Query_LANDMARK_MIN_POLYGONS 500
 
 // The result of every fallible navstar function. Values >= 0 are successes, values < 0
 // are errors; an error also sets the thread's last error message

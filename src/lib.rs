@@ -58,8 +58,9 @@ pub use mesh::{
     WallHit,
 };
 pub use query::{
-    MERGED_SEARCH_MIN_POLYGONS, NearestTarget, OwnedPath, Path, PathCorridor, PathMode,
-    PathOptions, PathStatus, Query, Repair, SearchStats, SliceProgress, SliceStatus, WallDistance,
+    LANDMARK_MIN_POLYGONS, MERGED_SEARCH_MIN_POLYGONS, NearestTarget, OwnedPath, Path,
+    PathCorridor, PathMode, PathOptions, PathStatus, Query, Repair, SearchStats, SliceProgress,
+    SliceStatus, WallDistance,
 };
 pub use random::SplitMix64;
 pub use search::{ReachedPolygon, SearchStrategy};

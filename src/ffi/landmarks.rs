@@ -6,7 +6,7 @@ use super::handle::{self, NavstarMesh, NavstarQuery};
 use super::status::NavstarStatus;
 
 /// `navstar_query_set_landmarks`: the table on meshes of at least 500 polygons (the
-/// default, `Query::LANDMARK_MIN_POLYGONS`).
+/// default, `LANDMARK_MIN_POLYGONS`).
 pub const NAVSTAR_LANDMARKS_BY_SIZE: u32 = 0;
 /// `navstar_query_set_landmarks`: always (where the mesh has a table).
 pub const NAVSTAR_LANDMARKS_ON: u32 = 1;

@@ -5,7 +5,7 @@ use super::Query;
 /// When a query's path searches use the landmark table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LandmarkUse {
-    /// On meshes of at least [`Query::LANDMARK_MIN_POLYGONS`] polygons (the default).
+    /// On meshes of at least [`LANDMARK_MIN_POLYGONS`] polygons (the default).
     BySize,
     /// Always.
     Always,
@@ -13,22 +13,22 @@ pub(crate) enum LandmarkUse {
     Never,
 }
 
-impl Query {
-    /// The smallest mesh (in polygons) whose path searches use the landmark table by
-    /// default: on the benchmark maps of 635 polygons and more it saves 1-48 % of the
-    /// instructions per query (BENCHMARKS.md "session 17"); on small meshes searches are
-    /// short and the table's build (one exact flood per landmark) would not pay back.
-    ///
-    /// # Example
-    /// ```
-    /// assert_eq!(navstar::Query::LANDMARK_MIN_POLYGONS, 500);
-    /// ```
-    pub const LANDMARK_MIN_POLYGONS: u32 = 500;
+/// The smallest mesh (in polygons) whose path searches use the landmark table by
+/// default: on the benchmark maps of 635 polygons and more it saves 1-48 % of the
+/// instructions per query (BENCHMARKS.md "session 17"); on small meshes searches are
+/// short and the table's build (one exact flood per landmark) would not pay back.
+///
+/// # Example
+/// ```
+/// assert_eq!(navstar::LANDMARK_MIN_POLYGONS, 500);
+/// ```
+pub const LANDMARK_MIN_POLYGONS: u32 = 500;
 
+impl Query {
     /// Whether this query's path searches (both modes, one goal, A* with areas costing
     /// alike) sharpen their estimates with the mesh's landmark table: geodesic
     /// distances from 8 landmark points (on by default for meshes of at least
-    /// [`Query::LANDMARK_MIN_POLYGONS`] polygons: there it saves 20-56 % of the
+    /// [`LANDMARK_MIN_POLYGONS`] polygons: there it saves 20-56 % of the
     /// expansions, BENCHMARKS.md "session 17"). The table is built once per mesh
     /// (and per merged copy searched; the eroded copies of agent-radius queries get
     /// none, as they are made per radius on first use) on the first search that uses it,
@@ -73,7 +73,7 @@ impl Query {
     }
 
     /// Back to the default choice of [`Query::set_landmarks`]: the landmark table only
-    /// on meshes of at least [`Query::LANDMARK_MIN_POLYGONS`] polygons.
+    /// on meshes of at least [`LANDMARK_MIN_POLYGONS`] polygons.
     ///
     /// # Example
     /// ```
@@ -94,7 +94,7 @@ impl Query {
 
     /// Whether the path searches on this query's mesh use the landmark table
     /// ([`Query::set_landmarks`]; by default whether the mesh has at least
-    /// [`Query::LANDMARK_MIN_POLYGONS`] polygons).
+    /// [`LANDMARK_MIN_POLYGONS`] polygons).
     ///
     /// # Example
     /// ```
@@ -111,7 +111,7 @@ impl Query {
     #[must_use]
     pub fn landmarks(&self) -> bool {
         match self.landmarks {
-            LandmarkUse::BySize => self.mesh.polygon_count() >= Query::LANDMARK_MIN_POLYGONS,
+            LandmarkUse::BySize => self.mesh.polygon_count() >= LANDMARK_MIN_POLYGONS,
             LandmarkUse::Always => true,
             LandmarkUse::Never => false,
         }

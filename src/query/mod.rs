@@ -40,6 +40,7 @@ use crate::search::map::NodeMap;
 use direct::direct_cost;
 use exact_steps::ExactBegin;
 pub use follow::{PathCorridor, Repair};
+pub use landmarks::LANDMARK_MIN_POLYGONS;
 pub use merged::MERGED_SEARCH_MIN_POLYGONS;
 pub use nearest_target::NearestTarget;
 pub use options::{PathMode, PathOptions};

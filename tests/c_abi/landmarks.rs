@@ -96,7 +96,7 @@ fn landmarks_are_prepared_and_chosen_per_query() {
     };
     let rust = NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap();
     assert!(
-        rust.polygon_count() >= Query::LANDMARK_MIN_POLYGONS,
+        rust.polygon_count() >= LANDMARK_MIN_POLYGONS,
         "{}",
         rust.polygon_count()
     );

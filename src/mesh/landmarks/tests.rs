@@ -4,7 +4,7 @@
 use glam::{DVec2, Vec3};
 
 use super::*;
-use crate::{MeshOptions, NavMesh};
+use crate::{LANDMARK_MIN_POLYGONS, MeshOptions, NavMesh};
 
 /// A strip of `n` unit squares along x (y up): polygon `i` is `[i, i+1] x [0, 1]`.
 fn strip(n: u32) -> NavMesh {
@@ -189,7 +189,7 @@ fn landmarks_are_on_by_default_from_the_size_on_and_can_be_turned_off() {
     let exact = PathOptions::default().with_mode(PathMode::Optimal);
     // 503 squares: on by default, the first search builds the table.
     let large = big_u(250);
-    assert!(large.polygon_count() >= Query::LANDMARK_MIN_POLYGONS);
+    assert!(large.polygon_count() >= LANDMARK_MIN_POLYGONS);
     let mut on = Query::new(&large);
     assert!(on.landmarks());
     let with = on.find_path_vec(ends.0, ends.1, &exact).unwrap();
@@ -215,7 +215,7 @@ fn landmarks_are_on_by_default_from_the_size_on_and_can_be_turned_off() {
     assert!(off.landmarks());
     // Below the size: off by default.
     let small = big_u(10);
-    assert!(small.polygon_count() < Query::LANDMARK_MIN_POLYGONS);
+    assert!(small.polygon_count() < LANDMARK_MIN_POLYGONS);
     let mut query = Query::new(&small);
     assert!(!query.landmarks());
     query.find_path_vec(ends.0, ends.1, &exact).unwrap();
