@@ -12,7 +12,9 @@ use navstar::ffi::{
     navstar_query_create, navstar_query_free, navstar_query_set_landmarks,
 };
 use navstar::glam::Vec3;
-use navstar::{MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query, TileGrid};
+use navstar::{
+    LANDMARK_MIN_POLYGONS, MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query, TileGrid,
+};
 
 use crate::assert_status;
 use crate::common::Rng;
