@@ -22,13 +22,13 @@ use std::collections::hash_map::Entry;
 use glam::Vec3;
 
 use super::connectors::is_collinear_triangle;
-use super::topology::{find_islands, join_islands_by_links, wall_tables};
+use super::topology::{find_islands, wall_tables};
 use super::validate::{check_vertices_finite, normalise_polygon, polygon_offsets};
 use super::{
-    Extras, MeshOptions, PolygonSizes, polygon_areas, polygon_bounds, polygon_flags, portal_of_slot,
+    Extras, MeshOptions, PolygonSizes, one_tile_mesh, polygon_areas, polygon_bounds, polygon_flags,
+    portal_of_slot,
 };
 use crate::error::MeshError;
-use crate::mesh::links;
 use crate::mesh::{ElementTables, MeshData, NO_NEIGHBOUR, NO_TWIN, PolygonIndex, next_in};
 
 /// In [`Previous::source`]: the polygon has no equal in the previous mesh.
@@ -317,13 +317,7 @@ fn finish(
         areas: areas.into(),
         flags: flags.into(),
     };
-    let mut mesh = MeshData::one_tile(up, tables, index, bounds, island_count)?;
-    mesh.clearance.baked_radius = options.agent_radius;
-    if !extras.links.is_empty() {
-        mesh.links = links::attach(&mesh, extras.links)?;
-        join_islands_by_links(&mut mesh)?;
-    }
-    Ok(mesh)
+    one_tile_mesh(up, tables, (index, bounds, island_count), options, extras)
 }
 
 /// The first table in which `a` and `b` (meshes of one tile) differ, or `None` when they

@@ -273,6 +273,20 @@ pub(super) fn build(
         areas: areas.into(),
         flags: flags.into(),
     };
+    one_tile_mesh(up, tables, (index, bounds, island_count), options, extras)
+}
+
+/// The one-tile mesh of finished `tables` (with their spatial index, bounds and island
+/// count): the baked radius of `options` recorded, and the off-mesh links of `extras`
+/// attached, their islands joined. The last step of [`build`] and of the incremental
+/// builder.
+pub(super) fn one_tile_mesh(
+    up: UpAxis,
+    tables: ElementTables,
+    (index, bounds, island_count): (PolygonIndex, Aabb, u32),
+    options: &MeshOptions,
+    extras: &Extras<'_>,
+) -> Result<MeshData, MeshError> {
     let mut mesh = MeshData::one_tile(up, tables, index, bounds, island_count)?;
     mesh.clearance.baked_radius = options.agent_radius;
     if !extras.links.is_empty() {

@@ -31,15 +31,7 @@ impl ExactSearch {
         // Far from everything: the values of nodes are set by `flooding` instead.
         self.target = DVec2::splat(f64::INFINITY);
         self.goal = None;
-        self.best_final = f64::INFINITY;
-        self.refused_round.clear();
-        self.root_index.clear();
-        self.root_g.clear();
-        self.fan_index.clear();
-        self.fan.clear();
-        self.nodes.clear();
-        self.open.clear();
-        self.fresh.clear();
+        self.forget_search();
         self.start_set.clear();
         self.start_set.push(polygon);
         self.target_set.clear();

@@ -325,6 +325,20 @@ impl ExactSearch {
         true
     }
 
+    /// Empties what a search leaves behind (nodes, roots, fans, the open list, the best
+    /// final cost), keeping the buffers' capacity: the first step of every search.
+    pub(super) fn forget_search(&mut self) {
+        self.best_final = f64::INFINITY;
+        self.refused_round.clear();
+        self.root_index.clear();
+        self.root_g.clear();
+        self.fan_index.clear();
+        self.fan.clear();
+        self.nodes.clear();
+        self.open.clear();
+        self.fresh.clear();
+    }
+
     /// Whether the current filter admits `polygon`.
     #[inline]
     pub(super) fn admitted(&self, mesh: &MeshData, polygon: u32) -> bool {

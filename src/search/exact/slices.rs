@@ -56,15 +56,7 @@ impl ExactSearch {
         self.target = up.ground(target.point).as_dvec2();
         self.start_world = start.point;
         self.target_world = target.point;
-        self.best_final = f64::INFINITY;
-        self.refused_round.clear();
-        self.root_index.clear();
-        self.root_g.clear();
-        self.fan_index.clear();
-        self.fan.clear();
-        self.nodes.clear();
-        self.open.clear();
-        self.fresh.clear();
+        self.forget_search();
         let (include, exclude) = (self.include_flags, self.exclude_flags);
         let admitted = |p: u32| admits_all || super::admits(mesh, include, exclude, p);
         super::polygons_at(
