@@ -38,7 +38,8 @@
 // `NavstarPathOptions::strategy`: depth-first: some corridor, no bound on the cost.
 #define NAVSTAR_SEARCH_DEPTH_FIRST 4
 
-// `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest. The default.
+// `NavstarPathOptions::mode`: A* corridor + funnel, fast and near-shortest; honours
+// area costs and off-mesh links.
 #define NAVSTAR_PATH_FUNNEL 0
 
 // `NavstarPathOptions::mode`: the exact shortest path in the ground plane over the
@@ -47,6 +48,13 @@
 // reported cost is under the filter's area costs; when only a link leads to the goal,
 // the answer is `NAVSTAR_PATH_FUNNEL`'s).
 #define NAVSTAR_PATH_OPTIMAL 1
+
+// `NavstarPathOptions::mode`, the default: `NAVSTAR_PATH_OPTIMAL` wherever it answers
+// what was asked (all area costs of the filter equal, no off-mesh link attached, A*
+// with heuristic weight 1, `split_at_area_changes` 0: the exact shortest path, found
+// faster than the funnel's on every benchmark mesh), `NAVSTAR_PATH_FUNNEL` otherwise.
+// `navstar_query_find_nearest_target` runs the funnel mode's one search.
+#define NAVSTAR_PATH_AUTO 2
 
 // `NavstarCornerDetail::flags`: the first corner (the snapped start).
 #define NAVSTAR_CORNER_START 1
@@ -270,8 +278,9 @@ typedef struct NavstarPathOptions {
   // Non-zero (default 1): an unreachable goal gives `NAVSTAR_PARTIAL_PATH` to the
   // reachable point closest to it; zero: it gives `NAVSTAR_ERROR_NO_PATH`.
   uint32_t allow_partial;
-  // `NAVSTAR_PATH_FUNNEL` (default) or `NAVSTAR_PATH_OPTIMAL`. Added after the first
-  // version: a struct of the older size (without it) gets the default.
+  // `NAVSTAR_PATH_AUTO` (default), `NAVSTAR_PATH_FUNNEL` or `NAVSTAR_PATH_OPTIMAL`.
+  // Added after the first version: a struct of the older size (without it) gets the
+  // default.
   uint32_t mode;
   // The query filter (which polygons and links may be used, area costs), or NULL
   // (default) for `navstar_query_filter_default()`. Read during the call only.
@@ -384,7 +393,8 @@ typedef struct NavstarWorldOptions {
 typedef struct NavstarPathInfo {
   // Number of corners (points).
   uint32_t point_count;
-  // Number of polygons of its corridor (0 when answered without a search).
+  // Number of polygons of its corridor (0 only when rounding defeated the walk of a
+  // path found without a search or by the exact mode over the mesh).
   uint32_t polygon_count;
   // `NAVSTAR_OK`, `NAVSTAR_PARTIAL_PATH` or `NAVSTAR_PARTIAL_NODE_LIMIT`: what the
   // path call returned when the path fitted.
@@ -864,8 +874,10 @@ NavstarStatus navstar_query_path_arcs(const struct NavstarQuery *query,
                                       uint32_t capacity,
                                       uint32_t *out_count);
 
-// The polygon corridor of the last path, start polygon first (empty when the path was
-// answered without a search: one polygon, direct sight, or the exact mode).
+// The polygon corridor of the last path, start polygon first, each the neighbour of
+// the one before (or joined to it by an off-mesh link): the polygons the A* search
+// chose, or, for a path found without a search (one polygon, direct sight) or by the
+// exact mode, the polygons it crosses, walked over the mesh after it.
 //
 // Buffers and statuses as for `navstar_query_path_details`.
 //
@@ -1364,8 +1376,8 @@ NavstarStatus navstar_corridor_create(const struct NavstarMesh *mesh,
 // to `target` (normally that path's first and last corners).
 //
 // `NAVSTAR_ERROR_INVALID_ARGUMENT` when the last path has no corridor (it failed, or
-// was answered without a search: one polygon or direct sight; use
-// `navstar_corridor_create` with the polygons of a straight walk then).
+// rounding defeated the walk of its corners over the mesh; use
+// `navstar_corridor_create` with the polygons of another walk then).
 //
 // # Safety
 // `query` NULL or a live query not used by another thread; `start`, `target` NULL or

@@ -424,7 +424,7 @@ fn usage_errors_exit_2_with_a_message() {
             &[
                 "path", ARENA_MESH, "--from", "2,2", "--to", "9,9", "--mode", "fastest",
             ],
-            "[possible values: funnel, optimal]",
+            "[possible values: auto, funnel, optimal]",
         ),
         (
             &[

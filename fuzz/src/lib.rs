@@ -44,7 +44,7 @@ pub use buffers::{ListAnswer, ListBuffers, call_list};
 pub use grid::{Arrays, GridSpec};
 pub use input::{COptions, FilterIn, MeshOps, MeshSpec, QueryOpts};
 use navstar::ffi::{
-    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions, NavstarPathOptions,
+    NAVSTAR_PATH_AUTO, NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions, NavstarPathOptions,
     NavstarQuery, NavstarStatus, navstar_find_path, navstar_last_error_message,
     navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,
     navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
@@ -321,21 +321,21 @@ pub enum PathOpts {
         max_snap_distance: Coord,
         /// `allow_partial`.
         allow_partial: bool,
-        /// `mode`: 0 and 1 are valid.
+        /// `mode`: 0, 1 and 2 are valid.
         mode: SmallU32,
         /// `split_at_area_changes`.
         split_at_area_changes: bool,
         /// `agent_radius`: finite and >= 0 is valid.
         agent_radius: Coord,
     },
-    /// Valid options with a finite snap distance, partial paths off or on, either mode.
+    /// Valid options with a finite snap distance, partial paths off or on, any mode.
     Snap {
         /// `max_snap_distance`.
         max_snap_distance: Coord,
         /// `allow_partial`.
         allow_partial: bool,
-        /// `NAVSTAR_PATH_OPTIMAL` (else the funnel mode).
-        optimal: bool,
+        /// `mode % 3`: `NAVSTAR_PATH_FUNNEL`, `NAVSTAR_PATH_OPTIMAL` or `NAVSTAR_PATH_AUTO`.
+        mode: u8,
         /// `split_at_area_changes`.
         split_at_area_changes: bool,
         /// `agent_radius`: `radius % 8` tenths of a unit (0 half the time).
@@ -377,7 +377,7 @@ impl PathOpts {
             PathOpts::Snap {
                 max_snap_distance,
                 allow_partial,
-                optimal,
+                mode,
                 split_at_area_changes,
                 radius,
             } => {
@@ -386,11 +386,8 @@ impl PathOpts {
                 }
                 c.max_snap_distance = max_snap_distance.value().abs();
                 c.allow_partial = u32::from(*allow_partial);
-                c.mode = if *optimal {
-                    NAVSTAR_PATH_OPTIMAL
-                } else {
-                    NAVSTAR_PATH_FUNNEL
-                };
+                c.mode = [NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_PATH_AUTO]
+                    [usize::from(mode % 3)];
                 c.split_at_area_changes = u32::from(*split_at_area_changes);
             }
             PathOpts::Raw { struct_size, bytes } => {
@@ -435,6 +432,7 @@ impl PathOpts {
                     options.mode = match c.mode {
                         NAVSTAR_PATH_FUNNEL => PathMode::Funnel,
                         NAVSTAR_PATH_OPTIMAL => PathMode::Optimal,
+                        NAVSTAR_PATH_AUTO => PathMode::Auto,
                         _ => return None,
                     };
                 }

@@ -60,8 +60,8 @@ pub unsafe extern "C" fn navstar_corridor_create(
 /// to `target` (normally that path's first and last corners).
 ///
 /// `NAVSTAR_ERROR_INVALID_ARGUMENT` when the last path has no corridor (it failed, or
-/// was answered without a search: one polygon or direct sight; use
-/// `navstar_corridor_create` with the polygons of a straight walk then).
+/// rounding defeated the walk of its corners over the mesh; use
+/// `navstar_corridor_create` with the polygons of another walk then).
 ///
 /// # Safety
 /// `query` NULL or a live query not used by another thread; `start`, `target` NULL or
@@ -81,7 +81,7 @@ pub unsafe extern "C" fn navstar_corridor_create_from_query(
         let polygons: Vec<u32> = query.corridor().collect();
         if polygons.is_empty() {
             return Err(FfiError::invalid(
-                "query: its last path has no corridor (failed, or answered without a search)",
+                "query: its last path has no corridor (it failed, or its corners could not be walked over the mesh)",
             ));
         }
         out.give(build(query.mesh(), &polygons, start, target)?);

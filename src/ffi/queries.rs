@@ -49,7 +49,8 @@ pub struct NavstarCornerDetail {
 pub struct NavstarPathInfo {
     /// Number of corners (points).
     pub point_count: u32,
-    /// Number of polygons of its corridor (0 when answered without a search).
+    /// Number of polygons of its corridor (0 only when rounding defeated the walk of a
+    /// path found without a search or by the exact mode over the mesh).
     pub polygon_count: u32,
     /// `NAVSTAR_OK`, `NAVSTAR_PARTIAL_PATH` or `NAVSTAR_PARTIAL_NODE_LIMIT`: what the
     /// path call returned when the path fitted.
@@ -196,8 +197,10 @@ pub unsafe extern "C" fn navstar_query_path_arcs(
     })
 }
 
-/// The polygon corridor of the last path, start polygon first (empty when the path was
-/// answered without a search: one polygon, direct sight, or the exact mode).
+/// The polygon corridor of the last path, start polygon first, each the neighbour of
+/// the one before (or joined to it by an off-mesh link): the polygons the A* search
+/// chose, or, for a path found without a search (one polygon, direct sight) or by the
+/// exact mode, the polygons it crosses, walked over the mesh after it.
 ///
 /// Buffers and statuses as for `navstar_query_path_details`.
 ///

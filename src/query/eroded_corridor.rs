@@ -79,7 +79,12 @@ impl Query {
     /// Sets the exit of each step of `self.corridor` (original polygons, each the
     /// neighbour of the one before) to the slot of its portal into the next step.
     pub(super) fn link_corridor_exits(&mut self) {
-        let mesh = self.mesh.data();
+        let handle = self.mesh.clone();
+        self.link_exits_on(handle.data());
+    }
+
+    /// [`Query::link_corridor_exits`] with this query's mesh `mesh` at hand.
+    pub(super) fn link_exits_on(&mut self, mesh: &MeshData) {
         for i in 1..self.corridor.len() {
             let (from, to) = (self.corridor[i - 1].polygon, self.corridor[i].polygon);
             if let Some(slot) = mesh

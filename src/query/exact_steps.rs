@@ -48,6 +48,7 @@ impl Query {
             let area = mesh.areas[start.polygon as usize];
             self.path.straight(start.point, target.point, area);
             self.cost = walked_cost(mesh, &self.path.corners, filter);
+            self.corridor_from_corners(mesh, start.polygon, |p| filter.admits(mesh.flags_of(p)));
             return ExactBegin::Answered;
         }
         match self.begin_exact(mesh, start, target, filter) {
@@ -61,7 +62,8 @@ impl Query {
     }
 
     /// Completes the exact search's corners in `self.path` (their flags, from the
-    /// start's polygon) and its cost.
+    /// start's polygon), its cost, and its corridor (the polygons the corners cross,
+    /// [`Query::corridor_from_corners`]).
     pub(super) fn exact_path_found(
         &mut self,
         mesh: &MeshData,
@@ -70,6 +72,7 @@ impl Query {
     ) {
         self.path.flag_plain_corners(mesh, start_polygon);
         self.cost = walked_cost(mesh, &self.path.corners, filter);
+        self.corridor_from_corners(mesh, start_polygon, |p| filter.admits(mesh.flags_of(p)));
     }
 
     /// Begins the exact search from `start` to `target` (snapped, on `mesh`, this

@@ -23,6 +23,7 @@ mod reachable;
 mod sliced;
 mod stats;
 mod tighten;
+mod walked_corridor;
 mod wall;
 mod wander;
 
@@ -281,11 +282,14 @@ impl Query {
         &self.mesh
     }
 
-    /// The polygon corridor of the last path query, start polygon first. Empty when
-    /// that query failed (it forgets the path before it), or when its path was answered
-    /// without a search (start and goal in one polygon or in direct sight) or by the
-    /// exact mode. When all areas cost the same, no polygon is listed twice unless an
-    /// off-mesh link lies between its two visits.
+    /// The polygon corridor of the last path query, start polygon first, each polygon
+    /// the neighbour of the one before (or joined to it by an off-mesh link). Empty when
+    /// that query failed (it forgets the path before it). A path found by the A*
+    /// search lists the corridor it searched; a path answered without a search (start
+    /// and goal in one polygon or in direct sight) or by the exact mode lists the
+    /// polygons it crosses, walked over the mesh afterwards (empty only if rounding
+    /// defeats that walk, which the tests never saw). When all areas cost the same, no
+    /// polygon is listed twice unless an off-mesh link lies between its two visits.
     ///
     /// # Example
     /// ```
@@ -495,7 +499,7 @@ impl Query {
         let (target, status) = route_target(mesh, &start, &goal, options)?;
         self.path.clear();
         self.corridor.clear();
-        if options.mode == PathMode::Optimal {
+        if options.runs_exact(mesh) {
             let answered = match self.begin_exact_path(mesh, &start, &target, filter) {
                 ExactBegin::Answered => true,
                 ExactBegin::Fallback => false,
@@ -539,6 +543,8 @@ impl Query {
         let area = mesh.areas[start.polygon as usize];
         self.path.straight(start.point, target.point, area);
         self.cost = cost;
+        let filter = &options.filter;
+        self.corridor_from_corners(mesh, start.polygon, |p| filter.admits(mesh.flags_of(p)));
         true
     }
 

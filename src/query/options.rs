@@ -2,6 +2,7 @@
 
 use crate::error::QueryError;
 use crate::filter::QueryFilter;
+use crate::mesh::MeshData;
 use crate::search::SearchStrategy;
 
 /// What kind of path a query returns.
@@ -9,10 +10,20 @@ use crate::search::SearchStrategy;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum PathMode {
+    /// The default: the exact mode ([`PathMode::Optimal`]) wherever it answers what was
+    /// asked, the funnel mode ([`PathMode::Funnel`]) elsewhere. The exact mode runs when
+    /// the filter's area costs are all equal, no off-mesh link is attached to the mesh
+    /// (or world), the search is A* with heuristic weight 1 and
+    /// `split_at_area_changes` is off: its path is then the shortest one, and on every
+    /// benchmark mesh it is found faster than the funnel mode's (BENCHMARKS.md, "which
+    /// mode is the default"). With area costs, links or another search the funnel mode
+    /// honours them. [`Query::find_nearest_target`](super::Query::find_nearest_target)
+    /// runs the funnel mode's one search for all targets.
+    #[default]
+    Auto,
     /// A* over the polygons, then the funnel algorithm along the corridor: fast, and
     /// usually but not always the shortest path (A* may pick a corridor whose pulled
     /// path is longer than another's). Honours area costs, flags and off-mesh links.
-    #[default]
     Funnel,
     /// The exact mode (in prose `Optimal` is always "the exact mode"): the exact
     /// shortest path in the ground plane among all paths on the mesh, by an any-angle
@@ -27,7 +38,8 @@ pub enum PathMode {
     /// [`PathMode::Funnel`] one (a path through the link, or a partial path). Polygons
     /// touching only at a vertex are not connected. Corners are mesh vertices with their
     /// heights. `strategy` and `heuristic_weight` do not apply;
-    /// [`Query::corridor`](super::Query::corridor) is left empty. The first exact query on
+    /// [`Query::corridor`](super::Query::corridor) lists the polygons the path crosses
+    /// (walked over the mesh after the search). The first exact query on
     /// a mesh builds a merged copy of it (neighbouring polygons joined while convex; about
     /// the memory of the mesh itself), shared by all threads and searched whenever the
     /// filter admits every polygon.
@@ -35,7 +47,7 @@ pub enum PathMode {
 }
 
 /// Options of one path query. `PathOptions::default()` gives A* with weight 1,
-/// unlimited snapping, partial paths allowed, [`PathMode::Funnel`] and the default
+/// unlimited snapping, partial paths allowed, [`PathMode::Auto`] and the default
 /// [`QueryFilter`]; change what you need with the `with_*` methods.
 ///
 /// # Example
@@ -69,8 +81,9 @@ pub struct PathOptions {
     /// ([`PathStatus::Partial`](super::PathStatus::Partial)) instead of failing with
     /// [`QueryError::NoPath`].
     pub allow_partial: bool,
-    /// Approximate ([`PathMode::Funnel`], the default) or exact
-    /// ([`PathMode::Optimal`]) shortest paths.
+    /// Exact shortest paths where they answer the question ([`PathMode::Auto`], the
+    /// default), always A* and the funnel ([`PathMode::Funnel`]), or always exact
+    /// ([`PathMode::Optimal`]).
     pub mode: PathMode,
     /// Which polygons and links may be used, and what each area costs.
     pub filter: QueryFilter,
@@ -100,7 +113,7 @@ impl Default for PathOptions {
             heuristic_weight: 1.0,
             max_snap_distance: f32::INFINITY,
             allow_partial: true,
-            mode: PathMode::Funnel,
+            mode: PathMode::Auto,
             filter: QueryFilter::default(),
             split_at_area_changes: false,
             agent_radius: 0.0,
@@ -109,6 +122,23 @@ impl Default for PathOptions {
 }
 
 impl PathOptions {
+    /// Whether a path query with these options on `mesh` runs the exact mode: always
+    /// for [`PathMode::Optimal`], never for [`PathMode::Funnel`], and for
+    /// [`PathMode::Auto`] when that mode's conditions hold.
+    pub(crate) fn runs_exact(&self, mesh: &MeshData) -> bool {
+        match self.mode {
+            PathMode::Funnel => false,
+            PathMode::Optimal => true,
+            PathMode::Auto => {
+                self.strategy == SearchStrategy::AStar
+                    && self.heuristic_weight == 1.0
+                    && !self.split_at_area_changes
+                    && self.filter.is_uniform()
+                    && mesh.links.hop_count() == 0
+            }
+        }
+    }
+
     /// These options with another corridor search ([`PathOptions::strategy`]).
     #[must_use]
     pub fn with_strategy(self, strategy: SearchStrategy) -> Self {

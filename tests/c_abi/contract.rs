@@ -11,11 +11,12 @@ use std::ptr::{self, NonNull};
 use std::sync::Barrier;
 
 use navstar::ffi::{
-    NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR, NAVSTAR_UP_Y, NAVSTAR_UP_Z,
-    NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery, NavstarStatus,
-    navstar_find_path, navstar_mesh_create, navstar_mesh_free, navstar_mesh_options_default,
-    navstar_mesh_polygon_count, navstar_path_options_default, navstar_query_create,
-    navstar_query_filter_default, navstar_query_free, navstar_status_name, navstar_version,
+    NAVSTAR_PATH_AUTO, NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NAVSTAR_SEARCH_ASTAR,
+    NAVSTAR_UP_Y, NAVSTAR_UP_Z, NavstarMesh, NavstarMeshOptions, NavstarPathOptions, NavstarQuery,
+    NavstarStatus, navstar_find_path, navstar_mesh_create, navstar_mesh_free,
+    navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
+    navstar_query_create, navstar_query_filter_default, navstar_query_free, navstar_status_name,
+    navstar_version,
 };
 
 use NavstarStatus::{
@@ -426,7 +427,7 @@ fn option_defaults() {
     assert_eq!(path.heuristic_weight, 1.0);
     assert_eq!(path.max_snap_distance, f32::INFINITY);
     assert_ne!(path.allow_partial, 0);
-    assert_eq!(path.mode, NAVSTAR_PATH_FUNNEL);
+    assert_eq!(path.mode, NAVSTAR_PATH_AUTO);
     // The C layout: u32 fields and floats, then (path options) the filter pointer.
     assert_eq!(size_of::<NavstarMeshOptions>(), 24);
     assert_eq!(size_of::<NavstarPathOptions>(), 48);
@@ -1151,12 +1152,23 @@ fn path_options_mode() {
     let found = find_path(&mut query, start, goal, Some(&optimal), 8);
     assert_eq!(found.status, NavstarStatus::NavstarOk);
     assert_eq!(found.count, 4);
+    // The default (auto) runs the exact mode here (no area costs, no links): the same
+    // path; the funnel mode is asked for by name.
+    for mode in [NAVSTAR_PATH_AUTO, NAVSTAR_PATH_FUNNEL] {
+        let asked = NavstarPathOptions {
+            mode,
+            ..navstar_path_options_default()
+        };
+        let found = find_path(&mut query, start, goal, Some(&asked), 8);
+        assert_eq!(found.status, NavstarStatus::NavstarOk);
+        assert_eq!(found.count, 4);
+    }
     let bad = NavstarPathOptions {
-        mode: 2,
+        mode: 3,
         ..navstar_path_options_default()
     };
     let found = find_path(&mut query, start, goal, Some(&bad), 8);
-    assert_error(found.status, INVALID_ARGUMENT, &["options->mode", "is 2"]);
+    assert_error(found.status, INVALID_ARGUMENT, &["options->mode", "is 3"]);
 }
 
 // ---------------------------------------------------------------------------------

@@ -272,11 +272,17 @@ fn scratch_memory_follows_the_searches_and_the_limit() {
         0,
         "a new query holds no search memory"
     );
-    let _ = find_path(&free, None);
+    // The funnel mode's search (a node-limited exact search falls back to it, and then
+    // both searches hold scratch).
+    let funnel = NavstarPathOptions {
+        mode: navstar::ffi::NAVSTAR_PATH_FUNNEL,
+        ..navstar_path_options_default()
+    };
+    let _ = find_path_into(&free, Some(&funnel), 64);
     let grown = scratch_bytes(&free);
     assert!(grown > 0);
     let tiny = limited(&mesh, 3);
-    let _ = find_path(&tiny, None);
+    let _ = find_path_into(&tiny, Some(&funnel), 64);
     let bounded = scratch_bytes(&tiny);
     assert!(bounded < grown, "limited {bounded} vs free {grown}");
     // SAFETY: NULL is accepted.

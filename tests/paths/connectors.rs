@@ -405,7 +405,7 @@ fn stitched_t_junctions_walk_like_the_whole_grid() {
                 );
                 compared += 1;
             }
-            let funnel = q.find_path(s, t, &PathOptions::default()).unwrap();
+            let funnel = q.find_path(s, t, &crate::funnel()).unwrap();
             assert_eq!(funnel.status, want_status, "{context}");
             check_path_on_mesh(&domain, funnel.corners)
                 .unwrap_or_else(|e| panic!("{context}: {e}"));

@@ -16,19 +16,20 @@ use std::path::Path;
 use glam::{DVec2, Vec3};
 use navstar::io::scenario::ScenarioProblem;
 use navstar::io::{parse_movingai_map, parse_polyanya_mesh, parse_scenario};
-use navstar::{MeshOptions, NavMesh, PathOptions, PathStatus, Query};
+use navstar::{MeshOptions, NavMesh, PathStatus, Query};
 
 use crate::common::{
     Cell, Domain, Rng, Soup, check_path_on_mesh, ground_length, p, point_in_polygon, random_grid,
     random_grid_sized, seeded_grid,
 };
-use crate::optimal;
+use crate::{funnel, optimal};
 
-const MESH_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
-const GRID_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/grid");
+pub(crate) const MESH_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
+pub(crate) const GRID_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/grid");
 
-/// A random small mesh of one of several families.
-fn random_mesh(rng: &mut Rng) -> NavMesh {
+/// A random small mesh of one of several families; `None` when the holes left no
+/// polygon.
+pub(crate) fn random_mesh(rng: &mut Rng) -> Option<NavMesh> {
     let cols = 2 + rng.below(5) as usize;
     let rows = 2 + rng.below(5) as usize;
     let holes = rng.below(30);
@@ -44,7 +45,7 @@ fn random_mesh(rng: &mut Rng) -> NavMesh {
     let offsets: Vec<(f32, f32)> = (0..(cols + 1) * (rows + 1))
         .map(|_| (rng.unit() * 2.0 - 1.0, rng.unit() * 2.0 - 1.0))
         .collect();
-    match rng.below(4) {
+    let soup = match rng.below(4) {
         0 => random_grid(cols, rows, &cells, &offsets, 0.18),
         1 => random_grid(cols, rows, &cells, &offsets, 0.0),
         2 => {
@@ -54,12 +55,12 @@ fn random_mesh(rng: &mut Rng) -> NavMesh {
             random_grid_sized(&cells, &offsets, 0.0, &widths, &heights)
         }
         _ => seeded_grid(rng.next_u64(), cols, rows),
-    }
-    .build()
+    };
+    (!soup.sizes.is_empty()).then(|| soup.build())
 }
 
 /// A point of the mesh: inside a polygon, on a vertex or on an edge.
-fn random_point(mesh: &NavMesh, rng: &mut Rng) -> Vec3 {
+pub(crate) fn random_point(mesh: &NavMesh, rng: &mut Rng) -> Vec3 {
     let polygon = rng.below(mesh.polygon_count());
     let corners = mesh.polygon_vertices(polygon);
     let v = mesh.vertices();
@@ -82,10 +83,9 @@ fn equals_the_visibility_graph_oracle_on_random_meshes() {
     let mut rng = Rng(0x0971_u64);
     let (mut exact, mut bounded) = (0usize, 0usize);
     for m in 0..2500 {
-        let mesh = random_mesh(&mut rng);
-        if mesh.polygon_count() == 0 {
+        let Some(mesh) = random_mesh(&mut rng) else {
             continue;
-        }
+        };
         let domain = Domain::new(&mesh);
         let mut query = Query::new(&mesh);
         // Every other mesh with the landmark heuristic: the answer must not change.
@@ -99,7 +99,7 @@ fn equals_the_visibility_graph_oracle_on_random_meshes() {
             let status = path.status;
             let corners = path.corners.to_vec();
             check_path_on_mesh(&domain, &corners).unwrap_or_else(|e| panic!("{context}: {e}"));
-            let funnel = query.find_path(s, t, &PathOptions::default()).unwrap();
+            let funnel = query.find_path(s, t, &funnel()).unwrap();
             assert_eq!(funnel.status, status, "{context}");
             let (first, last) = (corners[0], corners[corners.len() - 1]);
             let up = mesh.up_axis();
@@ -146,10 +146,9 @@ fn refused_polygons_are_holes_for_the_oracle() {
     options.filter.exclude_flags = 2;
     let (mut exact, mut bent_at_refused) = (0usize, 0usize);
     for m in 0..2500 {
-        let mesh = random_mesh(&mut rng);
-        if mesh.polygon_count() < 3 {
+        let Some(mesh) = random_mesh(&mut rng).filter(|mesh| mesh.polygon_count() >= 3) else {
             continue;
-        }
+        };
         let share = 5 + rng.below(30);
         for polygon in 0..mesh.polygon_count() {
             let flags = if rng.below(100) < share { 3 } else { 1 };
@@ -216,13 +215,13 @@ fn refused_polygons_are_holes_for_the_oracle() {
     );
 }
 
-fn read_polyanya(path: &Path) -> NavMesh {
+pub(crate) fn read_polyanya(path: &Path) -> NavMesh {
     let soup = parse_polyanya_mesh(BufReader::new(File::open(path).unwrap())).unwrap();
     soup.into_mesh(&MeshOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn read_scenario(path: &Path) -> Vec<ScenarioProblem> {
+pub(crate) fn read_scenario(path: &Path) -> Vec<ScenarioProblem> {
     parse_scenario(BufReader::new(File::open(path).unwrap()))
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -247,7 +246,7 @@ fn run_both(
         check_path_on_mesh(domain, &corners).unwrap_or_else(|e| panic!("{context}: {e}"));
     }
     let length = ground_length(up, &corners);
-    let funnel = query.find_path(s, t, &PathOptions::default()).unwrap();
+    let funnel = query.find_path(s, t, &funnel()).unwrap();
     let funnel_length = ground_length(up, funnel.corners);
     assert!(
         length <= funnel_length + 1e-4,

@@ -6,9 +6,10 @@
 //! portal; keeping one route per portal lost the short one and the path went round the
 //! far side of a block, 1.43 times the shortest (173.98 against 121.91).
 
+use crate::funnel;
 use glam::Vec3;
 use navstar::io::{MeshFormat, load_mesh};
-use navstar::{MeshOptions, PathMode, PathOptions, Query};
+use navstar::{MeshOptions, PathMode, Query};
 
 const MAP: &str = include_str!("berlin_crop.map");
 
@@ -23,11 +24,7 @@ fn the_short_route_through_a_long_portal_is_kept() {
     let (start, goal) = (Vec3::new(1.5, 144.5, 0.0), Vec3::new(50.5, 168.5, 0.0));
     let mut query = Query::new(&mesh);
     let exact = query
-        .find_path_vec(
-            start,
-            goal,
-            &PathOptions::default().with_mode(PathMode::Optimal),
-        )
+        .find_path_vec(start, goal, &funnel().with_mode(PathMode::Optimal))
         .expect("a path")
         .length();
     // The shortest path: round (5, 147), (58, 118), (59, 118), (65, 124), (65, 125),
@@ -35,9 +32,7 @@ fn the_short_route_through_a_long_portal_is_kept() {
     assert!((exact - 121.914).abs() < 1e-2, "exact length {exact}");
     for merged in [true, false] {
         query.set_merged_search(merged);
-        let path = query
-            .find_path_vec(start, goal, &PathOptions::default())
-            .expect("a path");
+        let path = query.find_path_vec(start, goal, &funnel()).expect("a path");
         // The default mode takes the same side of every block: the same length.
         assert!(
             path.length() <= exact * 1.001,

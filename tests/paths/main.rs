@@ -33,6 +33,7 @@ mod connectors;
 mod corridor_rejoin;
 mod corridor_repair;
 mod exact;
+mod exact_corridor;
 mod follow;
 mod homotopy;
 mod known;
@@ -52,6 +53,11 @@ use glam::Vec3;
 use navstar::{PathMode, PathOptions};
 
 /// The default options with the exact mode.
+/// The funnel mode (A* and the funnel), whatever the default is.
+fn funnel() -> PathOptions {
+    PathOptions::default().with_mode(PathMode::Funnel)
+}
+
 fn optimal() -> PathOptions {
     let mut options = PathOptions::default();
     options.mode = PathMode::Optimal;

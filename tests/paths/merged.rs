@@ -3,6 +3,7 @@
 //! a search of the whole mesh, and the cases where the copy must not be used (flags
 //! refused at run time, mixed area costs, off-mesh links) searched on the whole mesh.
 
+use crate::funnel;
 use glam::Vec3;
 use navstar::{
     MeshInput, MeshOptions, NavMesh, OffMeshLink, PathMode, PathOptions, PathStatus, Query,
@@ -48,8 +49,8 @@ fn is_chain(mesh: &NavMesh, corridor: &[u32]) -> bool {
 
 #[test]
 fn merged_search_gives_valid_paths_over_the_mesh_polygons() {
-    let options = PathOptions::default();
-    let mut exact = PathOptions::default();
+    let options = funnel();
+    let mut exact = funnel();
     exact.mode = PathMode::Optimal;
     let mut used = 0;
     for seed in 0..12 {
@@ -113,9 +114,7 @@ fn merged_search_can_be_turned_off() {
         .find(|(s, g)| s.distance(*g) > 8.0)
         .expect("a far pair");
     query.set_merged_search(true);
-    query
-        .find_path(start, goal, &PathOptions::default())
-        .unwrap();
+    query.find_path(start, goal, &funnel()).unwrap();
     let on = query.last_search_stats();
     assert_eq!(
         on.searches, 2,
@@ -123,9 +122,7 @@ fn merged_search_can_be_turned_off() {
     );
     assert!(on.expanded > 0);
     query.set_merged_search(false);
-    query
-        .find_path(start, goal, &PathOptions::default())
-        .unwrap();
+    query.find_path(start, goal, &funnel()).unwrap();
     assert_eq!(query.last_search_stats().searches, 1);
 }
 
@@ -138,7 +135,7 @@ fn refused_flags_mixed_costs_and_links_search_the_whole_mesh() {
         .expect("a far pair");
     let mut query = Query::new(&mesh);
     query.set_merged_search(true);
-    let options = PathOptions::default();
+    let options = funnel();
     query.find_path(start, goal, &options).unwrap();
     assert_eq!(query.last_search_stats().searches, 2);
     // Refuse a polygon of that corridor at run time (not the ends): the copy knows no
@@ -179,7 +176,7 @@ fn refused_flags_mixed_costs_and_links_search_the_whole_mesh() {
 
 #[test]
 fn merged_copy_is_used_by_default_only_on_large_meshes() {
-    let options = PathOptions::default();
+    let options = funnel();
     for (cols, large) in [(14, false), (36, true)] {
         let mesh = seeded_grid(7, cols, cols).build();
         assert_eq!(
@@ -195,7 +192,7 @@ fn merged_copy_is_used_by_default_only_on_large_meshes() {
         let mut whole = Query::new(&mesh);
         whole.set_merged_search(false);
         let mut exact_query = Query::new(&mesh);
-        let exact = PathOptions::default().with_mode(PathMode::Optimal);
+        let exact = funnel().with_mode(PathMode::Optimal);
         let mut two_passes = 0;
         for (start, goal) in pairs(&mesh, 7, 16) {
             let context = format!("{cols} columns: {start} -> {goal}");

@@ -4,6 +4,7 @@
 //! answers before the end are valid paths to the best node so far; misuse is a clear
 //! error.
 
+use crate::funnel;
 use glam::Vec3;
 use navstar::{
     MeshInput, MeshOptions, NavMesh, OffMeshLink, OwnedPath, PathMode, PathOptions, PathStatus,
@@ -90,7 +91,7 @@ fn known_case_round_the_corner_of_an_l() {
         let mut query = Query::new(&mesh);
         query.set_merged_search(merged);
         assert_eq!(
-            query.begin_path(from, to, &PathOptions::default()).unwrap(),
+            query.begin_path(from, to, &funnel()).unwrap(),
             SliceStatus::InProgress
         );
         let mut slices = Vec::new();
@@ -119,7 +120,7 @@ fn known_case_round_the_corner_of_an_l() {
 fn known_case_of_the_exact_mode_round_the_corner_of_an_l() {
     let mesh = l_mesh();
     let (from, to) = (p(1.8, 0.5), p(0.5, 1.8));
-    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let options = funnel().with_mode(PathMode::Optimal);
     for merged in [true, false] {
         let mut query = Query::new(&mesh);
         query.set_merged_search(merged);
@@ -172,31 +173,27 @@ fn misuse_is_a_clear_error_and_done_is_harmless() {
     assert!(error.to_string().contains("max_expansions"), "{error}");
     // Errors known before the search come from begin_path, and forget the last path.
     query
-        .find_path(p(0.5, 0.5), p(1.5, 0.5), &PathOptions::default())
+        .find_path(p(0.5, 0.5), p(1.5, 0.5), &funnel())
         .unwrap();
     let error = query
-        .begin_path(
-            Vec3::new(f32::NAN, 0.0, 0.0),
-            p(1.5, 0.5),
-            &PathOptions::default(),
-        )
+        .begin_path(Vec3::new(f32::NAN, 0.0, 0.0), p(1.5, 0.5), &funnel())
         .unwrap_err();
     assert_eq!(error, QueryError::NonFinitePoint(navstar::Endpoint::Start));
     assert!(!query.path_in_progress());
     // Cancelled: nothing to advance.
     query
-        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &PathOptions::default())
+        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &funnel())
         .unwrap();
     assert!(query.cancel_path());
     assert_eq!(query.advance_path(5), Err(QueryError::NoSlicedPath));
     // Another search between slices interrupts the sliced one.
     query.set_merged_search(false);
     query
-        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &PathOptions::default())
+        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &funnel())
         .unwrap();
     query.advance_path(1).unwrap();
     query
-        .find_path(p(1.8, 0.5), p(0.5, 1.8), &PathOptions::default())
+        .find_path(p(1.8, 0.5), p(0.5, 1.8), &funnel())
         .unwrap();
     assert_eq!(
         query.advance_path(1),
@@ -205,11 +202,11 @@ fn misuse_is_a_clear_error_and_done_is_harmless() {
     assert!(!query.path_in_progress());
     // A query without a search between slices does not.
     query
-        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &PathOptions::default())
+        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &funnel())
         .unwrap();
     query.advance_path(1).unwrap();
     let direct = query
-        .find_path_vec(p(0.2, 0.2), p(0.8, 0.8), &PathOptions::default())
+        .find_path_vec(p(0.2, 0.2), p(0.8, 0.8), &funnel())
         .unwrap();
     assert_eq!(direct.corners.len(), 2);
     while query.advance_path(1).unwrap().status == SliceStatus::InProgress {}
@@ -224,7 +221,7 @@ fn a_flag_change_between_slices_is_reported() {
     let mut query = Query::new(&mesh);
     query.set_merged_search(false);
     query
-        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &PathOptions::default())
+        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &funnel())
         .unwrap();
     assert!(!query.advance_path(1).unwrap().flags_changed);
     // Close the goal's square: the search reads flags as it goes.
@@ -240,7 +237,7 @@ fn a_flag_change_between_slices_is_reported() {
 #[test]
 fn an_agent_radius_is_sliced_on_the_eroded_mesh() {
     let mesh = l_mesh();
-    let mut options = PathOptions::default();
+    let mut options = funnel();
     options.agent_radius = 0.2;
     let (from, to) = (p(1.8, 0.5), p(0.5, 1.8));
     for merged in [true, false] {
@@ -301,7 +298,7 @@ fn the_search_keeps_its_mesh_when_the_query_moves() {
     let mesh = l_mesh();
     let mut query = Query::new(&mesh);
     query
-        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &PathOptions::default())
+        .begin_path(p(1.8, 0.5), p(0.5, 1.8), &funnel())
         .unwrap();
     let other = seeded_grid(3, 4, 4).build();
     query.set_mesh(&other);
@@ -326,7 +323,7 @@ fn partial_paths_are_valid_paths_to_the_best_node() {
             (true, PathMode::Optimal),
             (false, PathMode::Optimal),
         ] {
-            let options = PathOptions::default().with_mode(mode);
+            let options = funnel().with_mode(mode);
             let mut query = Query::new(&mesh);
             query.set_merged_search(merged);
             for _ in 0..10 {
@@ -488,7 +485,7 @@ impl Case {
         }
         filter.include_flags = [u32::MAX, 0b01, 0b11, 0b10][self.include as usize];
         filter.exclude_flags = [0, 0b10, 0b100][self.exclude as usize];
-        let mut options = PathOptions::default();
+        let mut options = funnel();
         options.filter = filter;
         options.strategy = [
             SearchStrategy::AStar,

@@ -4,8 +4,9 @@
 //! path bends only at wall vertices, in one call and sliced, and is never shorter than
 //! the exact mode's.
 
+use crate::funnel;
 use navstar::glam::{Vec2, Vec3};
-use navstar::{NavMesh, PathMode, PathOptions, Query, SliceStatus};
+use navstar::{NavMesh, PathMode, Query, SliceStatus};
 
 use crate::common::{Rng, p};
 
@@ -28,7 +29,7 @@ fn grid_map_paths_are_no_shorter_than_exact_and_bend_at_walls() {
     ];
     let mesh = crate::common::Soup::from_ascii(&rows).build();
     let mut query = Query::new(&mesh);
-    let exact = PathOptions::default().with_mode(PathMode::Optimal);
+    let exact = funnel().with_mode(PathMode::Optimal);
     let walls: Vec<Vec3> = wall_vertices(&mesh);
     let mut rng = Rng(0x9a1d);
     let (mut paths, mut bends) = (0, 0);
@@ -38,9 +39,7 @@ fn grid_map_paths_are_no_shorter_than_exact_and_bend_at_walls() {
         let Ok(best) = query.find_path(start, goal, &exact).map(|p| p.length()) else {
             continue;
         };
-        let path = query
-            .find_path_vec(start, goal, &PathOptions::default())
-            .unwrap();
+        let path = query.find_path_vec(start, goal, &funnel()).unwrap();
         assert!(path.length() >= best - 1e-4, "{start} -> {goal}");
         // A bend by less than about a degree saves too little to tell from rounding (the
         // tightening keeps a swap that makes the path 1e-6 shorter, relative).
@@ -56,7 +55,7 @@ fn grid_map_paths_are_no_shorter_than_exact_and_bend_at_walls() {
             }
         }
         // Sliced, the same answer.
-        let options = PathOptions::default();
+        let options = funnel();
         if query.begin_path(start, goal, &options).unwrap() == SliceStatus::InProgress {
             while query.advance_path(3).unwrap().status == SliceStatus::InProgress {}
         }

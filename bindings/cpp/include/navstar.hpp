@@ -284,7 +284,15 @@ class PathOptions {
         raw_.allow_partial = allow ? 1u : 0u;
         return *this;
     }
-    // false (default): A* and the funnel; true: the exact shortest path (NAVSTAR_PATH_OPTIMAL).
+    // NAVSTAR_PATH_AUTO (default: the exact shortest path wherever it answers what was
+    // asked, A* and the funnel otherwise), NAVSTAR_PATH_FUNNEL or NAVSTAR_PATH_OPTIMAL.
+    uint32_t mode() const noexcept { return raw_.mode; }
+    PathOptions &set_mode(uint32_t mode) noexcept {
+        raw_.mode = mode;
+        return *this;
+    }
+    // true: always the exact shortest path (NAVSTAR_PATH_OPTIMAL); false: always A* and
+    // the funnel (NAVSTAR_PATH_FUNNEL).
     bool optimal() const noexcept { return raw_.mode == NAVSTAR_PATH_OPTIMAL; }
     PathOptions &set_optimal(bool optimal) noexcept {
         raw_.mode = optimal ? NAVSTAR_PATH_OPTIMAL : NAVSTAR_PATH_FUNNEL;
@@ -1146,7 +1154,7 @@ class Corridor {
         return result;
     }
 
-    // navstar_corridor_create_from_query: along the query's last searched path.
+    // navstar_corridor_create_from_query: along the query's last path.
     static Result from_query(const Query &query, const Vec3 &start, const Vec3 &target, Corridor &out) {
         out.reset();
         const float a[3] = {start.x, start.y, start.z};

@@ -205,11 +205,15 @@ internal static unsafe partial class NavstarTests
         using (NavstarQuery query = NavstarQuery.Create(mesh))
         {
             Vector3 from = V(0.5f, 0, 2.5f), to = V(2.5f, 0, 2.5f);
+            // The funnel mode: its search round the U takes several expansions (the
+            // default, auto, runs the exact mode here, with fewer).
+            PathOptions funnel = PathOptions.Default;
+            funnel.Mode = PathMode.Funnel;
             var whole = new Vector3[16];
             int wholeCount;
-            ExpectStatus(query.FindPath(from, to, whole, out wholeCount), Status.Ok, "one-shot path round the U");
+            ExpectStatus(query.FindPath(from, to, funnel, whole, out wholeCount), Status.Ok, "one-shot path round the U");
             bool done;
-            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path");
+            ExpectStatus(query.BeginPath(from, to, out done, funnel), Status.Ok, "begin path");
             Check(!done, "the U needs a search");
             SliceProgress progress;
             int slices = 0, expansions = 0;
@@ -231,12 +235,12 @@ internal static unsafe partial class NavstarTests
             }
             Check(same, "the sliced path equals the one-shot path bit for bit");
 
-            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path again");
+            ExpectStatus(query.BeginPath(from, to, out done, funnel), Status.Ok, "begin path again");
             ExpectStatus(query.AdvancePath(1, out progress), Status.Ok, "one slice");
             ExpectStatus(query.FinishPath(points, out count), Status.PartialPath, "finish early");
             Check(count >= 2 && Near(points[0], from), "the partial path starts at the start");
 
-            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path, short buffer");
+            ExpectStatus(query.BeginPath(from, to, out done, funnel), Status.Ok, "begin path, short buffer");
             ExpectStatus(query.AdvancePath(1000, out progress), Status.Ok, "one big slice");
             Check(progress.Done, "done in one big slice");
             var two = new Vector3[2];
@@ -247,7 +251,7 @@ internal static unsafe partial class NavstarTests
                         "advance with nothing begun");
             ExpectError(query.AdvancePath(0, out progress), Status.ErrorInvalidArgument, "max_expansions",
                         "advance by 0");
-            ExpectStatus(query.BeginPath(from, to, out done), Status.Ok, "begin path to cancel");
+            ExpectStatus(query.BeginPath(from, to, out done, funnel), Status.Ok, "begin path to cancel");
             Check(query.CancelPath() && !query.CancelPath(), "cancel once");
             ExpectError(query.FinishPath(points, out count), Status.ErrorInvalidArgument, "begin_path",
                         "finish after cancel");

@@ -253,7 +253,7 @@ internal static unsafe partial class NavstarTests
               "MeshOptions.Default: struct size 24, Y up, welding at distance 0, no degenerate connectors, radius 0");
         PathOptions path = PathOptions.Default;
         Check(path.StructSize == 32 + 2 * IntPtr.Size && path.Strategy == SearchStrategy.AStar && path.HeuristicWeight == 1 &&
-              float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial && path.Mode == PathMode.Funnel &&
+              float.IsPositiveInfinity(path.MaxSnapDistance) && path.AllowPartial && path.Mode == PathMode.Auto &&
               path.AgentRadius == 0,
               "PathOptions.Default: struct size 32 + 2 pointers, A*, weight 1, unlimited snapping, partial allowed, funnel mode, radius 0");
     }

@@ -82,8 +82,8 @@ impl NavstarMesh {
         self.nav.last_cost()
     }
 
-    /// The polygons the last path crosses, start polygon first (empty when it needed no
-    /// search: start and goal in one polygon or in sight, or `optimal`).
+    /// The polygons the last path crosses, start polygon first (for a path found without
+    /// a search or by the exact mode, walked over the mesh after it).
     #[func]
     fn get_last_path_corridor(&self) -> PackedInt64Array {
         PackedInt64Array::from(self.nav.last_corridor().as_slice())

@@ -35,8 +35,9 @@ impl Navigator {
     /// and the mesh as it is now (a world's snapshot: later tile changes are not seen).
     ///
     /// # Errors
-    /// No mesh, bad settings, no last path, or a path the corridor cannot follow: an
-    /// `optimal` path not in straight sight, or one through an off-mesh link.
+    /// No mesh, bad settings, no last path, or a path the corridor cannot follow: one
+    /// through an off-mesh link, or (rarely) one whose corners could not be walked over
+    /// the mesh and whose ends are not in straight sight.
     pub fn corridor_from_last_path(&mut self, settings: &Settings) -> Result<Follower, FindError> {
         let options = settings.path_options().map_err(FindError::Setting);
         let outcome = match (self.query.as_ref(), options, self.last_ends) {
@@ -72,8 +73,9 @@ fn straight_walk(
         .map_err(FindError::Query)?;
     if moved.walls != 0 {
         return Err(FindError::Setting(
-            "the last path has no corridor and its ends are not in straight sight \
-             (an optimal path: set optimal = false to follow it)"
+            "the last path has no corridor (rounding defeated the walk of its corners \
+             over the mesh) and its ends are not in straight sight: find it again with \
+             path_mode = 0 (funnel) to follow it"
                 .to_owned(),
         ));
     }

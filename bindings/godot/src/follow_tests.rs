@@ -93,9 +93,10 @@ fn follows_the_last_path_round_the_corner() {
 fn a_path_without_a_search_gets_the_straight_walks_polygons() {
     let mut nav = grid();
     let s = Settings::default();
-    // Start and goal in sight: the path needs no search and has no corridor.
+    // Start and goal in sight: the path needs no search; its corridor is the polygons
+    // under it.
     nav.find_path([0.5, 0.0, 0.5], [2.5, 0.0, 0.5], &s).unwrap();
-    assert!(nav.last_corridor().is_empty());
+    assert_eq!(nav.last_corridor(), [0, 1, 2]);
     let mut follower = nav.corridor_from_last_path(&s).unwrap();
     assert_eq!(follower.polygons(), [0, 1, 2]);
     assert_eq!(follower.repair().unwrap(), REPAIR_VALID);
@@ -156,18 +157,25 @@ fn corridor_errors_name_the_culprit() {
     );
     assert!(nav.corridor_from_last_path(&s).is_err());
 
-    // An optimal path round a corner has no corridor and is not in straight sight.
+    // An optimal path round a corner is followed through the polygons it crosses,
+    // along its own corners.
     nav.set_polygon_flags(1, 0).unwrap();
     let optimal = Settings {
-        optimal: true,
+        path_mode: crate::options::PATH_MODE_OPTIMAL,
         ..Settings::default()
     };
     let path = nav
         .find_path([0.5, 0.0, 0.5], [2.5, 0.0, 0.5], &optimal)
-        .unwrap();
+        .unwrap()
+        .to_vec();
     assert!(path.len() > 2);
-    let err = nav.corridor_from_last_path(&optimal).unwrap_err();
-    assert!(err.to_string().contains("optimal = false"), "{err}");
+    let mut follower = nav.corridor_from_last_path(&optimal).unwrap();
+    assert_eq!(follower.polygons(), [0, 3, 4, 5, 2]);
+    let (corners, _) = follower.corners(16).unwrap();
+    assert_eq!(corners.len(), path.len() - 1);
+    for (corner, expected) in corners.iter().zip(&path[1..]) {
+        assert!(corner.distance(*expected) < 1e-5, "{corner} vs {expected}");
+    }
 
     let bad = Settings {
         exclude_flags: -5,

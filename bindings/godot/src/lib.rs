@@ -87,11 +87,14 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().allow_partial)]
     allow_partial: bool,
-    /// `true`: `find_path` returns exact shortest paths (navstar's optimal mode);
-    /// `false` (the default): A* and the funnel, usually as short and often faster.
+    /// How `find_path` finds paths: 2 (the default, auto): exact shortest paths
+    /// wherever they answer what was asked (equal area costs, no off-mesh links,
+    /// heuristic weight 1, no split at area changes), A* and the funnel otherwise;
+    /// 0: always A* and the funnel; 1: always exact shortest paths (navstar's optimal
+    /// mode).
     #[var]
-    #[init(val = Settings::default().optimal)]
-    optimal: bool,
+    #[init(val = Settings::default().path_mode)]
+    path_mode: i64,
     /// Polygons and links are used only if their flags share a bit with this mask
     /// (Godot's `navigation_layers`; default all 32 bits).
     #[var]
@@ -303,7 +306,7 @@ impl NavstarMesh {
             weld_distance: self.weld_distance,
             max_snap_distance: self.max_snap_distance,
             allow_partial: self.allow_partial,
-            optimal: self.optimal,
+            path_mode: self.path_mode,
             include_flags: self.navigation_layers,
             exclude_flags: self.excluded_layers,
             area_costs: costs.as_slice(),

@@ -367,7 +367,7 @@ mod tests {
     fn optimal_setting_finds_the_same_corner_path() {
         let mut nav = l_floor();
         let optimal = Settings {
-            optimal: true,
+            path_mode: crate::options::PATH_MODE_OPTIMAL,
             ..Settings::default()
         };
         let path = nav

@@ -17,8 +17,9 @@ pub struct Settings<'a> {
     pub max_snap_distance: f32,
     /// Return a partial path to an unreachable goal (`PathOptions::allow_partial`).
     pub allow_partial: bool,
-    /// Find exact shortest paths (`PathMode::Optimal`) instead of A* + funnel.
-    pub optimal: bool,
+    /// How paths are found: [`PATH_MODE_FUNNEL`], [`PATH_MODE_OPTIMAL`] or
+    /// [`PATH_MODE_AUTO`] (navstar's `PathMode`; the numbers are the C ABI's).
+    pub path_mode: i64,
     /// Bits a polygon or link must share to be used (`QueryFilter::include_flags`;
     /// Godot's `navigation_layers`). 0 to `u32::MAX`.
     pub include_flags: i64,
@@ -44,7 +45,7 @@ impl Default for Settings<'_> {
             weld_distance: MeshOptions::default().weld_distance,
             max_snap_distance: path.max_snap_distance,
             allow_partial: path.allow_partial,
-            optimal: path.mode == PathMode::Optimal,
+            path_mode: mode_number(path.mode),
             include_flags: i64::from(path.filter.include_flags),
             exclude_flags: i64::from(path.filter.exclude_flags),
             area_costs: &[],
@@ -84,10 +85,15 @@ impl Settings<'_> {
     /// # Errors
     /// As [`Settings::filter`]. navstar checks the numbers themselves at the query.
     pub fn path_options(&self) -> Result<PathOptions, String> {
-        let mode = if self.optimal {
-            PathMode::Optimal
-        } else {
-            PathMode::Funnel
+        let mode = match self.path_mode {
+            PATH_MODE_FUNNEL => PathMode::Funnel,
+            PATH_MODE_OPTIMAL => PathMode::Optimal,
+            PATH_MODE_AUTO => PathMode::Auto,
+            other => {
+                return Err(format!(
+                    "path_mode {other} is out of range: 0 (funnel), 1 (optimal) or 2 (auto)"
+                ));
+            }
         };
         Ok(PathOptions::default()
             .with_filter(self.filter()?)
@@ -97,6 +103,23 @@ impl Settings<'_> {
             .with_split_at_area_changes(self.split_at_area_changes)
             .with_heuristic_weight(self.heuristic_weight)
             .with_agent_radius(self.agent_radius))
+    }
+}
+
+/// `path_mode`: A* and the funnel (`PathMode::Funnel`).
+pub const PATH_MODE_FUNNEL: i64 = 0;
+/// `path_mode`: exact shortest paths (`PathMode::Optimal`).
+pub const PATH_MODE_OPTIMAL: i64 = 1;
+/// `path_mode`, the default: exact shortest paths wherever they answer what was asked,
+/// A* and the funnel otherwise (`PathMode::Auto`).
+pub const PATH_MODE_AUTO: i64 = 2;
+
+/// The `path_mode` number of `mode`.
+fn mode_number(mode: PathMode) -> i64 {
+    match mode {
+        PathMode::Funnel => PATH_MODE_FUNNEL,
+        PathMode::Optimal => PATH_MODE_OPTIMAL,
+        _ => PATH_MODE_AUTO,
     }
 }
 
@@ -134,7 +157,7 @@ mod tests {
     fn properties_reach_the_options() {
         let costs = [1.0, 5.0, 0.5];
         let s = Settings {
-            optimal: true,
+            path_mode: PATH_MODE_OPTIMAL,
             include_flags: 0b101,
             exclude_flags: 0b100,
             area_costs: &costs,
@@ -160,6 +183,15 @@ mod tests {
 
     #[test]
     fn bad_properties_are_named() {
+        let s = Settings {
+            path_mode: 3,
+            ..Settings::default()
+        };
+        assert_eq!(
+            s.path_options().unwrap_err(),
+            "path_mode 3 is out of range: 0 (funnel), 1 (optimal) or 2 (auto)"
+        );
+        assert_eq!(Settings::default().path_mode, PATH_MODE_AUTO);
         let s = Settings {
             include_flags: -1,
             ..Settings::default()

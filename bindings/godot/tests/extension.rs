@@ -196,7 +196,7 @@ fn sample_project_uses_only_registered_methods() {
         "max_snap_distance",
         "allow_partial",
         "weld_distance",
-        "optimal",
+        "path_mode",
         // Filters, area costs and path options.
         "navigation_layers",
         "excluded_layers",

@@ -134,7 +134,7 @@ proptest! {
             include_flags: i64::from(case.include),
             exclude_flags: i64::from(case.exclude),
             area_costs: &case.costs,
-            optimal: case.optimal,
+            path_mode: i64::from(case.optimal),
             agent_radius: case.radius,
             ..Settings::default()
         };

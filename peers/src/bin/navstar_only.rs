@@ -82,10 +82,11 @@ fn main() -> ExitCode {
         },
     };
     let count = pairs.len();
-    let mut options = PathOptions::default();
-    if optimal {
-        options.mode = PathMode::Optimal;
-    }
+    let options = PathOptions::default().with_mode(if optimal {
+        PathMode::Optimal
+    } else {
+        PathMode::Funnel
+    });
     let mut query = Query::new(&mesh);
     query.set_merged_search(!whole);
     query.set_landmarks(landmarks);

@@ -42,8 +42,11 @@ impl MeshArgs {
 /// How paths are computed (`--mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Mode {
-    /// A* over the polygons, then the funnel algorithm along the corridor
+    /// The exact mode where it answers what was asked (equal area costs, no off-mesh
+    /// links), A* and the funnel otherwise
     #[default]
+    Auto,
+    /// A* over the polygons, then the funnel algorithm along the corridor
     Funnel,
     /// The exact any-angle shortest path (interval search over the mesh)
     Optimal,
@@ -53,6 +56,7 @@ impl Mode {
     /// The library path mode of this mode.
     pub fn path_mode(self) -> PathMode {
         match self {
+            Mode::Auto => PathMode::Auto,
             Mode::Funnel => PathMode::Funnel,
             Mode::Optimal => PathMode::Optimal,
         }
@@ -251,6 +255,8 @@ mod tests {
         assert_eq!(Mode::from_str("optimal", true), Ok(Mode::Optimal));
         assert_eq!(Mode::Optimal.path_mode(), PathMode::Optimal);
         assert_eq!(Mode::Funnel.name(), "funnel");
+        assert_eq!(Mode::default(), Mode::Auto);
+        assert_eq!(Mode::Auto.path_mode(), PathMode::default());
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! that `find_path` falls back to goes on in the next slices; finished early, it gives
 //! the way to the best node so far (the cheapest way into the goal found, else the way
 //! to the interval that comes closest to the goal, ending at its point closest to it),
-//! with an empty corridor as the exact mode's paths have. With an agent radius above the
+//! its corridor walked as for a whole path. With an agent radius above the
 //! baked one the search is sliced on the eroded mesh (as [`Query::find_path`] searches
 //! it; its corridor is given in the mesh's own polygons at the end); building an eroded
 //! copy the mesh has not made yet for that radius and filter is part of `begin_path`.
@@ -38,7 +38,7 @@ use super::clearance::eroded_options;
 use super::exact_steps::{ExactBegin, ExactOn};
 use super::merged::CorridorPass;
 use super::stats::SearchStats;
-use super::{AdmitsAll, PathMode, PathOptions, PathStatus, Query, route_target, search_request};
+use super::{AdmitsAll, PathOptions, PathStatus, Query, route_target, search_request};
 use crate::corridor::{CorridorStep, PathBuffer};
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{ErodedMesh, MeshData, NavMesh, NearestPoint};
@@ -338,7 +338,7 @@ impl Query {
     /// to a way into the goal's polygon when one was found (not proven the cheapest),
     /// else to the point closest to the goal of the polygon reached that comes closest
     /// (while the default mode still searches the merged copy: pulled over its
-    /// polygons, with an empty corridor, as the exact mode's paths are); in the exact
+    /// polygons, with an empty corridor); in the exact
     /// mode, the way to the best node as the module documentation says. The search is
     /// over afterwards.
     ///
@@ -459,7 +459,7 @@ impl Query {
             } else {
                 state.status
             };
-            if state.options.mode == PathMode::Optimal {
+            if state.options.runs_exact(data) {
                 let filter = &state.options.filter;
                 match query.begin_exact_path(data, &state.start, &state.target, filter) {
                     ExactBegin::Answered => {
@@ -554,7 +554,6 @@ impl Query {
             self.on_sliced(&mut state, |query, state, mesh| {
                 query.partial_exact(mesh, on);
                 query.exact_path_found(mesh, state.start.polygon, &state.options.filter);
-                query.corridor.clear();
             });
             state.stage = Stage::Answered(Ok(PathStatus::Partial));
         }

@@ -248,7 +248,7 @@ namespace Navstar
             get { return (int)pointCount; }
         }
 
-        /// <summary>Number of polygons of the corridor (0 when answered without a search).</summary>
+        /// <summary>Number of polygons of the corridor (the polygons the path crosses).</summary>
         public int PolygonCount
         {
             get { return (int)polygonCount; }

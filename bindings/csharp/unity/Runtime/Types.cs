@@ -69,10 +69,13 @@ namespace Navstar
     /// <summary>How a path is found (NAVSTAR_PATH_* in navstar.h).</summary>
     public enum PathMode : uint
     {
-        /// <summary>A* over the polygons, then the funnel algorithm (the default).</summary>
+        /// <summary>A* over the polygons, then the funnel algorithm; honours area costs and off-mesh links.</summary>
         Funnel = 0,
         /// <summary>The exact shortest path in the ground plane (any-angle search over the mesh).</summary>
         Optimal = 1,
+        /// <summary>The default: Optimal wherever it answers what was asked (all area costs equal, no off-mesh
+        /// link, A* with weight 1, no split at area changes), Funnel otherwise.</summary>
+        Auto = 2,
     }
 
     /// <summary>
@@ -290,7 +293,7 @@ namespace Navstar
             set { allowPartial = value ? 1u : 0u; }
         }
 
-        /// <summary>PathMode.Funnel (default: A* and the funnel) or PathMode.Optimal (exact shortest paths).</summary>
+        /// <summary>PathMode.Auto (default), PathMode.Funnel (A* and the funnel) or PathMode.Optimal (exact shortest paths).</summary>
         public PathMode Mode
         {
             get { return (PathMode)mode; }

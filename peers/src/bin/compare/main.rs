@@ -22,9 +22,11 @@
 //! in the ground plane. A failure is no path, or a partial one. `--worst K` lists each
 //! library's K queries furthest above the reference.
 //!
-//! navstar runs three times: the default mode (`navstar`), the exact mode
-//! (`navstar-optimal`), and the default mode with its search over the merged copy
-//! turned off (`navstar-whole`, `Query::set_merged_search(false)`). Detour runs twice: on the same polygons (cut to at most 6 corners where bigger), and
+//! navstar runs three times: the default options (`navstar`, `PathMode::Auto`: the
+//! exact mode on every mesh here, which all have equal area costs and no off-mesh
+//! links), the funnel mode (`navstar-funnel`, A* and the funnel), and the funnel mode
+//! with its search over the merged copy turned off (`navstar-whole`,
+//! `Query::set_merged_search(false)`). Detour runs twice: on the same polygons (cut to at most 6 corners where bigger), and
 //! on Recast-style merged polygons (`navstar_peers::merge`: neighbours joined while
 //! convex, at most 6 corners, as `rcBuildPolyMesh` does), the row `Detour-merged`. The
 //! column "expanded" gives the search nodes each query expanded (median / mean, from
@@ -199,23 +201,24 @@ fn main() -> ExitCode {
         };
         let n = w.queries.len();
 
-        // navstar
+        // navstar, default options (the exact mode here)
         let t = Instant::now();
         let mut query = Query::new(&w.mesh);
         let options = PathOptions::default();
         let navstar_build = t.elapsed();
         let navstar = run(n, reps, |i| navstar_answer(&mut query, &w, i, &options));
-        // navstar, exact mode
-        let mut optimal_options = PathOptions::default();
-        optimal_options.mode = PathMode::Optimal;
-        let navstar_optimal = run(n, reps, |i| {
-            navstar_answer(&mut query, &w, i, &optimal_options)
+        // navstar, funnel mode
+        let funnel_options = PathOptions::default().with_mode(PathMode::Funnel);
+        let navstar_funnel = run(n, reps, |i| {
+            navstar_answer(&mut query, &w, i, &funnel_options)
         });
-        // navstar's default mode without the merged copy (the whole mesh searched).
+        // navstar's funnel mode without the merged copy (the whole mesh searched).
         query.set_merged_search(false);
-        let navstar_whole = run(n, reps, |i| navstar_answer(&mut query, &w, i, &options));
+        let navstar_whole = run(n, reps, |i| {
+            navstar_answer(&mut query, &w, i, &funnel_options)
+        });
         query.set_merged_search(true);
-        notes.push(mode_comparison(&w.name, &navstar, &navstar_optimal));
+        notes.push(mode_comparison(&w.name, &navstar_funnel, &navstar));
         let mut rows = vec![
             Row {
                 library: "navstar",
@@ -223,9 +226,9 @@ fn main() -> ExitCode {
                 run: Some(navstar),
             },
             Row {
-                library: "navstar-optimal",
+                library: "navstar-funnel",
                 note: String::new(),
-                run: Some(navstar_optimal),
+                run: Some(navstar_funnel),
             },
             Row {
                 library: "navstar-whole",
