@@ -231,30 +231,25 @@ fn turn_toward(
     if here >= -tolerance {
         return Some(at);
     }
+    let round = |turn: Turn, visit: &mut dyn FnMut(usize, u32, usize) -> bool| {
+        turn_round(mesh, at, from, turn, tolerance, passable, visit);
+    };
     // The best stop each way: (held, fewer steps first / larger margin).
     let best = [Turn::AcrossLeaving, Turn::AcrossArriving].map(|turn| {
         let mut best: Option<(bool, usize, f64)> = None;
-        turn_round(
-            mesh,
-            at,
-            from,
-            turn,
-            tolerance,
-            passable,
-            |steps, polygon, slot| {
-                let margin = angle_margin(mesh, polygon, slot, segment);
-                let held = margin >= -tolerance;
-                let better = match best {
-                    None => true,
-                    Some((true, _, _)) => false,
-                    Some((false, _, m)) => held || margin > m,
-                };
-                if better {
-                    best = Some((held, steps, margin));
-                }
-                held
-            },
-        );
+        round(turn, &mut |steps, polygon, slot| {
+            let margin = angle_margin(mesh, polygon, slot, segment);
+            let held = margin >= -tolerance;
+            let better = match best {
+                None => true,
+                Some((true, _, _)) => false,
+                Some((false, _, m)) => held || margin > m,
+            };
+            if better {
+                best = Some((held, steps, margin));
+            }
+            held
+        });
         best
     });
     // Held angles rank above missed ones; among held the fewest steps, among missed
@@ -276,19 +271,11 @@ fn turn_toward(
         return Some(at);
     }
     let mut last = at;
-    turn_round(
-        mesh,
-        at,
-        from,
-        turn,
-        tolerance,
-        passable,
-        |step, polygon, _| {
-            note(polygon);
-            last = polygon;
-            step == steps
-        },
-    );
+    round(turn, &mut |step, polygon, _| {
+        note(polygon);
+        last = polygon;
+        step == steps
+    });
     Some(last)
 }
 
@@ -303,7 +290,7 @@ fn turn_round(
     turn: Turn,
     tolerance: f64,
     passable: &impl Fn(u32) -> bool,
-    mut visit: impl FnMut(usize, u32, usize) -> bool,
+    visit: &mut dyn FnMut(usize, u32, usize) -> bool,
 ) {
     let tolerance = tolerance as f32;
     let (mut polygon, Some(mut slot)) = (at, vertex_slot(mesh, at, point, tolerance)) else {
