@@ -3,7 +3,7 @@
 //! instructions per query, which the shared machines' wall-clock times cannot give.
 //!
 //! ```text
-//! cargo run --release -p navstar-peers --bin navstar_only -- MESH [--queries N] [--whole] [--optimal] [--random SEED] [--no-landmarks]
+//! cargo run --release -p navstar-peers --bin navstar_only -- MESH [--queries N] [--whole] [--optimal] [--random SEED] [--no-landmarks] [--per-query]
 //! ```
 //!
 //! The queries are the problems of `MESH.scen`, or with `--random SEED` (meshes without a
@@ -15,7 +15,10 @@
 //! `--no-landmarks` turns the landmark heuristic off (`Query::set_landmarks(false)`;
 //! else its table is built before the queries, timed, with its memory). Prints the
 //! number of queries, complete paths, nodes expanded in all (and the median and p95 per
-//! query), and the summed 2D length;
+//! query), the median and p95 of the wall-clock time per query (noisy on a shared
+//! machine), and the summed 2D length; `--per-query` also prints one line per query
+//! (index, nodes expanded, microseconds, straight-line distance, path length), to see
+//! which queries make the tail;
 //! then how long the merged copy took to build (the first query searching it, less the
 //! same query again) and how much the resident memory grew over the queries (the copy
 //! and the search scratch).
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     let (mut mesh_path, mut queries, mut whole, mut optimal) = (None, 1000usize, false, false);
     let mut landmarks = true;
     let mut random = None;
+    let mut per_query_lines = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--queries" => match args.next().and_then(|n| n.parse().ok()) {
@@ -52,12 +56,13 @@ fn main() -> ExitCode {
             "--whole" => whole = true,
             "--optimal" => optimal = true,
             "--no-landmarks" => landmarks = false,
+            "--per-query" => per_query_lines = true,
             _ => mesh_path = Some(arg),
         }
     }
     let Some(mesh_path) = mesh_path else {
         eprintln!(
-            "usage: navstar_only MESH [--queries N] [--whole] [--optimal] [--random SEED] [--no-landmarks]"
+            "usage: navstar_only MESH [--queries N] [--whole] [--optimal] [--random SEED] [--no-landmarks] [--per-query]"
         );
         return ExitCode::FAILURE;
     };
@@ -103,24 +108,38 @@ fn main() -> ExitCode {
     }
     let (mut complete, mut expanded, mut length) = (0usize, 0u64, 0.0f64);
     let mut per_query = Vec::with_capacity(pairs.len());
+    let mut micros = Vec::with_capacity(pairs.len());
     // The corridor's length in polygons: what an ideal estimate would expand.
     let mut corridors = Vec::with_capacity(pairs.len());
     let rss_before = resident_kib();
     // The first query that searches the merged copy builds it (once per mesh): its time
     // against the same query again.
     let mut copy_build = None;
-    for &(start, goal) in &pairs {
+    for (i, &(start, goal)) in pairs.iter().enumerate() {
         let t = std::time::Instant::now();
-        if let Ok(path) = query.find_path(start, goal, &options)
+        let found = query.find_path(start, goal, &options);
+        let elapsed = t.elapsed();
+        let mut this_length = f64::NAN;
+        if let Ok(path) = found
             && path.status == PathStatus::Complete
         {
             complete += 1;
             let corners: Vec<[f32; 3]> = path.corners.iter().map(|c| c.to_array()).collect();
-            length += f64::from(path_length_2d(&mesh, &corners));
+            this_length = f64::from(path_length_2d(&mesh, &corners));
+            length += this_length;
         }
-        let elapsed = t.elapsed();
-        expanded += query.last_search_stats().expanded;
-        per_query.push(query.last_search_stats().expanded);
+        let stats = query.last_search_stats();
+        expanded += stats.expanded;
+        per_query.push(stats.expanded);
+        micros.push(elapsed.as_secs_f64() * 1e6);
+        if per_query_lines {
+            let straight = path_length_2d(&mesh, &[start.to_array(), goal.to_array()]);
+            println!(
+                "query {i} expanded {} us {:.1} straight {straight:.2} length {this_length:.2}",
+                stats.expanded,
+                elapsed.as_secs_f64() * 1e6
+            );
+        }
         corridors.push(query.corridor().len() as u64);
         if copy_build.is_none() && !whole && !optimal && query.last_search_stats().searches == 2 {
             let again = std::time::Instant::now();
@@ -154,6 +173,19 @@ fn main() -> ExitCode {
         at(0.5),
         at(0.95),
         at(1.0)
+    );
+    micros.sort_unstable_by(f64::total_cmp);
+    let at_time = |q: f64| {
+        micros
+            .get(((micros.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    println!(
+        "microseconds per query (wall clock): median {:.1}, p95 {:.1} ({:.2}x the median)",
+        at_time(0.5),
+        at_time(0.95),
+        at_time(0.95) / at_time(0.5).max(f64::MIN_POSITIVE)
     );
     if !optimal {
         let total: u64 = corridors.iter().sum();

@@ -186,10 +186,19 @@ impl Landmarks {
         let (lo, hi) = row.split_at(LANDMARKS);
         let mut h = 0.0f32;
         for l in 0..LANDMARKS {
-            h = h.max(goal.lo[l] - hi[l]).max(lo[l] - goal.hi[l]);
+            h = larger(larger(h, goal.lo[l] - hi[l]), lo[l] - goal.hi[l]);
         }
-        (h - goal.slack).max(0.0)
+        larger(h - goal.slack, 0.0)
     }
+}
+
+/// The larger of `a` and `b`, `b` when either is NaN (never here: the table's bounds
+/// are finite or infinite, and `lo - hi` never meets two infinities). One `maxss`,
+/// where `f32::max` checks for NaN first: [`Landmarks::remaining`] runs once per
+/// search node, and `f32::max` cost about 5 % of the exact search's instructions.
+#[inline(always)]
+fn larger(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
 }
 
 /// The vertices of the portal of corner slot `slot` of `polygon` in the order of the
