@@ -18,6 +18,7 @@ mod common;
 mod corridor_radius;
 mod critical;
 mod fields;
+mod iron_harvest;
 mod joined;
 mod levels;
 mod radius;
