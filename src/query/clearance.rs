@@ -121,7 +121,8 @@ impl Query {
     /// without a radius; a goal too close to a wall only moves to where the disc fits,
     /// as a goal off the mesh moves onto it, and does not count.
     fn goal_moved_for_agent(&mut self, goal: Vec3, options: &PathOptions) -> bool {
-        goal.is_finite() && {
+        // A filter that admits every polygon moves no goal: no nearest point needed.
+        goal.is_finite() && !self.admits_every_polygon(&options.filter) && {
             let mesh = self.mesh.data();
             let filter = &options.filter;
             match mesh.nearest_point(goal, f32::INFINITY, |p| filter.admits(mesh.flags_of(p))) {

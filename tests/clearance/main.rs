@@ -20,6 +20,7 @@ mod critical;
 mod fields;
 mod iron_harvest;
 mod joined;
+mod landmarks;
 mod levels;
 mod radius;
 mod scenes;
