@@ -2,8 +2,8 @@
 //! joined copy, `mesh/clearance/mod.rs`): built by the first search that uses it (the
 //! eroded bytes grow), and it never changes an answer: the exact mode's lengths and
 //! statuses with the table are those without it, on random jittered grids with random
-//! areas costs and radii, and on den520d's scenario at radius 0.5 (whose joined copy is
-//! large enough for the default to use the table).
+//! area costs and radii, and on den520d's scenario at radius 0.5 (the default uses the
+//! copy's table).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -70,12 +70,13 @@ fn landmarks_on_eroded_copies_never_change_the_exact_answer() {
             .with_mode(PathMode::Optimal)
             .with_agent_radius(r)
             .with_filter(filter);
+        // The default: the copy's table, although these copies are far below
+        // `LANDMARK_MIN_POLYGONS` polygons.
         let mut on = Query::new(&mesh);
-        on.set_landmarks(true);
         let mut off = Query::new(&mesh);
         off.set_landmarks(false);
         let polygons = mesh.polygon_count();
-        let mut point = |rng: &mut Rng| {
+        let point = |rng: &mut Rng| {
             let polygon = rng.below(polygons);
             point_in_polygon(&mesh, polygon, rng.unit(), rng.unit(), rng.unit())
         };
@@ -108,7 +109,7 @@ fn den520d_at_half_a_cell_answers_alike_with_the_copy_s_landmarks() {
     let options = PathOptions::default()
         .with_mode(PathMode::Optimal)
         .with_agent_radius(0.5);
-    // The default: the table on copies of at least LANDMARK_MIN_POLYGONS polygons.
+    // The default: the copy's table, whatever its size.
     let mut on = Query::new(&mesh);
     let mut off = Query::new(&mesh);
     off.set_landmarks(false);

@@ -261,10 +261,10 @@ impl MeshData {
         let (mesh, of_original) = pieces::build_mesh(self, &pieces)?;
         let joined = joined::join(self, &mesh, &of_original);
         // The mesh the path searches run on (the joined copy when there is one) gets its
-        // own landmark table, built by the first search that uses it (on copies of at
-        // least `LANDMARK_MIN_POLYGONS` polygons by default): one exact flood per
-        // landmark over the copy, a few per cent of the copy's own build (BENCHMARKS.md,
-        // "session 18"). It measures distances within the eroded region itself, so its
+        // own landmark table, built by the first search that uses it (by default on
+        // copies of any size, `query/clearance.rs`): one exact flood per landmark over
+        // the copy, from a third of the copy's own build on den312d to twice it on
+        // Berlin_0_256 (BENCHMARKS.md, "session 18"). It measures distances within the eroded region itself, so its
         // bounds are those of the region's own metric: admissible, and tighter than the
         // original mesh's (whose distances are never longer). The pieces themselves,
         // searched only when a joined path cannot be walked across the original mesh,
