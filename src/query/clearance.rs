@@ -4,6 +4,7 @@
 
 use glam::Vec3;
 
+use super::landmarks::LandmarkUse;
 use super::{PathOptions, PathStatus, Query};
 use crate::corridor::{CorridorStep, LAST_STEP};
 use crate::error::QueryError;
@@ -40,14 +41,26 @@ impl Query {
             .eroded(erosion, &options.filter, admits_all)
     }
 
-    /// Runs `run` with this query moved onto `mesh` (its per-mesh memory put aside),
-    /// then moves it back.
+    /// Runs `run` with this query moved onto `mesh` (an eroded mesh or its joined copy;
+    /// its per-mesh memory put aside), then moves it back.
+    ///
+    /// With landmarks by size (the default), the path searches there use the copy's
+    /// landmark table whatever the copy's size: a copy serves every query of one radius
+    /// and is built by the first of them, whose build costs several times the table's
+    /// floods on the small copies (den312d: 41 and 14 million instructions); on den312d
+    /// the table cuts an exact-mode query at radius 0.5 from 1.70 to 1.35 times the
+    /// instructions of radius 0 (BENCHMARKS.md, "session 18").
     pub(super) fn on_mesh<T>(&mut self, mesh: &NavMesh, run: impl FnOnce(&mut Query) -> T) -> T {
         let original = std::mem::replace(&mut self.mesh, mesh.clone());
         let admits_all = self.admits_all.take();
+        let landmarks = self.landmarks;
+        if landmarks == LandmarkUse::BySize {
+            self.landmarks = LandmarkUse::Always;
+        }
         let answer = run(self);
         self.mesh = original;
         self.admits_all = admits_all;
+        self.landmarks = landmarks;
         answer
     }
 
@@ -121,7 +134,8 @@ impl Query {
     /// without a radius; a goal too close to a wall only moves to where the disc fits,
     /// as a goal off the mesh moves onto it, and does not count.
     fn goal_moved_for_agent(&mut self, goal: Vec3, options: &PathOptions) -> bool {
-        goal.is_finite() && {
+        // A filter that admits every polygon moves no goal: no nearest point needed.
+        goal.is_finite() && !self.admits_every_polygon(&options.filter) && {
             let mesh = self.mesh.data();
             let filter = &options.filter;
             match mesh.nearest_point(goal, f32::INFINITY, |p| filter.admits(mesh.flags_of(p))) {

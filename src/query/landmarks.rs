@@ -30,8 +30,8 @@ impl Query {
     /// distances from 8 landmark points (on by default for meshes of at least
     /// [`LANDMARK_MIN_POLYGONS`] polygons: there it saves 20-56 % of the
     /// expansions, BENCHMARKS.md "session 17"). The table is built once per mesh
-    /// (and per merged copy searched; the eroded copies of agent-radius queries get
-    /// none, as they are made per radius on first use) on the first search that uses it,
+    /// (and per merged copy searched, and per eroded copy that agent-radius queries
+    /// search: by default whatever the copy's size) on the first search that uses it,
     /// unless [`crate::NavMesh::prepare_landmarks`] built it before: call that at load
     /// time, the build takes about 0.1-0.5 s on a mesh of a few thousand polygons. It
     /// never makes an estimate exceed the true remaining cost, so the exact mode's

@@ -122,19 +122,18 @@ impl ArcCentres {
         let (cx, cz) = cell(q, self.side);
         let mut best: Option<(f32, Vec3)> = None;
         for x in cx - 1..=cx + 1 {
-            for z in cz - 1..=cz + 1 {
-                let start = self.cells.partition_point(|&c| c < (x, z));
-                let end = start + self.cells[start..].partition_point(|&c| c == (x, z));
-                for &p in &self.points[start..end] {
-                    let towards = up.ground(p) - q;
-                    let d = towards.length();
-                    if d < least || d > self.reach || towards.dot(inside) <= 0.0 {
-                        continue;
-                    }
-                    let d3 = p.distance(corner);
-                    if best.is_none_or(|(nearest, _)| d3 < nearest) {
-                        best = Some((d3, p));
-                    }
+            // The cells (x, cz - 1) to (x, cz + 1) are one run of the sorted table.
+            let start = self.cells.partition_point(|&c| c < (x, cz - 1));
+            let end = start + self.cells[start..].partition_point(|&c| c <= (x, cz + 1));
+            for &p in &self.points[start..end] {
+                let towards = up.ground(p) - q;
+                let d = towards.length();
+                if d < least || d > self.reach || towards.dot(inside) <= 0.0 {
+                    continue;
+                }
+                let d3 = p.distance(corner);
+                if best.is_none_or(|(nearest, _)| d3 < nearest) {
+                    best = Some((d3, p));
                 }
             }
         }

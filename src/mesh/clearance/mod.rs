@@ -143,7 +143,8 @@ impl Clearance {
         }
     }
 
-    /// The bytes of the eroded meshes kept (their polygon, corner and vertex tables).
+    /// The bytes of the eroded meshes kept (their polygon, corner and vertex tables, and
+    /// the landmark tables built so far for their searches).
     pub fn cached_bytes(&self) -> usize {
         self.cache
             .load()
@@ -153,9 +154,9 @@ impl Clearance {
                 approximate_bytes(e.mesh.data())
                     + e.of_original.len() * 4
                     + e.arcs.bytes()
-                    + e.joined
-                        .as_ref()
-                        .map_or(0, |j| approximate_bytes(j.mesh.data()) + j.list_bytes())
+                    + e.joined.as_ref().map_or(0, |j| {
+                        approximate_bytes(j.mesh.data()) + j.list_bytes() + j.mesh.landmark_bytes()
+                    })
             })
             .sum()
     }
@@ -259,12 +260,17 @@ impl MeshData {
         }
         let (mesh, of_original) = pieces::build_mesh(self, &pieces)?;
         let joined = joined::join(self, &mesh, &of_original);
-        // No landmark table on the copies: each is made per radius and filter on the
-        // first query that needs it, which would pay the table's floods too (about a
-        // second on a few thousand pieces); their searches use straight-line estimates.
-        let searched = joined.as_ref().map(|j| &j.mesh).into_iter().chain([&mesh]);
-        for copy in searched {
-            let _ = copy.data().landmarks.set(None);
+        // The mesh the path searches run on (the joined copy when there is one) gets its
+        // own landmark table, built by the first search that uses it (by default on
+        // copies of any size, `query/clearance.rs`): one exact flood per landmark over
+        // the copy, from a third of the copy's own build on den312d to twice it on
+        // Berlin_0_256 (BENCHMARKS.md, "session 18"). It measures distances within the eroded region itself, so its
+        // bounds are those of the region's own metric: admissible, and tighter than the
+        // original mesh's (whose distances are never longer). The pieces themselves,
+        // searched only when a joined path cannot be walked across the original mesh,
+        // get none.
+        if joined.is_some() {
+            let _ = mesh.data().landmarks.set(None);
         }
         Ok(ErodedMesh {
             mesh,
