@@ -69,6 +69,15 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[rank - 1]
 }
 
+/// The machine's load average over the last minute (`/proc/loadavg`), printed with the
+/// wall-clock tables: on a shared machine it says how far to trust them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
@@ -269,11 +278,12 @@ fn tile_changes(quick: bool) -> Option<NavMesh> {
     }
     println!();
     println!(
-        "World of {} tiles, {} polygons; the tile changed: {} polygons, {} rounds.",
+        "World of {} tiles, {} polygons; the tile changed: {} polygons, {} rounds; load average {}.",
         world.tile_count(),
         snapshot.polygon_count(),
         tile.polygon_count(),
-        rounds
+        rounds,
+        load_average()
     );
     println!();
     println!("| change | median µs | p95 µs |");
