@@ -7,8 +7,9 @@
 //! where they meet, and stop as soon as at most one group of them is still going. Each
 //! group that ran out is a whole piece and becomes an island of its own; the group
 //! still going (or, when all ran out, the largest) keeps the island's number. The work
-//! is that of the pieces cut off, not of the island: removing a tile from a large
-//! island that stays whole but for a few local islands costs those few.
+//! is that of the pieces cut off, not of the island (but for one pass over the island's
+//! member list that drops the members moved out, a lookup each): removing a tile from a
+//! large island that stays whole but for a few local islands costs those few.
 //!
 //! The searches follow the joins each local island records. Seams are recorded on both
 //! sides, links between tiles only on their start's side; so this path is taken only
@@ -68,7 +69,7 @@ impl Islands {
         for &d in dirty {
             let now = joins_of(slots, tile_at(d)?, merged);
             let old = &self.slots[d as usize].joins;
-            let mut kept = old.iter().peekable();
+            let mut kept = old.iter();
             for join in &now {
                 // `now` must be a subsequence of `old` (both sorted).
                 loop {
