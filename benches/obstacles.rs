@@ -28,6 +28,15 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[rank - 1]
 }
 
+/// The machine's load average over the last minute (`/proc/loadavg`), printed with the
+/// times: on a shared machine it says how far to trust them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
@@ -80,9 +89,10 @@ fn main() {
     let tiled = world.snapshot().polygon_count();
     let per_tile = f64::from(tiled) / cut.tiles.len() as f64;
     println!(
-        "{name}: {} polygons; cut into {} tiles of side {side}: {tiled} polygons ({per_tile:.0} per tile on average)",
+        "{name}: {} polygons; cut into {} tiles of side {side}: {tiled} polygons ({per_tile:.0} per tile on average); load average {}",
         mesh.polygon_count(),
-        cut.tiles.len()
+        cut.tiles.len(),
+        load_average()
     );
     let mut rng = SplitMix64::new(0x0b57ac1e);
     let filter = QueryFilter::default();

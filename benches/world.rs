@@ -5,8 +5,10 @@
 //!    mesh cut into tiles (`NavMesh::cut_into_tiles`), both path modes. Each query runs
 //!    once to warm up, then 3 times on each mesh in turn; its time is the fastest of the
 //!    3 (as the compare benchmark measures). Median and p95 per mesh and mode, their
-//!    ratios, and the largest difference of exact-mode lengths (relative). The level
-//!    mesh is cut at two tile sizes (small tiles cost more seams).
+//!    ratios, the largest difference of exact-mode lengths (relative), and the search
+//!    nodes expanded by all the queries on each (`Query::last_search_stats`; also on
+//!    the one piece without its landmark table, which worlds do not have). The level
+//!    mesh and den520d are cut at two tile sizes (small tiles cost more seams).
 //! 2. Tile changes: a world of a few hundred tiles (3 x 3 copies of maze512-1-0 cut into
 //!    tiles of about 1,000 polygons); the time to remove a tile and to add it back,
 //!    as a mesh already added before (its merged copy made) and as a fresh mesh.
@@ -41,6 +43,16 @@ const MAPS: &[Map] = &[
         tile_size: 64.0,
     },
     Map {
+        file: "grid/den520d.map",
+        grid: true,
+        tile_size: 32.0,
+    },
+    Map {
+        file: "grid/den520d.map",
+        grid: true,
+        tile_size: 64.0,
+    },
+    Map {
         file: "mesh/scene_mp_2p_01.mesh",
         grid: false,
         tile_size: 32.0,
@@ -69,6 +81,15 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
     sorted[rank - 1]
 }
 
+/// The machine's load average over the last minute (`/proc/loadavg`), printed with the
+/// wall-clock tables: on a shared machine it says how far to trust them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
@@ -93,20 +114,22 @@ fn world_of(mesh: &NavMesh, tile_size: f32) -> (World, usize) {
     (world, cut.tiles.len())
 }
 
-/// The fastest of 3 runs of `query` from `s` to `t` (after one to warm up), and the
-/// path's ground length (`None` without a complete path).
+/// The fastest of 3 runs of `query` from `s` to `t` (after one to warm up), the
+/// path's ground length (`None` without a complete path) and the search nodes the
+/// query expanded.
 fn time_query(
     query: &mut Query,
     s: Vec3,
     t: Vec3,
     options: &PathOptions,
-) -> (Duration, Option<f64>) {
+) -> (Duration, Option<f64>, u64) {
     let up = query.mesh().up_axis();
     let length = query
         .find_path(s, t, options)
         .ok()
         .filter(|p| p.status == navstar::PathStatus::Complete)
         .map(|p| ground_length(up, p.corners));
+    let expanded = query.last_search_stats().expanded;
     let best = (0..3)
         .map(|_| {
             let start = Instant::now();
@@ -115,7 +138,7 @@ fn time_query(
         })
         .min()
         .expect("3 runs");
-    (best, length)
+    (best, length, expanded)
 }
 
 fn queries(map: &Map, count: usize) -> Vec<(Vec3, Vec3)> {
@@ -140,9 +163,9 @@ fn queries(map: &Map, count: usize) -> Vec<(Vec3, Vec3)> {
 
 fn query_times(quick: bool) {
     println!(
-        "| mesh | polygons | tiles (side) | mode | queries | median µs one piece | tiled | ratio | p95 µs one piece | tiled | ratio | max exact length difference |"
+        "| mesh | polygons | tiles (side) | mode | queries | median µs one piece | tiled | ratio | p95 µs one piece | tiled | ratio | max exact length difference | nodes expanded, one piece | tiled | ratio | one piece without landmarks | tiled's ratio to it |"
     );
-    println!("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for map in MAPS {
         let path = data(map.file);
         if !path.exists() {
@@ -157,11 +180,20 @@ fn query_times(quick: bool) {
             let mut options = PathOptions::default();
             options.mode = mode;
             let (mut one, mut tiled) = (Query::new(&mesh), Query::new(&snapshot));
+            // Worlds have no landmark table: the one piece without it shows what the
+            // seams alone cost in nodes.
+            let mut plain = Query::new(&mesh);
+            plain.set_landmarks(false);
             let (mut times_one, mut times_tiled) = (Vec::new(), Vec::new());
             let mut worst = 0.0f64;
+            let (mut nodes_one, mut nodes_tiled, mut nodes_plain) = (0u64, 0u64, 0u64);
             for &(s, t) in &pairs {
-                let (a, la) = time_query(&mut one, s, t, &options);
-                let (b, lb) = time_query(&mut tiled, s, t, &options);
+                let (a, la, na) = time_query(&mut one, s, t, &options);
+                let (b, lb, nb) = time_query(&mut tiled, s, t, &options);
+                nodes_one += na;
+                nodes_tiled += nb;
+                plain.find_path(s, t, &options).ok();
+                nodes_plain += plain.last_search_stats().expanded;
                 times_one.push(a);
                 times_tiled.push(b);
                 if mode == PathMode::Optimal {
@@ -178,7 +210,7 @@ fn query_times(quick: bool) {
             let (p1, p2) = (percentile(&times_one, 0.95), percentile(&times_tiled, 0.95));
             let name = Path::new(map.file).file_name().unwrap().to_string_lossy();
             println!(
-                "| {name} | {} / {} | {tiles} ({}) | {} | {} | {:.1} | {:.1} | {:.2} | {:.1} | {:.1} | {:.2} | {} |",
+                "| {name} | {} / {} | {tiles} ({}) | {} | {} | {:.1} | {:.1} | {:.2} | {:.1} | {:.1} | {:.2} | {} | {} | {} | {:.2} | {} | {:.2} |",
                 mesh.polygon_count(),
                 snapshot.polygon_count(),
                 map.tile_size,
@@ -199,6 +231,11 @@ fn query_times(quick: bool) {
                 } else {
                     "-".into()
                 },
+                nodes_one,
+                nodes_tiled,
+                nodes_tiled as f64 / nodes_one.max(1) as f64,
+                nodes_plain,
+                nodes_tiled as f64 / nodes_plain.max(1) as f64,
             );
         }
     }
@@ -269,11 +306,12 @@ fn tile_changes(quick: bool) -> Option<NavMesh> {
     }
     println!();
     println!(
-        "World of {} tiles, {} polygons; the tile changed: {} polygons, {} rounds.",
+        "World of {} tiles, {} polygons; the tile changed: {} polygons, {} rounds; load average {}.",
         world.tile_count(),
         snapshot.polygon_count(),
         tile.polygon_count(),
-        rounds
+        rounds,
+        load_average()
     );
     println!();
     println!("| change | median µs | p95 µs |");

@@ -123,6 +123,17 @@ impl Draft {
                 .with_weld_vertices(false)
                 .with_agent_radius(mesh.clearance.baked_radius),
         };
+        // At most every polygon kept and every piece: the tables are allocated once (a
+        // tile of some thousands of polygons otherwise grows each a dozen times).
+        let polygons = cut.len() + merged.sizes.len();
+        draft.starts.reserve(polygons);
+        draft.of_original.reserve(polygons);
+        draft.source.reserve(polygons);
+        draft.areas.reserve(polygons);
+        draft.flags.reserve(polygons);
+        draft
+            .indices
+            .reserve(mesh.corners.as_single().len() + merged.indices.len());
         // Per original polygon: the one present polygon it is, if it is there whole.
         let whole = present.map(|p| sole_pieces(p, mesh.polygon_count() as usize));
         for p in 0..cut.len() as u32 {

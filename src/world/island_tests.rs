@@ -166,6 +166,18 @@ fn run(steps: &[Step]) {
     }
 }
 
+/// A step without links, removing more often than adding: with no link between tiles
+/// attached, removals take the path that searches from the cut
+/// (`Islands::update_after_removal`).
+fn unlinked_step() -> impl Strategy<Value = Step> {
+    (0..12usize, 0..3usize, 0..3u8).prop_map(|(tile, kind, remove)| Step {
+        tile,
+        kind,
+        linked: false,
+        remove: remove > 0,
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
@@ -173,6 +185,21 @@ proptest! {
         steps in prop::collection::vec(step(), 1..60)
     ) {
         run(&steps);
+    }
+
+    #[test]
+    fn islands_after_removals_without_links_equal_islands_found_from_scratch(
+        first in prop::collection::vec(0..3usize, 12),
+        steps in prop::collection::vec(unlinked_step(), 1..60)
+    ) {
+        // Every tile first (of the kinds drawn), so that removals cut islands apart.
+        let mut all: Vec<Step> = first
+            .iter()
+            .enumerate()
+            .map(|(tile, &kind)| Step { tile, kind, linked: false, remove: false })
+            .collect();
+        all.extend(steps);
+        run(&all);
     }
 }
 

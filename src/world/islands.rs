@@ -11,7 +11,10 @@
 //!   O(log n) times over any sequence of joins);
 //! - a join that went away, or a tile that left or was replaced, may split the islands
 //!   it was part of: only those islands are taken apart and joined again from their
-//!   members' joins (a union-find over their members, not over the world).
+//!   members' joins (a union-find over their members, not over the world); when the
+//!   change only took joins away (and no link between tiles is attached), searches
+//!   from the ends of the joins that went find the pieces cut off instead
+//!   ([`split`]), at the cost of those pieces, not of the island.
 //!
 //! Island numbers stay dense (`0..count`): a number freed takes the last island, whose
 //! members are renumbered. Which number an island gets depends on the order of the
@@ -22,6 +25,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::compose::{Tile, layer_of};
+
+mod split;
 
 /// One layer's islands, kept between snapshots (see the module's documentation).
 #[derive(Default)]
@@ -135,6 +140,9 @@ impl Islands {
         let mut dirty: Vec<u32> = dirty.iter().copied().filter(|&s| !is_replaced(s)).collect();
         dirty.sort_unstable();
         dirty.dedup();
+        if let Some(consistent) = self.update_after_removal(slots, merged, &dirty, &replaced) {
+            return consistent;
+        }
 
         // The islands that may split: those of the tiles that left or were replaced, and
         // those of the ends of joins that went away.
@@ -297,8 +305,14 @@ impl Islands {
             self.node[s as usize][i as usize] = u32::MAX;
         }
 
-        // Dense numbers: each emptied island takes the last one, from the highest down
-        // (so the last is never one still to be freed).
+        self.free(emptied);
+        consistent
+    }
+
+    /// Drops the islands of `emptied` (no members left; may repeat), keeping numbers
+    /// dense: each takes the last island, from the highest down (so the last is never
+    /// one still to be freed).
+    fn free(&mut self, mut emptied: Vec<u32>) {
         emptied.sort_unstable();
         emptied.dedup();
         for &k in emptied.iter().rev() {
@@ -310,7 +324,6 @@ impl Islands {
                 self.members[k as usize] = moved;
             }
         }
-        consistent
     }
 
     /// Sets the island of the world of each of `members` to `island`.
