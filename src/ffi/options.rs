@@ -34,8 +34,9 @@ pub const NAVSTAR_PATH_FUNNEL: u32 = 0;
 pub const NAVSTAR_PATH_OPTIMAL: u32 = 1;
 /// `NavstarPathOptions::mode`, the default: `NAVSTAR_PATH_OPTIMAL` wherever it answers
 /// what was asked (all area costs of the filter equal, no off-mesh link attached, A*
-/// with heuristic weight 1, `split_at_area_changes` 0: the exact shortest path, found
-/// faster than the funnel's on every benchmark mesh), `NAVSTAR_PATH_FUNNEL` otherwise.
+/// with heuristic weight 1, `split_at_area_changes` 0: the exact shortest path, faster
+/// than the funnel's on grid maps, slower on Recast triangle levels: see BENCHMARKS.md),
+/// `NAVSTAR_PATH_FUNNEL` otherwise.
 /// `navstar_query_find_nearest_target` runs the funnel mode's one search.
 pub const NAVSTAR_PATH_AUTO: u32 = 2;
 

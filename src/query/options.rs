@@ -14,9 +14,11 @@ pub enum PathMode {
     /// asked, the funnel mode ([`PathMode::Funnel`]) elsewhere. The exact mode runs when
     /// the filter's area costs are all equal, no off-mesh link is attached to the mesh
     /// (or world), the search is A* with heuristic weight 1 and
-    /// `split_at_area_changes` is off: its path is then the shortest one, and on every
-    /// benchmark mesh it is found faster than the funnel mode's (BENCHMARKS.md, "which
-    /// mode is the default"). With area costs, links or another search the funnel mode
+    /// `split_at_area_changes` is off: its path is then the shortest one, found faster
+    /// than the funnel mode's on the grid benchmark maps and slower on a Recast triangle
+    /// level (1.24x the median, 1.9x the p95 in one run: BENCHMARKS.md's top table; ask
+    /// for [`PathMode::Funnel`] when slow queries on such meshes matter more than the
+    /// shortest path). With area costs, links or another search the funnel mode
     /// honours them. [`Query::find_nearest_target`](super::Query::find_nearest_target)
     /// runs the funnel mode's one search for all targets.
     #[default]
