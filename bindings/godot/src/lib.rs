@@ -95,6 +95,13 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().path_mode)]
     path_mode: i64,
+    /// When path searches sharpen their estimates with the mesh's landmark table
+    /// (geodesic distances from 8 landmark points; same exact paths, fewer nodes
+    /// searched): 0 (the default) on meshes of at least 500 polygons, 1 always, 2
+    /// never. `prepare_landmarks()` builds the table at load time.
+    #[var]
+    #[init(val = Settings::default().landmarks)]
+    landmarks: i64,
     /// Polygons and links are used only if their flags share a bit with this mask
     /// (Godot's `navigation_layers`; default all 32 bits).
     #[var]
@@ -307,6 +314,7 @@ impl NavstarMesh {
             max_snap_distance: self.max_snap_distance,
             allow_partial: self.allow_partial,
             path_mode: self.path_mode,
+            landmarks: self.landmarks,
             include_flags: self.navigation_layers,
             exclude_flags: self.excluded_layers,
             area_costs: costs.as_slice(),

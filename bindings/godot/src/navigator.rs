@@ -228,17 +228,26 @@ impl Navigator {
         }
     }
 
-    /// Starts a path query: forgets the last path, checks for a mesh and converts the
-    /// settings. On failure the error is kept for [`Navigator::last_error`].
+    /// Starts a path query: forgets the last path, checks for a mesh, sets the query's
+    /// landmark choice and converts the settings. On failure the error is kept for
+    /// [`Navigator::last_error`].
     ///
     /// # Errors
     /// [`FindError::NoMesh`] or [`FindError::Setting`].
     pub(crate) fn begin(&mut self, settings: &Settings) -> Result<navstar::PathOptions, FindError> {
         self.forget_path();
-        let outcome = if self.query.is_none() {
-            Err(FindError::NoMesh)
-        } else {
-            settings.path_options().map_err(FindError::Setting)
+        let outcome = match self.query.as_mut() {
+            None => Err(FindError::NoMesh),
+            Some(query) => settings
+                .landmark_use()
+                .and_then(|landmarks| {
+                    match landmarks {
+                        None => query.set_landmarks_by_size(),
+                        Some(on) => query.set_landmarks(on),
+                    }
+                    settings.path_options()
+                })
+                .map_err(FindError::Setting),
         };
         if let Err(e) = &outcome {
             self.last_error = e.to_string();
@@ -268,6 +277,24 @@ impl Navigator {
     /// The built mesh, if any.
     pub fn mesh(&self) -> Option<&NavMesh> {
         self.query.as_ref().map(Query::mesh)
+    }
+
+    /// Builds the mesh's landmark table now (`NavMesh::prepare_landmarks`) rather than
+    /// on the first path search that uses it; true when the mesh has one (a world of
+    /// tiles and a mesh with off-mesh links have none).
+    ///
+    /// # Errors
+    /// [`FindError::NoMesh`], kept for [`Navigator::last_error`].
+    pub fn prepare_landmarks(&mut self) -> Result<bool, FindError> {
+        let outcome = self
+            .mesh()
+            .map(NavMesh::prepare_landmarks)
+            .ok_or(FindError::NoMesh);
+        self.last_error = outcome
+            .as_ref()
+            .err()
+            .map_or_else(String::new, ToString::to_string);
+        outcome
     }
 
     /// Number of polygons (0 without a mesh).
@@ -361,6 +388,40 @@ mod tests {
         );
         assert_eq!(nav.last_error(), "");
         assert!(!nav.last_partial());
+    }
+
+    #[test]
+    fn landmarks_are_prepared_and_switched_without_changing_exact_paths() {
+        use crate::options::{LANDMARKS_BY_SIZE, LANDMARKS_OFF, LANDMARKS_ON};
+        assert_eq!(
+            Navigator::default().prepare_landmarks(),
+            Err(FindError::NoMesh)
+        );
+        let mut nav = l_floor();
+        assert_eq!(nav.prepare_landmarks(), Ok(true));
+        assert!(nav.mesh().unwrap().landmark_bytes() > 0);
+        let mut answers = Vec::new();
+        for landmarks in [LANDMARKS_BY_SIZE, LANDMARKS_ON, LANDMARKS_OFF] {
+            let settings = Settings {
+                path_mode: crate::options::PATH_MODE_OPTIMAL,
+                landmarks,
+                ..Settings::default()
+            };
+            let path = nav
+                .find_path([1.8, 0.0, 0.5], [0.5, 0.0, 1.8], &settings)
+                .unwrap();
+            answers.push(arrays(path));
+        }
+        assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+        let bad = Settings {
+            landmarks: 3,
+            ..Settings::default()
+        };
+        let err = nav
+            .find_path([1.8, 0.0, 0.5], [0.5, 0.0, 1.8], &bad)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("landmarks 3"), "{err}");
+        assert_eq!(nav.last_error(), err.to_string());
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Settings<'a> {
     pub split_at_area_changes: bool,
     /// Multiplier of the A* estimate (`PathOptions::heuristic_weight`).
     pub heuristic_weight: f32,
+    /// When path searches use the mesh's landmark table: [`LANDMARKS_BY_SIZE`],
+    /// [`LANDMARKS_ON`] or [`LANDMARKS_OFF`] (`Query::set_landmarks`; the numbers are
+    /// the C ABI's).
+    pub landmarks: i64,
     /// The agent's radius in world units (`PathOptions::agent_radius`): paths, the
     /// closest point, raycasts, moves along the surface, wall distances and random points
     /// keep at least this far from every wall. 0 (the default) for a point agent.
@@ -52,6 +56,7 @@ impl Default for Settings<'_> {
             split_at_area_changes: path.split_at_area_changes,
             heuristic_weight: path.heuristic_weight,
             agent_radius: path.agent_radius,
+            landmarks: LANDMARKS_BY_SIZE,
         }
     }
 }
@@ -80,6 +85,23 @@ impl Settings<'_> {
         Ok(filter)
     }
 
+    /// The landmark choice these settings describe: `None` for navstar's default (the
+    /// table on meshes of at least `navstar::LANDMARK_MIN_POLYGONS` polygons), else
+    /// whether to use it.
+    ///
+    /// # Errors
+    /// A `landmarks` value other than 0, 1 or 2, named by the property.
+    pub fn landmark_use(&self) -> Result<Option<bool>, String> {
+        match self.landmarks {
+            LANDMARKS_BY_SIZE => Ok(None),
+            LANDMARKS_ON => Ok(Some(true)),
+            LANDMARKS_OFF => Ok(Some(false)),
+            other => Err(format!(
+                "landmarks {other} is out of range: 0 (by mesh size), 1 (on) or 2 (off)"
+            )),
+        }
+    }
+
     /// The path options these settings describe.
     ///
     /// # Errors
@@ -105,6 +127,14 @@ impl Settings<'_> {
             .with_agent_radius(self.agent_radius))
     }
 }
+
+/// `landmarks`, the default: the landmark table on meshes of at least
+/// `navstar::LANDMARK_MIN_POLYGONS` polygons.
+pub const LANDMARKS_BY_SIZE: i64 = 0;
+/// `landmarks`: the landmark table on every mesh that has one.
+pub const LANDMARKS_ON: i64 = 1;
+/// `landmarks`: straight-line estimates only.
+pub const LANDMARKS_OFF: i64 = 2;
 
 /// `path_mode`: A* and the funnel (`PathMode::Funnel`).
 pub const PATH_MODE_FUNNEL: i64 = 0;
@@ -192,6 +222,15 @@ mod tests {
             "path_mode 3 is out of range: 0 (funnel), 1 (optimal) or 2 (auto)"
         );
         assert_eq!(Settings::default().path_mode, PATH_MODE_AUTO);
+        let s = Settings {
+            landmarks: -1,
+            ..Settings::default()
+        };
+        assert_eq!(
+            s.landmark_use().unwrap_err(),
+            "landmarks -1 is out of range: 0 (by mesh size), 1 (on) or 2 (off)"
+        );
+        assert_eq!(Settings::default().landmark_use(), Ok(None));
         let s = Settings {
             include_flags: -1,
             ..Settings::default()

@@ -240,6 +240,9 @@ fn sample_project_uses_only_registered_methods() {
         "remove_tile",
         "split_into_tiles",
         "get_tile_count",
+        // The landmark table.
+        "landmarks",
+        "prepare_landmarks",
         // Obstacles.
         "add_obstacle",
         "move_obstacle",
