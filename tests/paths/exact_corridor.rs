@@ -142,3 +142,21 @@ fn a_straight_exact_path_has_the_polygons_under_it() {
         }
     }
 }
+
+/// On a world of tiles the walk crosses seams (vertices matched by position): the
+/// snapshot's corridor leads the funnel along the exact path as on one piece.
+#[test]
+fn the_exact_corridor_crosses_tile_seams() {
+    let map = crate::world::Map::random(0xc0_441d, 40, 30);
+    let (world, _) = crate::world::cut(&map, &[7, 13, 20, 31], &[5, 11, 19, 24]);
+    let snapshot = world.snapshot();
+    let mut query = Query::new(&snapshot);
+    let mut rng = Rng(0x5ea5);
+    let mut checked = 0;
+    for q in 0..300 {
+        let (s, t) = (map.point(&mut rng), map.point(&mut rng));
+        let context = format!("query {q}: {s} -> {t}");
+        checked += usize::from(exact_and_corridor(&snapshot, &mut query, s, t, &context));
+    }
+    assert!(checked > 100, "only {checked} complete paths checked");
+}
