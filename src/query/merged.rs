@@ -82,16 +82,17 @@ impl Query {
     /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
     /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
     /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
-    /// use navstar::{PathOptions, Query};
+    /// use navstar::{PathMode, PathOptions, Query};
     ///
     /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
+    /// let funnel = PathOptions::default().with_mode(PathMode::Funnel);
     /// let mut query = Query::new(&mesh);
     /// // Three polygons: below the size threshold, the whole mesh is searched (one pass).
-    /// let whole = query.find_path_vec(from, to, &PathOptions::default())?;
+    /// let whole = query.find_path_vec(from, to, &funnel)?;
     /// assert_eq!(query.last_search_stats().searches, 1);
     /// // Forced on: the merged copy, then the squares inside its corridor.
     /// query.set_merged_search(true);
-    /// let merged = query.find_path_vec(from, to, &PathOptions::default())?;
+    /// let merged = query.find_path_vec(from, to, &funnel)?;
     /// assert_eq!(query.last_search_stats().searches, 2);
     /// // The same path round the inner corner, and the corridor in the mesh's own ids.
     /// assert_eq!(merged.corners, whole.corners);

@@ -50,25 +50,27 @@ impl Query {
     /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
     /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
     /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
-    /// use navstar::{PathOptions, Query};
+    /// use navstar::{PathMode, PathOptions, Query};
     ///
     /// let mut query = Query::new(&mesh);
+    /// // The funnel mode's searches (the default runs the exact mode here).
+    /// let funnel = PathOptions::default().with_mode(PathMode::Funnel);
     /// // The merged copy forced on (three polygons are below its size threshold).
     /// query.set_merged_search(true);
     /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
     /// // Round the inner corner: a search over the merged copy (squares 1 and 0 are one
     /// // rectangle there: 1 node expanded), then one over the squares inside that
     /// // corridor (2 nodes: the start square and the middle one).
-    /// query.find_path(from, to, &PathOptions::default())?;
+    /// query.find_path(from, to, &funnel)?;
     /// let stats = query.last_search_stats();
     /// assert_eq!((stats.searches, stats.expanded), (2, 3));
     /// // The whole mesh alone: one search, 2 nodes.
     /// query.set_merged_search(false);
-    /// query.find_path(from, to, &PathOptions::default())?;
+    /// query.find_path(from, to, &funnel)?;
     /// let stats = query.last_search_stats();
     /// assert_eq!((stats.searches, stats.expanded), (1, 2));
     /// // In one square: no search at all.
-    /// query.find_path(Vec3::new(0.2, 0.0, 0.2), Vec3::new(0.8, 0.0, 0.8), &PathOptions::default())?;
+    /// query.find_path(Vec3::new(0.2, 0.0, 0.2), Vec3::new(0.8, 0.0, 0.8), &funnel)?;
     /// assert_eq!(query.last_search_stats(), Default::default());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -180,12 +180,14 @@ impl Query {
     /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
     /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
     /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
-    /// use navstar::{PathOptions, PathStatus, Query, SliceStatus};
+    /// use navstar::{PathMode, PathOptions, PathStatus, Query, SliceStatus};
     ///
     /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
+    /// // The funnel mode (the default runs the exact mode here, in fewer expansions).
+    /// let funnel = PathOptions::default().with_mode(PathMode::Funnel);
     /// let mut query = Query::new(&mesh);
     /// query.set_merged_search(false);
-    /// assert_eq!(query.begin_path(from, to, &PathOptions::default())?, SliceStatus::InProgress);
+    /// assert_eq!(query.begin_path(from, to, &funnel)?, SliceStatus::InProgress);
     /// // One expansion per call: the start square, then the middle one.
     /// let mut slices = 0;
     /// while query.advance_path(1)?.status == SliceStatus::InProgress {
@@ -197,7 +199,7 @@ impl Query {
     /// assert_eq!(path.corners, [from, Vec3::new(1.0, 0.0, 1.0), to]);
     /// // The one-shot answer, bit for bit.
     /// let sliced = path.to_owned_path();
-    /// assert_eq!(query.find_path_vec(from, to, &PathOptions::default())?, sliced);
+    /// assert_eq!(query.find_path_vec(from, to, &funnel)?, sliced);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn begin_path(
@@ -241,12 +243,13 @@ impl Query {
     /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
     /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
     /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
-    /// use navstar::{PathOptions, Query, QueryError, SliceStatus};
+    /// use navstar::{PathMode, PathOptions, Query, QueryError, SliceStatus};
     ///
     /// let mut query = Query::new(&mesh);
     /// assert_eq!(query.advance_path(10), Err(QueryError::NoSlicedPath));
     /// query.set_merged_search(false);
-    /// query.begin_path(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &PathOptions::default())?;
+    /// let funnel = PathOptions::default().with_mode(PathMode::Funnel);
+    /// query.begin_path(Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8), &funnel)?;
     /// let progress = query.advance_path(10)?;
     /// assert_eq!((progress.status, progress.expansions), (SliceStatus::Done, 2));
     /// // Harmless once done.
@@ -355,12 +358,12 @@ impl Query {
     /// # let indices = [0, 1, 4, 3, /**/ 1, 2, 5, 4, /**/ 3, 4, 7, 6];
     /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
     /// // `mesh`: an L of three unit squares (y up): 1 = [1,2]x[0,1], 0 = [0,1]x[0,1], 2 = [0,1]x[1,2].
-    /// use navstar::{PathOptions, PathStatus, Query, QueryError};
+    /// use navstar::{PathMode, PathOptions, PathStatus, Query, QueryError};
     ///
     /// let (from, to) = (Vec3::new(1.8, 0.0, 0.5), Vec3::new(0.5, 0.0, 1.8));
     /// let mut query = Query::new(&mesh);
     /// query.set_merged_search(false);
-    /// query.begin_path(from, to, &PathOptions::default())?;
+    /// query.begin_path(from, to, &PathOptions::default().with_mode(PathMode::Funnel))?;
     /// query.advance_path(1)?;
     /// // Only the start square expanded: the best so far ends in the middle square,
     /// // at its point closest to the goal.
