@@ -886,9 +886,10 @@ impl MeshData {
             // In f64: the squared f32 distance overflows beyond about 1.8e19.
             distance: point.as_dvec3().distance(p.as_dvec3()) as f32,
         })
-        // Beyond about 1.8e19 the squared limit is infinite in f32 and bounds
-        // nothing: check the distance itself.
-        .filter(|n| limit.is_finite() || !max_distance.is_finite() || n.distance <= max_distance)
+        // The squared limit bounds nothing beyond about 1.8e19 (infinite in f32) and
+        // admits too much below about 1e-19 (a tiny distance squared is 0): check the
+        // distance itself.
+        .filter(|n| !max_distance.is_finite() || n.distance <= max_distance)
     }
 
     /// The portal from corner slot `slot` of a polygon, as `(left, right)` vertex indices

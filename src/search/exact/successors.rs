@@ -355,12 +355,23 @@ impl ExactSearch {
         }
         // Seen from the root, the interval runs counter-clockwise from its right end to
         // its left end: the root lies on the near side of the edge's line (it sees the
-        // edge through the convex polygon being expanded), or on the line itself.
+        // edge through the convex polygon being expanded), or on the line itself, up to
+        // the rounding of the mesh's f32 vertices when it lies on that line (collinear
+        // corners at angles that f32 cannot hold exactly).
         debug_assert!(
-            degenerate
-                || orient(root, right, left)
-                    >= -SIDE_TOLERANCE * root.distance(right) * root.distance(left),
-            "interval seen clockwise from its root"
+            degenerate || {
+                let (near, far) = (root.distance(right), root.distance(left));
+                let scale = root
+                    .abs()
+                    .max(right.abs())
+                    .max(left.abs())
+                    .max_element()
+                    .max(1.0);
+                let slack = SIDE_TOLERANCE * near * far
+                    + 4.0 * f64::from(f32::EPSILON) * scale * (near + far);
+                orient(root, right, left) >= -slack
+            },
+            "interval seen clockwise from its root: {root} {right} {left}"
         );
         let mut h = if self.flooding {
             super::flood::flood_value(root, right, left)
