@@ -973,12 +973,16 @@ void test_sliced() {
     expect_status(navstar::Mesh::create(data.vertices, data.indices, data.sizes, mesh), Status::ok, "sliced: mesh");
     navstar::Query query;
     expect_status(navstar::Query::create(mesh, query), Status::ok, "sliced: query");
+    // The funnel mode: its search round the U takes several expansions (the default,
+    // NAVSTAR_PATH_AUTO, runs the exact mode here, with fewer).
+    navstar::PathOptions funnel;
+    funnel.set_mode(NAVSTAR_PATH_FUNNEL);
     std::vector<Vec3> whole;
-    expect_status(query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, whole), Status::ok, "sliced: one-shot");
+    expect_status(query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, whole, &funnel), Status::ok, "sliced: one-shot");
     check(whole.size() == u_turn.size(), "the one-shot path round the U");
 
     bool done = true;
-    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path");
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done, &funnel), Status::ok, "begin_path");
     check(!done, "the U needs a search");
     NavstarSliceProgress progress{};
     int slices = 0;
@@ -1001,13 +1005,13 @@ void test_sliced() {
     check(same, "the sliced path equals the one-shot path bit for bit");
 
     // Finished early: the best partial path, from the start.
-    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path again");
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done, &funnel), Status::ok, "begin_path again");
     expect_status(query.advance_path(1, progress), Status::ok, "one slice");
     expect_status(query.finish_path(navstar::Span<Vec3>(points.data(), points.size()), count),
                   Status::partial_path, "finish_path early");
     check(count >= 2 && near(points[0], {0.5f, 0, 2.5f}), "the partial path starts at the start");
     // A short buffer: the prefix and the whole count.
-    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path short");
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done, &funnel), Status::ok, "begin_path short");
     expect_status(query.advance_path(1000, progress), Status::ok, "one big slice");
     check(progress.state == NAVSTAR_SLICE_DONE, "done in one big slice");
     expect_status(query.finish_path(navstar::Span<Vec3>(points.data(), 2), count), Status::buffer_too_small,
@@ -1021,7 +1025,7 @@ void test_sliced() {
                  "advance_path with nothing begun");
     expect_error(query.advance_path(0, progress), Status::error_invalid_argument, "max_expansions",
                  "advance_path by 0");
-    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done), Status::ok, "begin_path to cancel");
+    expect_status(query.begin_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, done, &funnel), Status::ok, "begin_path to cancel");
     bool cancelled = false;
     check(query.cancel_path(&cancelled).ok() && cancelled, "cancel_path cancels");
     check(query.cancel_path(&cancelled).ok() && !cancelled, "nothing left to cancel");
