@@ -490,7 +490,9 @@ typedef struct NavstarWallDistance {
   float distance;
   // The nearest point of the wall (xyz, with the edge's height there).
   float point[3];
-  // The wall edge's unit normal in the ground plane, pointing into the walkable side.
+  // The wall edge's unit normal in the ground plane, pointing into the walkable side
+  // (at a corner the point lies behind this edge from, the unit direction from the
+  // corner to the point).
   float normal[3];
   // The polygon whose edge the wall is.
   uint32_t polygon;

@@ -39,7 +39,9 @@ pub struct NavstarWallDistance {
     pub distance: f32,
     /// The nearest point of the wall (xyz, with the edge's height there).
     pub point: [f32; 3],
-    /// The wall edge's unit normal in the ground plane, pointing into the walkable side.
+    /// The wall edge's unit normal in the ground plane, pointing into the walkable side
+    /// (at a corner the point lies behind this edge from, the unit direction from the
+    /// corner to the point).
     pub normal: [f32; 3],
     /// The polygon whose edge the wall is.
     pub polygon: u32,

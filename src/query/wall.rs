@@ -20,7 +20,9 @@ pub struct WallDistance {
     /// height of the edge there).
     pub point: Vec3,
     /// The unit normal of the wall edge in the ground plane (no up component),
-    /// pointing into the walkable side.
+    /// pointing into the walkable side. When the nearest point is a corner and the
+    /// point lies behind this edge's line (the two walls meeting there are equally
+    /// near, up to rounding), the unit direction from the corner to the point.
     pub normal: Vec3,
     /// The polygon whose edge the wall is.
     pub polygon: u32,
@@ -121,14 +123,24 @@ impl Query {
                     }
                 }
             })?;
-        Ok(best.map(|(polygon, slot, t, _)| {
+        Ok(best.map(|(polygon, slot, t, facing)| {
             let (a, b) = mesh.edge(polygon, slot);
             let edge = mesh.ground[b as usize] - mesh.ground[a as usize];
+            let point = mesh.vertices[a as usize].lerp(mesh.vertices[b as usize], t);
+            // Corners run counter-clockwise: the walkable side is left of the edge. A
+            // point behind the edge's line is nearest to its end, a corner where another
+            // wall meets it; when rounding kept that other wall a hair farther, the
+            // direction from the corner to the point is the corner's normal.
+            let away = center - up.ground(point);
+            let normal = if facing || away == glam::Vec2::ZERO {
+                edge.perp().normalize_or_zero()
+            } else {
+                away.normalize()
+            };
             WallDistance {
                 distance: reach.get(),
-                point: mesh.vertices[a as usize].lerp(mesh.vertices[b as usize], t),
-                // Corners run counter-clockwise: the walkable side is left of the edge.
-                normal: up.lift(edge.perp().normalize_or_zero()),
+                point,
+                normal: up.lift(normal),
                 polygon,
             }
         }))
