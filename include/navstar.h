@@ -1032,6 +1032,25 @@ NavstarStatus navstar_query_cancel_path(struct NavstarQuery *query, uint32_t *ou
 NavstarStatus navstar_mesh_prepare_landmarks(const struct NavstarMesh *mesh,
                                              uint32_t *out_has_table);
 
+// Builds landmark tables for `world` as it is now and publishes a snapshot that has
+// them (`World::prepare_landmarks`). A world never builds them on the query path: its
+// snapshots have tables only from this call. Later snapshots keep them while the world
+// only loses walkable ground (`navstar_world_remove_tile`,
+// `navstar_world_add_obstacle`); any change that may add ground (a tile added or
+// replaced, an obstacle moved or removed) drops them: call this again after such
+// changes (after a batch of streamed tiles, say). Takes the world's writer lock while it
+// builds (other changes wait, queries never do); about 0.1-0.5 s per few thousand
+// polygons. Snapshots taken before this call stay without tables: queries use the
+// tables on snapshots taken after it (`navstar_world_snapshot`).
+//
+// * `out_has_table` (out, optional): 1 when the world has tables now, 0 when it gets
+//   none (off-mesh links, no portals).
+//
+// # Safety
+// `world` NULL or a live world; `out_has_table` NULL or writable.
+NavstarStatus navstar_world_prepare_landmarks(const struct NavstarWorld *world,
+                                              uint32_t *out_has_table);
+
 // Chooses whether `query`'s path searches use the mesh's landmark table:
 // `NAVSTAR_LANDMARKS_BY_SIZE` (the default: on meshes of at least 500 polygons),
 // `NAVSTAR_LANDMARKS_ON` or `NAVSTAR_LANDMARKS_OFF`. The exact mode's answers are the

@@ -743,6 +743,9 @@ void test_world(const std::string &scratch_path) {
     expect_status(world.add_tile(b, tb), Status::ok, "add B");
     check(world.tile_count() == 2, "two tiles");
     const std::uint32_t polygons = a.polygon_count() + b.polygon_count();
+    bool has_tables = false;
+    expect_status(world.prepare_landmarks(&has_tables), Status::ok, "the world's landmark tables");
+    check(has_tables, "a world of two tiles with portals gets landmark tables");
 
     navstar::Mesh snapshot;
     expect_status(world.snapshot(snapshot), Status::ok, "a snapshot");

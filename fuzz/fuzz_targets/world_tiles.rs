@@ -20,6 +20,10 @@
 //!   as on new ones, succeed (complete or partial) with finite corners, starting at the
 //!   start;
 //! * a saved world loads with the same tiles and saves to the same bytes;
+//! * `navstar_world_prepare_landmarks` succeeds (and refuses a NULL world by name); on
+//!   every snapshot, before and after it and after later changes (removals keep the
+//!   tables, additions and replacements drop them), a path's length with the landmark
+//!   tables is the length without them;
 //! * `navstar_world_add_mesh_tiles` with a tile's mesh cut at a fuzzed size gives as many
 //!   tiles as `NavMesh::cut_into_tiles` in Rust, with their polygon counts; it adds
 //!   nothing (and writes nothing) when the references do not fit, when the size is not
@@ -30,7 +34,9 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use navstar::ffi::{
-    NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point, navstar_world_add_mesh_tiles,
+    NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON, NavstarStatus, NavstarTileRef,
+    navstar_mesh_nearest_point, navstar_query_set_landmarks, navstar_world_add_mesh_tiles,
+    navstar_world_prepare_landmarks,
 };
 use navstar::glam::Vec3;
 use navstar::{MeshOptions, NavMesh, TileGrid};
@@ -80,6 +86,8 @@ enum Op {
         polygon: u16,
     },
     Save,
+    /// `navstar_world_prepare_landmarks`, then a snapshot.
+    PrepareLandmarks,
 }
 
 #[derive(Arbitrary, Debug)]
@@ -359,6 +367,22 @@ impl Model {
         let start = centres[usize::from(from) % centres.len()];
         let goal = centres[usize::from(to) % centres.len()];
         let mut query = s.mesh.query();
+        let mut lengths = Vec::new();
+        for mode in [NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON] {
+            // SAFETY: a live query of this thread.
+            let status = unsafe { navstar_query_set_landmarks(query.as_ptr(), mode) };
+            assert_eq!(status, OK);
+            let answer = c_find_path(&mut query, Some(start), Some(goal), None, 64, false);
+            let length: f32 = answer.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+            lengths.push((answer.status, length));
+        }
+        assert_eq!(lengths[0].0, lengths[1].0, "status with and without landmarks");
+        assert!(
+            lengths[0].0 != OK || (lengths[0].1 - lengths[1].1).abs() <= 1e-3 * (1.0 + lengths[0].1),
+            "length {} without landmarks, {} with",
+            lengths[0].1,
+            lengths[1].1
+        );
         let answer = c_find_path(&mut query, Some(start), Some(goal), None, 64, false);
         assert!(
             matches!(answer.status, OK | PARTIAL_PATH),
@@ -484,6 +508,18 @@ fuzz_target!(|input: Input| {
             Op::Path { snapshot, from, to } => model.path(*snapshot, *from, *to),
             Op::Refs { snapshot, polygon } => model.refs(*snapshot, *polygon),
             Op::Save => model.save(),
+            Op::PrepareLandmarks => {
+                let mut has = 7u32;
+                // SAFETY: a live world; `has` writable.
+                let status = unsafe { navstar_world_prepare_landmarks(model.world.as_ptr(), &mut has) };
+                check_status_and_message("navstar_world_prepare_landmarks", status);
+                assert!(status == OK && has <= 1, "{status:?} {has}");
+                // SAFETY: NULL is refused by name.
+                let status = unsafe { navstar_world_prepare_landmarks(std::ptr::null(), &mut has) };
+                check_status_and_message("navstar_world_prepare_landmarks", status);
+                assert!(navstar_fuzz::last_error().contains("world"));
+                model.snapshot();
+            }
         }
     }
     model.snapshot();

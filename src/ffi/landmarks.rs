@@ -2,7 +2,7 @@
 //! a query's choice of whether its searches use it (`Query::set_landmarks`).
 
 use super::boundary::{FfiError, put, run};
-use super::handle::{self, NavstarMesh, NavstarQuery};
+use super::handle::{self, NavstarMesh, NavstarQuery, NavstarWorld};
 use super::status::NavstarStatus;
 
 /// `navstar_query_set_landmarks`: the table on meshes of at least 500 polygons (the
@@ -33,6 +33,34 @@ pub unsafe extern "C" fn navstar_mesh_prepare_landmarks(
     run("navstar_mesh_prepare_landmarks", || {
         let mesh = handle::borrow(mesh, "mesh")?;
         put(out_has_table, u32::from(mesh.prepare_landmarks()));
+        Ok(NavstarStatus::NavstarOk)
+    })
+}
+
+/// Builds landmark tables for `world` as it is now and publishes a snapshot that has
+/// them (`World::prepare_landmarks`). A world never builds them on the query path: its
+/// snapshots have tables only from this call. Later snapshots keep them while the world
+/// only loses walkable ground (`navstar_world_remove_tile`,
+/// `navstar_world_add_obstacle`); any change that may add ground (a tile added or
+/// replaced, an obstacle moved or removed) drops them: call this again after such
+/// changes (after a batch of streamed tiles, say). Takes the world's writer lock while it
+/// builds (other changes wait, queries never do); about 0.1-0.5 s per few thousand
+/// polygons. Snapshots taken before this call stay without tables: queries use the
+/// tables on snapshots taken after it (`navstar_world_snapshot`).
+///
+/// * `out_has_table` (out, optional): 1 when the world has tables now, 0 when it gets
+///   none (off-mesh links, no portals).
+///
+/// # Safety
+/// `world` NULL or a live world; `out_has_table` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn navstar_world_prepare_landmarks(
+    world: *const NavstarWorld,
+    out_has_table: *mut u32,
+) -> NavstarStatus {
+    run("navstar_world_prepare_landmarks", || {
+        let state = handle::borrow(world, "world")?;
+        put(out_has_table, u32::from(state.world.prepare_landmarks()));
         Ok(NavstarStatus::NavstarOk)
     })
 }

@@ -86,7 +86,7 @@ pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
 pub use handle::{NavstarCorridor, NavstarMesh, NavstarQuery, NavstarWorld};
 pub use landmarks::{
     NAVSTAR_LANDMARKS_BY_SIZE, NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON,
-    navstar_mesh_prepare_landmarks, navstar_query_set_landmarks,
+    navstar_mesh_prepare_landmarks, navstar_query_set_landmarks, navstar_world_prepare_landmarks,
 };
 pub use load::{
     NAVSTAR_FORMAT_AUTO, NAVSTAR_FORMAT_DETOUR, NAVSTAR_FORMAT_MOVINGAI_MAP,

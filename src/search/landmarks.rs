@@ -6,17 +6,24 @@
 use glam::DVec2;
 
 use crate::alloc::try_filled;
+use std::sync::Arc;
+
 use crate::mesh::landmarks::{
-    LANDMARKS, Landmarks, NO_PORTAL, PortalRow, distance_to_segment, portal_ends, round_down,
-    round_up,
+    LANDMARKS, Landmarks, NO_PORTAL, PortalRow, ROUNDING, distance_to_segment, portal_ends,
+    round_down, round_up,
 };
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, Tiled};
 use crate::search::exact::ExactSearch;
 
-/// The landmark table of `mesh`, built on the first call (see `mesh/landmarks`); `None`
-/// when the mesh gets none (a world's snapshot, off-mesh links, no portals, or a flood
-/// that grew beyond its bound).
+/// The landmark table of `mesh`, built on the first call for a plain mesh (see
+/// `mesh/landmarks`); a world's snapshot has the table its world gave it (see
+/// `World::prepare_landmarks`), never one built here on the query path. `None` when the
+/// mesh gets none (off-mesh links, no portals, a flood that grew beyond its bound, a
+/// snapshot without one).
 pub(crate) fn table(mesh: &MeshData) -> Option<&Landmarks> {
+    if mesh.tiles.len() != 1 || mesh.local_bits != 32 {
+        return mesh.landmarks.get().and_then(|t| t.as_deref());
+    }
     mesh.landmarks
         .get_or_init(|| build(mesh).map(Box::new))
         .as_deref()
@@ -25,25 +32,37 @@ pub(crate) fn table(mesh: &MeshData) -> Option<&Landmarks> {
 /// At most this many flood nodes per corner slot (plus a constant) before giving up.
 const FLOOD_NODES_PER_SLOT: usize = 64;
 
-/// The table of `mesh` (see [`table`]).
+/// The table of `mesh` (see [`table`]): of a plain mesh or of a world's snapshot (its
+/// tiles' slots numbered as the mesh numbers them, one chunk per tile).
 pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
-    if mesh.tiles.len() != 1 || mesh.local_bits != 32 || mesh.links.hop_count() > 0 {
+    if mesh.links.hop_count() > 0 {
         return None;
     }
-    let slots = mesh.corners.total_len();
-    let polygons = mesh.polygon_count() as usize;
     let what = "landmark table";
-    let mut table = Landmarks::empty(try_filled(slots, NO_PORTAL, what).ok()?);
     // Number the portals, both slots of an edge sharing one.
+    let mut chunks: Vec<Vec<u32>> = Vec::new();
+    for t in 0..mesh.corners.chunk_count() {
+        chunks.push(try_filled(mesh.corners.chunk(t).len(), NO_PORTAL, what).ok()?);
+    }
+    let shift = mesh.local_bits;
+    let at = |slot: usize| {
+        let slot = slot as u64;
+        (
+            (slot >> shift) as usize,
+            (slot & ((1u64 << shift) - 1)) as usize,
+        )
+    };
     let mut ends: Vec<(u32, u32)> = Vec::new();
-    for p in 0..polygons as u32 {
+    for p in mesh.polygon_ids() {
         for slot in mesh.corner_range(p) {
             let twin = mesh.twin[slot];
             if mesh.neighbours[slot] == NO_NEIGHBOUR || twin == NO_TWIN {
                 continue;
             }
-            let shared = table.portal_of_slot[twin as usize];
-            table.portal_of_slot[slot] = if shared != NO_PORTAL {
+            let (tt, tl) = at(twin as usize);
+            let shared = chunks[tt][tl];
+            let (st, sl) = at(slot);
+            chunks[st][sl] = if shared != NO_PORTAL {
                 shared
             } else {
                 ends.push(mesh.edge(p, slot));
@@ -54,13 +73,17 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
     if ends.is_empty() {
         return None;
     }
-    table.rows = try_filled(ends.len(), PortalRow::default(), what).ok()?;
-    table.end_hi = try_filled(ends.len(), [[f32::INFINITY; 2]; LANDMARKS], what).ok()?;
+    let portal_of_slot = Tiled::from_chunks(chunks.into_iter().map(Arc::from).collect(), shift);
+    // One row more: the row of portals the table knows nothing of.
+    let mut rows = try_filled(ends.len() + 1, PortalRow::default(), what).ok()?;
+    let mut end_hi = try_filled(ends.len() + 1, [[f32::INFINITY; 2]; LANDMARKS], what).ok()?;
+    let mut points = Vec::new();
     let mut flood = Flood::new(mesh, ends.len())?;
+    let ids: Vec<u32> = mesh.polygon_ids().collect();
     let islands = island_sizes(mesh);
     let mut covered = vec![false; islands.len()];
-    // Per polygon: its distance to the nearest landmark so far.
-    let mut nearest = try_filled(polygons, f64::INFINITY, what).ok()?;
+    // Per polygon (in the order of `ids`): its distance to the nearest landmark so far.
+    let mut nearest = try_filled(ids.len(), f64::INFINITY, what).ok()?;
     for l in 0..LANDMARKS {
         let open = (0..islands.len())
             .filter(|&i| !covered[i])
@@ -68,32 +91,31 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
         // A polygon of the largest island without a landmark, while such an island is
         // large enough.
         let seed = open
-            .filter(|&i| l == 0 || islands[i] * 2 * LANDMARKS >= polygons)
+            .filter(|&i| l == 0 || islands[i] * 2 * LANDMARKS >= ids.len())
             .and_then(|i| {
                 covered[i] = true;
-                (0..polygons as u32)
-                    .find(|&p| mesh.local_island[p as usize] as usize == i && usable(mesh, p))
+                ids.iter()
+                    .copied()
+                    .find(|&p| mesh.island(p) as usize == i && usable(mesh, p))
             });
         let home = match seed {
             Some(seed) => {
                 // The polygon farthest from the seed.
-                flood.run(mesh, &table.portal_of_slot, seed)?;
-                farthest(flood.polygon_distances(mesh, &table.portal_of_slot))
+                flood.run(mesh, &portal_of_slot, seed)?;
+                farthest(ids.iter().copied().zip(flood.polygon_distances(
+                    mesh,
+                    &portal_of_slot,
+                    &ids,
+                )))
             }
-            None => farthest(
-                nearest
-                    .iter()
-                    .copied()
-                    .enumerate()
-                    .map(|(p, d)| (p as u32, d)),
-            ),
+            None => farthest(ids.iter().copied().zip(nearest.iter().copied())),
         };
         let Some(home) = home.filter(|&p| usable(mesh, p)) else {
             break;
         };
         let point = centroid(mesh, home);
-        flood.run(mesh, &table.portal_of_slot, home)?;
-        for (portal, row) in table.rows.iter_mut().enumerate() {
+        flood.run(mesh, &portal_of_slot, home)?;
+        for (portal, row) in rows.iter_mut().take(ends.len()).enumerate() {
             let (lo, (a, b)) = (flood.lo[portal], ends[portal]);
             let [ha, hb] = flood.end_hi[portal];
             let length = mesh.ground[a as usize]
@@ -103,26 +125,50 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
             row[l] = if lo.is_finite() { round_down(lo) } else { 0.0 };
             row[LANDMARKS + l] = round_up(hi);
         }
-        for (ends, &[ha, hb]) in table.end_hi.iter_mut().zip(&flood.end_hi) {
+        for (ends, &[ha, hb]) in end_hi.iter_mut().zip(&flood.end_hi) {
             ends[l] = [round_up(ha), round_up(hb)];
         }
-        for (p, d) in flood.polygon_distances(mesh, &table.portal_of_slot) {
-            nearest[p as usize] = nearest[p as usize].min(d);
+        for (near, d) in
+            nearest
+                .iter_mut()
+                .zip(flood.polygon_distances(mesh, &portal_of_slot, &ids))
+        {
+            *near = near.min(d);
         }
-        table.points.push((home, point));
+        points.push((home, point));
     }
-    if table.points.is_empty() {
+    if points.is_empty() {
         return None;
     }
-    for row in &mut table.rows {
-        // Columns of missing landmarks give no bound.
-        for l in table.points.len()..LANDMARKS {
+    for (i, row) in rows.iter_mut().enumerate() {
+        // Columns of missing landmarks, and the unknown row, give no bound.
+        let from = if i == ends.len() { 0 } else { points.len() };
+        for l in from..LANDMARKS {
             row[l] = 0.0;
             row[LANDMARKS + l] = f32::INFINITY;
         }
     }
-    table.set_slack();
-    Some(table)
+    let slack = slack_of(&rows, &end_hi);
+    Some(Landmarks {
+        portal_of_slot,
+        rows: Arc::from(rows),
+        end_hi: Arc::from(end_hi),
+        points,
+        slack,
+    })
+}
+
+/// The allowance for rounding: [`ROUNDING`] times the longest finite distance in the
+/// table.
+fn slack_of(rows: &[PortalRow], end_hi: &[[[f32; 2]; LANDMARKS]]) -> f32 {
+    let longest = rows
+        .iter()
+        .flat_map(|r| r[LANDMARKS..].iter())
+        .chain(end_hi.iter().flatten().flatten())
+        .copied()
+        .filter(|d| d.is_finite())
+        .fold(0.0f32, f32::max);
+    (ROUNDING * f64::from(longest)) as f32 + f32::MIN_POSITIVE
 }
 
 /// One landmark's flood and the distances read from it.
@@ -154,7 +200,7 @@ impl Flood {
 
     /// Floods from the centroid of polygon `home` (portals numbered by
     /// `portal_of_slot`); `None` when the flood grew too large.
-    fn run(&mut self, mesh: &MeshData, portal_of_slot: &[u32], home: u32) -> Option<()> {
+    fn run(&mut self, mesh: &MeshData, portal_of_slot: &Tiled<u32>, home: u32) -> Option<()> {
         let point = centroid(mesh, home);
         self.home = home;
         self.lo.fill(f64::INFINITY);
@@ -207,24 +253,23 @@ impl Flood {
         Some(())
     }
 
-    /// Per polygon: the smallest distance of its portals (0 for the home polygon,
-    /// infinite where none was reached).
+    /// Per polygon of `ids` (in that order): the smallest distance of its portals (0
+    /// for the home polygon, infinite where none was reached).
     fn polygon_distances<'a>(
         &'a self,
         mesh: &'a MeshData,
-        portal_of_slot: &'a [u32],
-    ) -> impl Iterator<Item = (u32, f64)> + 'a {
-        (0..mesh.polygon_count()).map(move |p| {
+        portal_of_slot: &'a Tiled<u32>,
+        ids: &'a [u32],
+    ) -> impl Iterator<Item = f64> + 'a {
+        ids.iter().map(move |&p| {
             if p == self.home {
-                return (p, 0.0);
+                return 0.0;
             }
-            let d = mesh
-                .corner_range(p)
+            mesh.corner_range(p)
                 .map(|slot| portal_of_slot[slot])
                 .filter(|&portal| portal != NO_PORTAL)
                 .map(|portal| self.lo[portal as usize])
-                .fold(f64::INFINITY, f64::min);
-            (p, d)
+                .fold(f64::INFINITY, f64::min)
         })
     }
 }
@@ -232,8 +277,8 @@ impl Flood {
 /// The number of polygons of each island.
 fn island_sizes(mesh: &MeshData) -> Vec<usize> {
     let mut sizes = vec![0usize; mesh.island_count as usize];
-    for p in 0..mesh.polygon_count() {
-        if let Some(size) = sizes.get_mut(mesh.local_island[p as usize] as usize) {
+    for p in mesh.polygon_ids() {
+        if let Some(size) = sizes.get_mut(mesh.island(p) as usize) {
             *size += 1;
         }
     }

@@ -67,7 +67,7 @@ impl World {
                 }
             }
         }
-        self.publish(&mut state);
+        self.publish(&mut state, super::landmarks::Change::MayGrow);
         Ok(added)
     }
 

@@ -20,6 +20,7 @@ mod chunks;
 mod compose;
 mod cut_tiles;
 mod islands;
+mod landmarks;
 mod links;
 mod numbering;
 mod obstacles;
@@ -35,6 +36,7 @@ use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use crate::sync::{Mutex, MutexGuard, SnapshotCell};
 use compose::{State, Tile};
+use landmarks::{Change, WorldLandmarks};
 pub use obstacles::ObstacleId;
 pub use refs::{PolyRef, WeakNavMesh};
 use stitch::SeamRules;
@@ -241,6 +243,9 @@ pub struct World {
     current: SnapshotCell<MeshData>,
     /// The tiles and their chunks, as writers see them.
     state: Mutex<State>,
+    /// The landmark tables of [`World::prepare_landmarks`] (locked only with `state`
+    /// held).
+    landmarks: Mutex<Option<WorldLandmarks>>,
 }
 
 impl std::fmt::Debug for World {
@@ -281,6 +286,7 @@ impl World {
             options: options.clone(),
             current: SnapshotCell::new(first),
             state: Mutex::new(state),
+            landmarks: Mutex::new(None),
         })
     }
 
@@ -453,7 +459,7 @@ impl World {
         let (tile, carved) = obstacles::carved_tile(&state, tile, links, slot, generation)?;
         state.put(slot, tile)?;
         state.obstacles.set_carved(slot, carved);
-        self.publish(&mut state);
+        self.publish(&mut state, Change::MayGrow);
         Ok(TileRef { slot, generation })
     }
 
@@ -482,7 +488,7 @@ impl World {
         state.check(tile)?;
         state.take(tile.slot)?;
         state.obstacles.set_carved(tile.slot, None);
-        self.publish(&mut state);
+        self.publish(&mut state, Change::Shrinks);
         Ok(())
     }
 
@@ -533,7 +539,7 @@ impl World {
         let (new, carved) = obstacles::carved_tile(&state, mesh, links, slot, generation)?;
         state.swap(slot, new, generation)?;
         state.obstacles.set_carved(slot, carved);
-        self.publish(&mut state);
+        self.publish(&mut state, Change::MayGrow);
         Ok(TileRef { slot, generation })
     }
 
@@ -610,7 +616,7 @@ impl World {
         state.claim(tile.slot)?;
         let new = Tile::new(mesh, links, tile.slot, tile.generation, &state)?;
         state.put(tile.slot, new)?;
-        self.publish(&mut state);
+        self.publish(&mut state, Change::MayGrow);
         Ok(())
     }
 
@@ -620,10 +626,20 @@ impl World {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Publishes the snapshot of `state` (called with the writers' lock held, so
-    /// snapshots are published in the order of the changes).
-    fn publish(&self, state: &mut State) {
-        self.current.store(Arc::new(state.snapshot()));
+    /// Publishes the snapshot of `state` after a change of kind `change`, with the
+    /// world's landmark tables when the change keeps them (called with the writers'
+    /// lock held, so snapshots are published in the order of the changes).
+    fn publish(&self, state: &mut State, change: Change) {
+        let data = state.snapshot();
+        self.carry_landmarks(&data, change);
+        self.current.store(Arc::new(data));
+    }
+
+    /// The landmark tables (lock `state` first).
+    fn landmark_tables(&self) -> MutexGuard<'_, Option<WorldLandmarks>> {
+        self.landmarks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -653,3 +669,6 @@ mod snapshot_tests;
 
 #[cfg(test)]
 mod island_tests;
+
+#[cfg(test)]
+mod landmark_tests;

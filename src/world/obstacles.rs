@@ -324,7 +324,7 @@ impl World {
             Ok(changed) => {
                 state.obstacles.last_id = id;
                 if changed {
-                    self.publish(&mut state);
+                    self.publish(&mut state, super::landmarks::Change::Shrinks);
                 }
                 Ok(ObstacleId(id))
             }
@@ -371,7 +371,7 @@ impl World {
         match recarve(&mut state, &slots, &[&old, obstacle]) {
             Ok(changed) => {
                 if changed {
-                    self.publish(&mut state);
+                    self.publish(&mut state, super::landmarks::Change::MayGrow);
                 }
                 Ok(())
             }
@@ -415,7 +415,7 @@ impl World {
         match recarve(&mut state, &slots, &[&old]) {
             Ok(changed) => {
                 if changed {
-                    self.publish(&mut state);
+                    self.publish(&mut state, super::landmarks::Change::MayGrow);
                 }
                 Ok(())
             }

@@ -175,3 +175,91 @@ fn landmarks_are_prepared_and_chosen_per_query() {
         navstar_mesh_free(mesh);
     }
 }
+
+#[test]
+fn a_world_prepares_its_tables_and_answers_the_same() {
+    use crate::world::{add_ok, grid_tile, new_world, remove};
+    use navstar::ffi::{navstar_world_prepare_landmarks, navstar_world_snapshot};
+
+    // Four 16 x 16 tiles of the random grid, side by side in a square.
+    let cells = cells();
+    let world = new_world();
+    let mut tiles = Vec::new();
+    for (x0, z0) in [(0u32, 0u32), (16, 0), (0, 16), (16, 16)] {
+        let part: Vec<u8> = (z0..z0 + 16)
+            .flat_map(|z| (x0..x0 + 16).map(move |x| (z, x)))
+            .map(|(z, x)| cells[(z * SIDE + x) as usize])
+            .collect();
+        let tile = grid_tile(16, 16, &part, x0 as f32, z0 as f32);
+        tiles.push(add_ok(&world, &tile));
+    }
+    // SAFETY: a live world; `has` writable; NULL handles are refused by name.
+    unsafe {
+        let mut has = 7u32;
+        assert_status(
+            navstar_world_prepare_landmarks(world.0, &mut has),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+        assert_eq!(has, 1);
+        assert_status(
+            navstar_world_prepare_landmarks(world.0, ptr::null_mut()),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+        assert_status(
+            navstar_world_prepare_landmarks(ptr::null(), &mut has),
+            NavstarStatus::NavstarErrorNullArgument,
+            &["world"],
+        );
+    }
+    // The exact lengths with and without the tables agree, before and after a removal
+    // (which keeps them).
+    for round in 0..2 {
+        if round == 1 {
+            assert_status(remove(&world, tiles[3]), NavstarStatus::NavstarOk, &[]);
+        }
+        let mut snapshot = ptr::null_mut();
+        let mut query = ptr::null_mut();
+        // SAFETY: a live world; outputs writable; handles freed below.
+        unsafe {
+            assert_status(
+                navstar_world_snapshot(world.0, &mut snapshot),
+                NavstarStatus::NavstarOk,
+                &[],
+            );
+            assert_status(
+                navstar_query_create(snapshot, &mut query),
+                NavstarStatus::NavstarOk,
+                &[],
+            );
+        }
+        let mut rng = Rng(0x77 + round);
+        let mut compared = 0;
+        for _ in 0..30 {
+            let mut point = || [rng.unit() * 32.0, 0.0, rng.unit() * 32.0];
+            let (s, g) = (point(), point());
+            let mut lengths = Vec::new();
+            for mode in [NAVSTAR_LANDMARKS_ON, NAVSTAR_LANDMARKS_OFF] {
+                // SAFETY: a live query of this thread.
+                assert_status(
+                    unsafe { navstar_query_set_landmarks(query, mode) },
+                    NavstarStatus::NavstarOk,
+                    &[],
+                );
+                lengths.push(c_length(query, s, g));
+            }
+            assert_eq!(lengths[0].0, lengths[1].0, "{s:?} -> {g:?}");
+            if lengths[0].0 == NavstarStatus::NavstarOk {
+                assert!((lengths[0].1 - lengths[1].1).abs() <= 1e-3, "{lengths:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 10, "{compared} paths compared");
+        // SAFETY: made above, freed once.
+        unsafe {
+            navstar_query_free(query);
+            navstar_mesh_free(snapshot);
+        }
+    }
+}

@@ -48,6 +48,7 @@ mod stress;
 mod threads;
 mod tighten;
 mod world;
+mod world_landmarks;
 
 use glam::Vec3;
 use navstar::{PathMode, PathOptions};

@@ -1476,6 +1476,18 @@ class World {
     Result replace_tile(const TileRef &tile, const Mesh &mesh, TileRef &out) {
         return Result::from_c(navstar_world_replace_tile(raw_, tile, mesh.get(), &out));
     }
+    // Builds landmark tables for the world as it is now (navstar_world_prepare_landmarks)
+    // and publishes a snapshot with them; later snapshots keep them through tile removals
+    // and added obstacles, and lose them when ground may be added (call it again then).
+    // has_table is set to whether the world has them (none with off-mesh links).
+    Result prepare_landmarks(bool *has_table = nullptr) const {
+        std::uint32_t has = 0;
+        Result result = Result::from_c(navstar_world_prepare_landmarks(raw_, &has));
+        if (has_table && result.ok()) {
+            *has_table = has != 0;
+        }
+        return result;
+    }
     // The world as it is now, as an immutable Mesh that every query takes.
     Result snapshot(Mesh &out) const {
         out.reset();

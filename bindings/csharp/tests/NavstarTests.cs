@@ -1060,6 +1060,7 @@ internal static unsafe partial class NavstarTests
             TileRef ta = world.AddTile(a);
             TileRef tb = world.AddTile(b);
             Check(world.TileCount == 2 && ta.World == tb.World && ta.Slot != tb.Slot, "two tiles in one world");
+            Check(world.PrepareLandmarks(), "a world of two tiles with portals gets landmark tables");
             int polygons = a.PolygonCount + b.PolygonCount;
             using (NavstarMesh snapshot = world.Snapshot())
             using (NavstarQuery query = snapshot.CreateQuery())

@@ -34,12 +34,15 @@
 
 #[cfg(test)]
 mod admissible_tests;
+mod carry;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
+
 use glam::DVec2;
 
-use crate::mesh::MeshData;
+use crate::mesh::{MeshData, Tiled};
 
 /// The number of landmarks per table.
 pub(crate) const LANDMARKS: usize = 8;
@@ -49,29 +52,36 @@ pub(crate) const NO_PORTAL: u32 = u32::MAX;
 
 /// Relative allowance for rounding (the distances are measured in `f64`, stored in
 /// `f32`, and searches add `f32` lengths), times the longest distance in the table.
-const ROUNDING: f64 = 1e-5;
+pub(crate) const ROUNDING: f64 = 1e-5;
 
 /// One portal's distances: `lo` then `hi` per landmark (one cache line).
 pub(crate) type PortalRow = [f32; 2 * LANDMARKS];
 
 /// The landmark table of one mesh.
 pub(crate) struct Landmarks {
-    /// Per corner slot: its portal's index (both slots of a portal share it), or
-    /// [`NO_PORTAL`] for a wall.
-    pub(crate) portal_of_slot: Vec<u32>,
+    /// Per corner slot: its portal's index (both slots of a portal share it),
+    /// [`NO_PORTAL`] for a wall, or [`Landmarks::unknown`] where the table knows
+    /// nothing (a tile of a world changed after the table was built). One chunk per
+    /// tile, as the mesh's own per-slot tables.
+    pub(crate) portal_of_slot: Tiled<u32>,
     /// Per portal: `lo_L` (0 where `L` does not reach it) then `hi_L` (infinite there).
-    pub(crate) rows: Vec<PortalRow>,
+    /// The last row is [`Landmarks::unknown`]'s: 0 and infinite throughout.
+    pub(crate) rows: Arc<[PortalRow]>,
     /// Per portal and landmark: upper bounds of the distances of its two ends as points
     /// of the portal (a vertex where polygons touch only at a corner has a distance per
     /// side), in the order of the portal's lower slot; infinite where unknown. Read only
     /// when a goal's bounds are made.
-    pub(crate) end_hi: Vec<[[f32; 2]; LANDMARKS]>,
+    pub(crate) end_hi: Arc<[[[f32; 2]; LANDMARKS]]>,
     /// Per landmark: its polygon and point (ground plane); fewer than [`LANDMARKS`] on
-    /// tiny meshes (the missing ones' columns give no bound).
+    /// tiny meshes (the missing ones' columns give no bound). The polygon is
+    /// [`NO_HOME`] once its tile changed.
     pub(crate) points: Vec<(u32, DVec2)>,
     /// The absolute allowance subtracted from every bound.
     pub(crate) slack: f32,
 }
+
+/// A landmark whose polygon is gone: no polygon is its home.
+pub(crate) const NO_HOME: u32 = u32::MAX;
 
 /// What a search towards one goal needs from a table: per landmark bounds of the goal's
 /// distance, and the allowance.
@@ -83,34 +93,16 @@ pub(crate) struct GoalBounds {
 }
 
 impl Landmarks {
-    /// A table with `portal_of_slot` (one entry per corner slot, [`NO_PORTAL`] until
-    /// numbered), no portal row and no landmark.
-    pub(crate) fn empty(portal_of_slot: Vec<u32>) -> Landmarks {
-        Landmarks {
-            portal_of_slot,
-            rows: Vec::new(),
-            end_hi: Vec::new(),
-            points: Vec::new(),
-            slack: 0.0,
-        }
-    }
-
-    /// Sets the allowance from the longest finite distance in the table.
-    pub(crate) fn set_slack(&mut self) {
-        let longest = self
-            .rows
-            .iter()
-            .flat_map(|r| r[LANDMARKS..].iter())
-            .chain(self.end_hi.iter().flatten().flatten())
-            .copied()
-            .filter(|d| d.is_finite())
-            .fold(0.0f32, f32::max);
-        self.slack = (ROUNDING * f64::from(longest)) as f32 + f32::MIN_POSITIVE;
+    /// The portal number of the row that bounds nothing (0 and infinite for every
+    /// landmark): slots of tiles that changed after the table was built point to it.
+    #[inline(always)]
+    pub(crate) fn unknown(&self) -> u32 {
+        self.rows.len() as u32 - 1
     }
 
     /// The bytes the table holds.
     pub(crate) fn bytes(&self) -> usize {
-        4 * self.portal_of_slot.len()
+        4 * self.portal_of_slot.total_len()
             + std::mem::size_of::<PortalRow>() * self.rows.len()
             + std::mem::size_of::<[[f32; 2]; LANDMARKS]>() * self.end_hi.len()
             + std::mem::size_of::<(u32, DVec2)>() * self.points.len()

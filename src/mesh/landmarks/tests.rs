@@ -27,8 +27,9 @@ fn a_strip_gets_exact_geodesic_bounds() {
     let mesh = strip(10);
     let data = mesh.data();
     let table = crate::search::landmarks::table(data).expect("a strip has portals");
-    // Nine portals at x = 1..9, each shared by its two slots.
-    assert_eq!(table.rows.len(), 9);
+    // Nine portals at x = 1..9, each shared by its two slots, and the unknown row.
+    assert_eq!(table.rows.len(), 10);
+    assert_eq!(table.unknown(), 9);
     let slots: Vec<u32> = (0..data.polygon_count())
         .flat_map(|p| data.corner_range(p))
         .map(|s| table.slot_node(s))

@@ -84,6 +84,9 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_prepare_landmarks(NavstarMesh mesh, out uint hasTable);
 
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_prepare_landmarks(NavstarWorld world, out uint hasTable);
+
         // The binary format (.navstar).
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_save(NavstarMesh mesh, byte* buffer, uint capacity, out uint size);

@@ -159,6 +159,20 @@ namespace Navstar
             return replaced;
         }
 
+        /// <summary>
+        /// Builds landmark tables for the world as it is now and publishes a snapshot with them
+        /// (snapshots taken later use them); later snapshots keep them through tile removals and
+        /// added obstacles and lose them when ground may be added (a tile added or replaced, an
+        /// obstacle moved or removed): call it again then. Returns whether the world has them
+        /// (none with off-mesh links).
+        /// </summary>
+        public bool PrepareLandmarks()
+        {
+            uint has;
+            NavstarException.ThrowIfError(NativeMethods.navstar_world_prepare_landmarks(this, out has));
+            return has != 0;
+        }
+
         /// <summary>The world as it is now, as an immutable mesh (dispose it when done).</summary>
         public NavstarMesh Snapshot()
         {

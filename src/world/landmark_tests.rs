@@ -1,0 +1,119 @@
+//! A world's landmark bounds are lower bounds on every snapshot that keeps them: from
+//! points all along every portal of the snapshot (its fine layer and its merged copy),
+//! the bound towards a random goal never exceeds the exact mode's shortest way there
+//! (measured without the table), after tiles were removed and obstacles carved; the
+//! tiles those changes touched get the unknown row, the others keep theirs.
+
+use glam::{Vec2, Vec3};
+use proptest::prelude::*;
+
+use super::{World, WorldOptions};
+use crate::mesh::{MeshData, NavMesh, TileGrid};
+use crate::{MeshOptions, Obstacle, PathMode, PathOptions, PathStatus, Query};
+
+/// The exact shortest length from `a` to `b` on `snapshot`, without the table;
+/// infinite when there is none.
+fn exact(query: &mut Query, a: Vec3, b: Vec3) -> f32 {
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    match query.find_path_vec(a, b, &options) {
+        Ok(path) if path.status == PathStatus::Complete => path.length(),
+        _ => f32::INFINITY,
+    }
+}
+
+/// Checks every portal of `data` (a layer of `snapshot`) against the shortest ways to
+/// `goal`; returns how many portal sides had a known row and how many the unknown one.
+fn check_layer(
+    data: &MeshData,
+    snapshot: &NavMesh,
+    goal: Vec3,
+) -> Result<(usize, usize), TestCaseError> {
+    let Some(table) = crate::search::landmarks::table(data) else {
+        return Ok((0, 0));
+    };
+    let Some(near) = data.nearest_point(goal, f32::INFINITY, |_| true) else {
+        return Ok((0, 0));
+    };
+    let point = Vec2::new(near.point.x, near.point.z).as_dvec2();
+    let bounds = table.goal(data, [near.polygon], point);
+    let mut walk = Query::new(snapshot);
+    walk.set_landmarks(false);
+    let (mut known, mut unknown) = (0, 0);
+    for p in data.polygon_ids() {
+        for slot in data.corner_range(p) {
+            let node = table.slot_node(slot);
+            if node == crate::mesh::landmarks::NO_PORTAL {
+                continue;
+            }
+            if node == table.unknown() {
+                unknown += 1;
+                prop_assert_eq!(table.remaining(&bounds, node), 0.0);
+                continue;
+            }
+            known += 1;
+            let (u, w) = data.edge(p, slot);
+            let (a, b) = (data.vertices[u as usize], data.vertices[w as usize]);
+            let h = table.remaining(&bounds, node);
+            if h == 0.0 {
+                continue;
+            }
+            let shortest = [0.02, 0.5, 0.98]
+                .iter()
+                .map(|&t| exact(&mut walk, a.lerp(b, t), near.point))
+                .fold(f32::INFINITY, f32::min);
+            prop_assert!(
+                h <= shortest + 1e-4 * (1.0 + shortest),
+                "portal {node} of polygon {p}: bound {h} above the shortest way {shortest} to {goal}"
+            );
+        }
+    }
+    Ok((known, unknown))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn kept_bounds_stay_below_the_shortest_ways(
+        walkable in proptest::collection::vec(prop::bool::weighted(0.8), 24 * 16),
+        removed in proptest::collection::vec(0usize..24, 1..3),
+        disc in (0.0f32..24.0, 0.0f32..16.0),
+        goals in proptest::collection::vec((0.0f32..24.0, 0.0f32..16.0), 2),
+    ) {
+        let grid = TileGrid {
+            width: 24,
+            height: 16,
+            walkable: &walkable,
+            cell_size: 1.0,
+            origin: Vec3::ZERO,
+        };
+        let Ok(mesh) = NavMesh::from_grid(&grid, &MeshOptions::default()) else { return Ok(()) };
+        let world = World::new(&WorldOptions::default()).unwrap();
+        let Ok(cut) = mesh.cut_into_tiles(4.0) else { return Ok(()) };
+        let tiles = world.add_tiles(&cut).unwrap();
+        if !world.prepare_landmarks() {
+            return Ok(());
+        }
+        for &r in &removed {
+            if let Some(&tile) = tiles.get(r % tiles.len().max(1)) {
+                let _ = world.remove_tile(tile);
+            }
+        }
+        let obstacle = Obstacle::circle(Vec2::new(disc.0, disc.1), 0.7).unwrap();
+        let _ = world.add_obstacle(&obstacle).unwrap();
+        prop_assert!(world.landmark_bytes() > 0);
+        let snapshot = world.snapshot();
+        let data = snapshot.data();
+        let (mut known, mut unknown) = (0, 0);
+        for &(x, z) in &goals {
+            let goal = Vec3::new(x, 0.0, z);
+            for layer in [Some(data), data.coarse().map(|c| &*c.mesh)].into_iter().flatten() {
+                let (k, u) = check_layer(layer, &snapshot, goal)?;
+                known += k;
+                unknown += u;
+            }
+        }
+        // The removal re-stitched its neighbours: some sides are unknown, most are not.
+        prop_assert!(known > 0 && unknown > 0, "{known} known, {unknown} unknown");
+    }
+}
