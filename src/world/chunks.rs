@@ -7,27 +7,10 @@ use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
 
-use super::compose::Tile;
-use super::restitch::Seam;
 use super::stitch::{SeamRules, SplitTile};
+use super::stitched::{Seam, TileChunks};
+use super::tile::Tile;
 use crate::mesh::{NO_NEIGHBOUR, NO_TWIN, portal_of_slot};
-
-/// One tile's chunks of the per-element tables that stitching changes (ids global). A
-/// vertex is a wall vertex when a wall of the world ends at its point: a wall of its own
-/// tile, or of a neighbour (whose vertex there is another, at the same point); where
-/// seams join tiles all round a point, no wall ends there and no path bends there.
-#[derive(Clone)]
-pub(super) struct TileChunks {
-    pub vertices: Arc<[Vec3]>,
-    pub ground: Arc<[Vec2]>,
-    pub poly_start: Arc<[u32]>,
-    pub corners: Arc<[u32]>,
-    pub neighbours: Arc<[u32]>,
-    pub portals: Arc<[[u32; 2]]>,
-    pub twin: Arc<[u32]>,
-    pub wall_vertex: Arc<[bool]>,
-    pub dead_end: Arc<[bool]>,
-}
 
 /// The chunks of `tile` (in the slot whose first id is `base`) after `split`, with its
 /// `seams` (local slots after splitting) joined.

@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::compose::{Tile, layer_of};
+use super::tile::{Tile, layer_of};
 
 mod split;
 

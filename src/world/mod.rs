@@ -4,12 +4,19 @@
 //!
 //! A snapshot is a [`NavMesh`] whose per-element tables are stored in chunks, one per tile
 //! slot (see the `Tiled` tables of `mesh/`): every query works on it unchanged. A tile's
-//! chunks are built from its own mesh ([`compose`]), its wall edges split and joined to
-//! its neighbours' where they overlap ([`stitch`]). A change builds new chunks for the
-//! tile and its neighbours only and publishes a new snapshot that shares every other
-//! chunk with the previous one. [`links`] keeps each tile's off-mesh links and attaches
-//! the links between tiles when both their tiles are present. [`refs`] holds the polygon references that name their
-//! tile's generation.
+//! chunks are built from its own mesh ([`chunks`]), its wall edges split and joined to
+//! its neighbours' where they overlap ([`stitch`]). A change ([`compose`]) builds new
+//! chunks for the tile and its neighbours only ([`restitch`]) and publishes a new
+//! snapshot ([`snapshot`]) that shares every other chunk with the previous one.
+//! [`links`] keeps each tile's off-mesh links and [`relink`] attaches the links between
+//! tiles when both their tiles are present. [`refs`] holds the polygon references that
+//! name their tile's generation.
+//!
+//! The files form layers, each using only those before it (see `docs/architecture.md`):
+//! [`tile`] (a tile and what stitching made of it, [`stitched`]) below the operations
+//! on tiles ([`chunks`], [`islands`], [`obstacle_set`]), those below [`state`] (the
+//! world's tiles by slot), and that below the changes of the state ([`restitch`],
+//! [`relink`], [`snapshot`], then [`compose`], [`obstacles`], [`cut_tiles`]).
 //!
 //! Writers take a `Mutex`; [`World::snapshot`] takes no lock (`arc-swap`): it returns the
 //! last published snapshot, which stays whole (and keeps removed tiles alive) for as long
@@ -23,11 +30,16 @@ mod islands;
 mod landmarks;
 mod links;
 mod numbering;
+mod obstacle_set;
 mod obstacles;
 mod refs;
+mod relink;
 mod restitch;
 mod snapshot;
+mod state;
 pub(crate) mod stitch;
+mod stitched;
+mod tile;
 
 use std::sync::{Arc, PoisonError};
 
@@ -35,11 +47,12 @@ use crate::error::MeshError;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use crate::sync::{Mutex, MutexGuard, SnapshotCell};
-use compose::{State, Tile};
 use landmarks::{Change, WorldLandmarks};
 pub use obstacles::ObstacleId;
 pub use refs::{PolyRef, WeakNavMesh};
+use state::State;
 use stitch::SeamRules;
+use tile::Tile;
 
 /// Options of a [`World`]: `WorldOptions::default()` (Y up, 1024 tile slots, seam
 /// tolerance 0.001, climb 0.25), changed with the `with_*` methods.

@@ -18,37 +18,19 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::chunks::{TileChunks, compose, wall_ends, walls_across};
-use super::compose::{MERGED_SHARE, State, Tile};
+use super::chunks::{compose, wall_ends, walls_across};
+use super::state::State;
 use super::stitch::{Overlap, SplitTile, overlaps, seam_pairs, split_tile};
+use super::stitched::{Seam, Stitched, TileChunks};
+use super::tile::Tile;
 use crate::error::MeshError;
 
-/// What stitching made of a tile in one layer.
-pub(super) struct Stitched {
-    pub split: SplitTile,
-    pub chunks: TileChunks,
-    /// `[local island, other tile's slot, its local island]` for every pair of islands
-    /// joined by a seam (both directions are recorded, one by each tile).
-    pub island_links: Vec<[u32; 3]>,
-    /// Per neighbour slot the tile overlaps (only those), the overlaps with the tile's
-    /// edges as `a`, in the order they were found from the lower slot's side.
-    overlaps: Vec<(u32, Vec<Overlap>)>,
-    /// The tile's seam slots, by slot.
-    seams: Vec<Seam>,
-    /// `chunks.wall_vertex` before the walls of neighbours were added: the ends of the
-    /// tile's own walls left after stitching.
-    own_walls: Arc<[bool]>,
-}
-
-/// A seam slot of a tile: its local slot (after splitting) and the polygon that owns it
-/// (local id), the polygon across it and that polygon's slot (global ids).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct Seam {
-    pub slot: u32,
-    pub owner: u32,
-    pub polygon: u32,
-    pub twin: u32,
-}
+/// A world keeps its tiles' merged layers (and its snapshots a merged copy for the
+/// exact mode) while they hold at most this share of its polygons: below that, the copy
+/// saves the exact search few nodes, and costs each change a second layer and each
+/// exact query a second set of tables in the caches (a grid map cut into tiles merges
+/// by well under 1%).
+const MERGED_SHARE: f64 = 0.9;
 
 /// What a tile that keeps its split gets from a change.
 struct Kept {

@@ -4,9 +4,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::chunks::TileChunks;
-use super::compose::{State, Tile, layer_of};
 use super::islands::Islands;
+use super::state::State;
+use super::stitched::TileChunks;
+use super::tile::{Tile, layer_of};
 use crate::geometry::Aabb;
 use crate::mesh::{CoarseMesh, ElementTables, Links, MeshData, TileInfo, Tiled};
 

@@ -22,6 +22,7 @@ mod iron_harvest;
 mod joined;
 mod landmarks;
 mod levels;
+mod oracle;
 mod radius;
 mod scenes;
 mod tiles;

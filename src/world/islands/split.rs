@@ -17,7 +17,7 @@
 //! general update of [`Islands::update`] runs otherwise.
 
 use super::{Islands, SlotIslands, joins_of};
-use crate::world::compose::{Tile, layer_of};
+use crate::world::tile::{Tile, layer_of};
 
 /// One search of [`Islands::update_after_removal`]: the local islands it found (in
 /// order) and those still to look across.
