@@ -1591,8 +1591,9 @@ void navstar_world_free(struct NavstarWorld *world);
 // * `out_tile` (out): the new tile's reference; zeroed on error.
 //
 // A full world, a tile with more polygons (vertices, corners, links) than a slot of this
-// world numbers, a tile of another up axis, or a snapshot of a world, is
-// `NAVSTAR_ERROR_INVALID_ARGUMENT` with a message saying which. The world is then
+// world numbers, a tile of another up axis, a snapshot of a world, or a tile lying on
+// another one on one level so that an edge would join two tiles at once ("must not
+// overlap"), is `NAVSTAR_ERROR_INVALID_ARGUMENT` with a message saying which. The world is then
 // unchanged. The tile's own off-mesh links (both ends on it) come with it.
 //
 // # Safety

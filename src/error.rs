@@ -233,6 +233,17 @@ pub enum MeshError {
         /// How many a slot numbers.
         max: u64,
     },
+    /// A wall edge would join two tiles at once: the tile in slot `slot` and the tiles in
+    /// slots `others` lie on one another on one level (their edges meet it at the same
+    /// place within the seam tolerance and the climb), which a world refuses, as it
+    /// could not tell which one a path crosses into.
+    #[error("the tile in slot {slot} would join the tiles in slots {} and {} along one edge: tiles on one level must not overlap", others[0], others[1])]
+    OverlappingTiles {
+        /// The tile whose edge would join twice.
+        slot: u32,
+        /// The two tiles it would join there.
+        others: [u32; 2],
+    },
     /// A [`crate::TileRef`] names no tile of the world: the tile was removed or replaced
     /// (or the reference comes from another world).
     #[error("{}", stale_message("tile", *.slot, *.generation, *.current))]

@@ -20,6 +20,9 @@
 //!   as on new ones, succeed (complete or partial) with finite corners, starting at the
 //!   start;
 //! * a saved world loads with the same tiles and saves to the same bytes;
+//! * a tile that would lie on another on one level (an edge joining two tiles at once)
+//!   may be refused (`NAVSTAR_ERROR_INVALID_ARGUMENT`, "must not overlap"), and then
+//!   the world is unchanged;
 //! * `navstar_world_prepare_landmarks` succeeds (and refuses a NULL world by name); on
 //!   every snapshot, before and after it and after later changes (removals keep the
 //!   tables, additions and replacements drop them), a path's length with the landmark
@@ -129,9 +132,24 @@ struct Model {
 }
 
 impl Model {
+    /// Whether the call that gave `status` was refused because the tile would overlap
+    /// another on one level (which the model does not predict); then the world must be
+    /// as it was (`before`).
+    fn refused_overlap(&self, status: NavstarStatus, before: &[NavstarTileRef]) -> bool {
+        if status != INVALID_ARGUMENT || !navstar_fuzz::last_error().contains("must not overlap") {
+            return false;
+        }
+        assert_eq!(self.world.tiles(), before, "a refused overlapping tile changed the world");
+        true
+    }
+
     fn add(&mut self, spec: &TileSpec) {
         let mesh = spec.build();
+        let before = self.world.tiles();
         let (status, reference) = self.world.add(&mesh);
+        if self.refused_overlap(status, &before) {
+            return;
+        }
         if (self.tiles.len() as u32) < self.max_tiles {
             assert_eq!(status, OK, "adding to a world with room");
         } else {
@@ -233,6 +251,9 @@ impl Model {
             );
             return;
         }
+        if self.refused_overlap(status, &before) {
+            return;
+        }
         assert_eq!(
             (status, count as usize),
             (OK, n),
@@ -308,6 +329,9 @@ impl Model {
         let (status, new) = self.world.replace(reference, &mesh);
         if i == usize::MAX {
             return self.check_refused(status, reference, &before);
+        }
+        if self.refused_overlap(status, &before) {
+            return;
         }
         assert_eq!(status, OK);
         assert_eq!((new.world, new.slot), (reference.world, reference.slot));

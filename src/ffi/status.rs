@@ -131,6 +131,7 @@ impl From<&MeshError> for NavstarStatus {
             | MeshError::TooLarge(_)
             | MeshError::WorldFull { .. }
             | MeshError::TileTooLarge { .. }
+            | MeshError::OverlappingTiles { .. }
             | MeshError::InvalidObstacle { .. }
             | MeshError::TileCut { .. } => NavstarStatus::NavstarErrorInvalidArgument,
             MeshError::StaleTile { .. } | MeshError::StaleObstacle { .. } => {

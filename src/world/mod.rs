@@ -389,7 +389,9 @@ impl World {
     /// itself a snapshot of a world;
     /// [`MeshError::WorldFull`] when every slot holds a tile;
     /// [`MeshError::TileTooLarge`] when the tile, or a neighbour split along the new
-    /// seams, has more elements than a slot numbers. The world is unchanged.
+    /// seams, has more elements than a slot numbers;
+    /// [`MeshError::OverlappingTiles`] when the tile lies on another one on one level so
+    /// that an edge would join two tiles at once. The world is unchanged.
     ///
     /// # Example
     /// ```

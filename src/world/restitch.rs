@@ -53,6 +53,49 @@ struct Plan {
 const NONE: usize = usize::MAX;
 
 impl State {
+    /// Refuses a change after which a slot would join two tiles: a slot of a re-stitched
+    /// tile (of `again`, whose new seams are `seams`) paired twice, or a kept tile's slot
+    /// (`kept_seams`) paired now with another tile than it is. That happens only where
+    /// two tiles lie on one another on one level.
+    fn check_single_joins(
+        &self,
+        again: &[u32],
+        seams: &[Vec<Seam>],
+        kept_seams: &[(u32, Seam)],
+        merged: bool,
+    ) -> Result<(), MeshError> {
+        let tile_of = |polygon: u32| (u64::from(polygon) >> self.local_bits) as u32;
+        for (&t, seams) in again.iter().zip(seams) {
+            let mut by_slot: Vec<&Seam> = seams.iter().collect();
+            by_slot.sort_unstable_by_key(|s| s.slot);
+            if let Some(pair) = by_slot.windows(2).find(|w| w[0].slot == w[1].slot) {
+                return Err(MeshError::OverlappingTiles {
+                    slot: t,
+                    others: [tile_of(pair[0].polygon), tile_of(pair[1].polygon)],
+                });
+            }
+        }
+        for &(u, seam) in kept_seams {
+            let present = &self.layer(u, merged).stitched().seams;
+            let at = present.partition_point(|s| s.slot < seam.slot);
+            match present.get(at) {
+                Some(s) if s.slot == seam.slot && tile_of(s.polygon) == tile_of(seam.polygon) => {}
+                found => {
+                    return Err(MeshError::OverlappingTiles {
+                        slot: u,
+                        others: [
+                            found.map_or(tile_of(seam.polygon), |s| tile_of(s.polygon)),
+                            tile_of(seam.polygon),
+                        ],
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl State {
     /// Stitches again what the change of the tiles of `changed` can affect: `touched`,
     /// their neighbours (present; neighbour lists up to date), and the tiles with seams
     /// towards those. Nothing changes on error.
@@ -268,6 +311,7 @@ impl State {
                 break (seams, island_links, kept_seams);
             }
         };
+        self.check_single_joins(&again, &seams, &kept_seams, merged)?;
 
         let mut chunks: Vec<TileChunks> = again
             .iter()

@@ -536,3 +536,32 @@ fn a_point_closed_all_round_by_seams_is_no_wall_vertex() {
     world.remove_tile(refs[3]).unwrap();
     assert_eq!(walls_at(&world.snapshot(), 1.0, 0.0, 1.0), [true; 3]);
 }
+
+#[test]
+fn a_tile_on_another_on_one_level_is_refused_where_an_edge_would_join_both() {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    let a = world.add_tile(&grid_tile(0.0, 0.0, &["."])).unwrap();
+    let b = world.add_tile(&grid_tile(1.0, 0.0, &["."])).unwrap();
+    // The same square as `a`: its edge x = 1 would join `b`, whose edge there joins `a`.
+    let error = world.add_tile(&grid_tile(0.0, 0.0, &["."])).unwrap_err();
+    assert!(
+        matches!(error, MeshError::OverlappingTiles { others, .. } if others.contains(&a.slot()) || others.contains(&b.slot())),
+        "{error}"
+    );
+    assert!(error.to_string().contains("must not overlap"), "{error}");
+    // Nothing changed: two tiles, joined at one seam.
+    assert_eq!(world.tile_count(), 2);
+    let snapshot = world.snapshot();
+    check_invariants(snapshot.data(), 1e-3);
+    assert_eq!(snapshot.island_count(), 1);
+    // Replacing `b` by a square on `a` is refused the same way (the seam would join `a`
+    // twice over), and keeps `b`.
+    let c = world.add_tile(&grid_tile(-1.0, 0.0, &["."])).unwrap();
+    assert!(matches!(
+        world.replace_tile(b, &grid_tile(0.0, 0.0, &["."])),
+        Err(MeshError::OverlappingTiles { .. })
+    ));
+    assert_eq!(world.tile_count(), 3);
+    check_invariants(world.snapshot().data(), 1e-3);
+    let _ = c;
+}
