@@ -37,8 +37,9 @@ impl Query {
     /// never makes an estimate exceed the true remaining cost, so the exact mode's
     /// answer is the same either way and the default mode's paths differ only where the
     /// search order changes its choice among corridors. Off, the searches use the
-    /// straight-line estimates alone. Meshes of several tiles (a world's snapshot) and
-    /// meshes with off-mesh links have no table.
+    /// straight-line estimates alone. Meshes with off-mesh links have no table; a
+    /// world's snapshot has one only when its world built it
+    /// ([`crate::World::prepare_landmarks`]), never on a search.
     ///
     /// # Example
     /// ```

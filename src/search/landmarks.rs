@@ -330,8 +330,10 @@ impl crate::NavMesh {
     /// time to keep the cost off the query path). The table sharpens the estimates of
     /// both path modes with geodesic distances from a few landmark points, and stays
     /// valid under flag changes, filters and area costs (see the README's "Landmark
-    /// heuristic"). A mesh of several tiles (a world's snapshot), with off-mesh links or
-    /// without portals gets none; its searches use the straight-line estimates alone.
+    /// heuristic"). A mesh with off-mesh links or without portals gets none; its
+    /// searches use the straight-line estimates alone. On a world's snapshot this builds
+    /// nothing and tells whether the snapshot has tables: a world builds them with
+    /// [`crate::World::prepare_landmarks`].
     ///
     /// # Example
     /// ```

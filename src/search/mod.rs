@@ -3,11 +3,13 @@
 //! cost; [`exact`] finds the exact shortest path of the exact mode
 //! ([`crate::PathMode::Optimal`]) by an any-angle search over intervals of edges. Both
 //! keep their scratch memory between queries and read the mesh, never write it. May use
-//! `corridor`, `mesh`, `filter`, `geometry`, `alloc`, `error`.
+//! `corridor`, `mesh`, `world`, `filter`, `geometry`, `alloc`, `error` (`world_tables.rs`
+//! fills a world's landmark tables).
 
 pub(crate) mod astar;
 pub(crate) mod exact;
 pub(crate) mod landmarks;
 pub(crate) mod map;
+mod world_tables;
 
 pub use astar::{ReachedPolygon, SearchStrategy};

@@ -1,4 +1,5 @@
-//! A world's landmark tables: built on a snapshot by [`World::prepare_landmarks`], given
+//! A world's landmark tables: built on a snapshot by [`World::prepare_landmarks`] (with
+//! the search layer's builder: `search/world_tables.rs`), given
 //! to every later snapshot while the world only loses ground (tiles removed, obstacles
 //! added), dropped by any change that may add ground (see `mesh/landmarks/carry.rs` for
 //! why that keeps every bound a lower bound).
@@ -27,10 +28,10 @@ pub(super) struct LayerTable {
 }
 
 impl LayerTable {
-    /// The table of `mesh`, a world's snapshot layer, built now; `None` when it gets
-    /// none (off-mesh links, no portals, out of memory).
-    fn build(mesh: &MeshData) -> Option<LayerTable> {
-        let table = crate::search::landmarks::build(mesh)?;
+    /// The table of `mesh`, a world's snapshot layer, built now by `build`; `None` when
+    /// it gets none (off-mesh links, no portals, out of memory).
+    fn build(mesh: &MeshData, build: fn(&MeshData) -> Option<Landmarks>) -> Option<LayerTable> {
+        let table = build(mesh)?;
         let portals = (0..mesh.portals.chunk_count())
             .map(|t| Arc::clone(mesh.portals.chunk(t)))
             .collect();
@@ -65,16 +66,18 @@ pub(super) struct WorldLandmarks {
 }
 
 impl WorldLandmarks {
-    /// The tables of snapshot `data` (and of its merged copy), built now.
-    pub(super) fn build(data: &MeshData) -> WorldLandmarks {
+    /// The tables of snapshot `data` (and of its merged copy), built now by `build`.
+    fn build(data: &MeshData, build: fn(&MeshData) -> Option<Landmarks>) -> WorldLandmarks {
         WorldLandmarks {
-            fine: LayerTable::build(data),
-            merged: data.coarse().and_then(|c| LayerTable::build(&c.mesh)),
+            fine: LayerTable::build(data, build),
+            merged: data
+                .coarse()
+                .and_then(|c| LayerTable::build(&c.mesh, build)),
         }
     }
 
     /// Whether either layer got a table.
-    pub(super) fn any(&self) -> bool {
+    fn any(&self) -> bool {
         self.fine.is_some() || self.merged.is_some()
     }
 
@@ -96,55 +99,14 @@ impl WorldLandmarks {
 }
 
 impl World {
-    /// Builds landmark tables for the world as it is now and publishes a snapshot that
-    /// has them; tells whether it got any. Path searches on a world's snapshots use a
-    /// table only when the world made one here: a world never builds one on the query
-    /// path, since a build floods the whole world (about 0.1-0.5 s per few thousand
-    /// polygons) and a tile added later makes it invalid.
-    ///
-    /// Every later snapshot keeps the tables while the world only loses walkable ground:
-    /// [`World::remove_tile`] and [`World::add_obstacle`] keep them (the tiles they
-    /// change, and the neighbours stitched again, get no bound from the table; the rest
-    /// keep theirs). A change that may add ground drops them, since a shortcut it opens
-    /// would make a bound too large: [`World::add_tile`], [`World::replace_tile`],
-    /// [`World::add_tiles`], [`World::move_obstacle`], [`World::remove_obstacle`].
-    /// Call this again after such changes (after a batch of streamed tiles, say). It
-    /// holds the writers' lock while it builds (other changes wait; queries never do).
-    /// The tables never make an estimate exceed the true remaining length, so exact
-    /// paths are the same with and without them. A world with off-mesh links gets none.
-    ///
-    /// # Example
-    /// ```
-    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, PathMode, PathOptions, Query, World, WorldOptions};
-    ///
-    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
-    /// // Two tiles of two unit squares each, side by side along x (y up).
-    /// let strip = |x: f32| {
-    ///     let vertices = [v(x, 0.0), v(x + 1.0, 0.0), v(x + 2.0, 0.0), v(x + 2.0, 1.0), v(x + 1.0, 1.0), v(x, 1.0)];
-    ///     NavMesh::from_polygons(&vertices, &[0, 5, 4, 1, 1, 4, 3, 2], &[4, 4], &MeshOptions::default())
-    /// };
-    /// let world = World::new(&WorldOptions::default())?;
-    /// world.add_tile(&strip(0.0)?)?;
-    /// let right = world.add_tile(&strip(2.0)?)?;
-    /// assert_eq!(world.snapshot().landmark_bytes(), 0);
-    /// assert!(world.prepare_landmarks());
-    /// assert!(world.snapshot().landmark_bytes() > 0);
-    /// let options = PathOptions::default().with_mode(PathMode::Optimal);
-    /// let mut query = Query::new(&world.snapshot());
-    /// query.set_landmarks(true);
-    /// let path = query.find_path_vec(v(0.5, 0.5), v(3.5, 0.5), &options)?;
-    /// assert!((path.length() - 3.0).abs() < 1e-5);
-    /// // A removal keeps the tables; an addition drops them.
-    /// world.remove_tile(right)?;
-    /// assert!(world.snapshot().landmark_bytes() > 0);
-    /// world.add_tile(&strip(2.0)?)?;
-    /// assert_eq!(world.snapshot().landmark_bytes(), 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn prepare_landmarks(&self) -> bool {
+    /// Builds the tables of the world as it is now with `build` (the searches' table
+    /// builder: this layer stores tables, the search layer fills them) and publishes a
+    /// snapshot that has them; tells whether it got any (see
+    /// [`World::prepare_landmarks`]).
+    pub(crate) fn install_landmarks(&self, build: fn(&MeshData) -> Option<Landmarks>) -> bool {
         let mut state = self.lock();
         let data = state.snapshot();
-        let tables = WorldLandmarks::build(&data);
+        let tables = WorldLandmarks::build(&data, build);
         let any = tables.any();
         tables.attach(&data);
         *self.landmark_tables() = any.then_some(tables);

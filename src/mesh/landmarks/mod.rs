@@ -23,9 +23,11 @@
 //! **What keeps it valid.** Closing polygons (flags), filters and area costs >= 1 (scaled
 //! by the smallest cost) only make a query's paths longer than `d`. Off-mesh links would
 //! make them shorter: a mesh with links gets no table (its searches use the
-//! straight-line estimates alone), as does a world's snapshot (its tiles come and go)
-//! and a mesh without portals. A mesh's geometry never changes (a carved or re-tiled
-//! mesh is a new mesh with a table of its own).
+//! straight-line estimates alone), nor does a mesh without portals. A mesh's geometry
+//! never changes (a carved or re-tiled mesh is a new mesh with a table of its own). A
+//! world's snapshot has the table its world built (`World::prepare_landmarks`) or kept
+//! through changes that only take ground away (`carry.rs`); any change that may add
+//! ground drops it.
 //!
 //! **Cost.** `16 * LANDMARKS` bytes per portal (half of it read only for a goal) and 4
 //! per corner slot (see [`Landmarks::bytes`]); built by one exact flood per landmark (and
