@@ -62,6 +62,11 @@ fn join_tiles(
             .add_obstacle(obstacle)
             .map_err(|e| format!("--obstacle: {e}"))?;
     }
+    // The world is made once and then only queried: its landmark tables pay as a
+    // one-piece mesh's do, on meshes of the size where those are built by default.
+    if mesh.polygon_count() >= navstar::LANDMARK_MIN_POLYGONS {
+        world.prepare_landmarks();
+    }
     let tiling = Tiling {
         tile_size,
         grid: (cut.columns, cut.rows),
