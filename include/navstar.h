@@ -1038,9 +1038,10 @@ NavstarStatus navstar_mesh_prepare_landmarks(const struct NavstarMesh *mesh,
 // only loses walkable ground (`navstar_world_remove_tile`,
 // `navstar_world_add_obstacle`); any change that may add ground (a tile added or
 // replaced, an obstacle moved or removed) drops them: call this again after such
-// changes (after a batch of streamed tiles, say). Takes the world's writer lock while it
-// builds (other changes wait, queries never do); about 0.1-0.5 s per few thousand
-// polygons. Snapshots taken before this call stay without tables: queries use the
+// changes (after a batch of streamed tiles, say). It builds without the world's writer
+// lock (tile changes and queries go on meanwhile; about 0.1-0.5 s per few thousand
+// polygons); if a change that may add ground came during the build, the tables are
+// thrown away and `out_has_table` is 0: call it again. Snapshots taken before this call stay without tables: queries use the
 // tables on snapshots taken after it (`navstar_world_snapshot`).
 //
 // * `out_has_table` (out, optional): 1 when the world has tables now, 0 when it gets

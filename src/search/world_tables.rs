@@ -17,10 +17,14 @@ impl World {
     /// keep theirs). A change that may add ground drops them, since a shortcut it opens
     /// would make a bound too large: [`World::add_tile`], [`World::replace_tile`],
     /// [`World::add_tiles`], [`World::move_obstacle`], [`World::remove_obstacle`].
-    /// Call this again after such changes (after a batch of streamed tiles, say). It
-    /// holds the writers' lock while it builds (other changes wait; queries never do).
-    /// The tables never make an estimate exceed the true remaining length, so exact
-    /// paths are the same with and without them. A world with off-mesh links gets none.
+    /// Call this again after such changes (after a batch of streamed tiles, say), on any
+    /// thread: it builds on the snapshot published when it begins, without the writers'
+    /// lock, so tile changes and queries go on meanwhile; removals and added obstacles
+    /// made during the build are allowed for as above, but if a change that may add
+    /// ground came meanwhile the tables are thrown away and it returns `false` (call it
+    /// again). The tables never make an estimate exceed the true remaining length, so
+    /// exact paths are the same with and without them. A world with off-mesh links gets
+    /// none.
     ///
     /// # Example
     /// ```

@@ -117,3 +117,57 @@ proptest! {
         prop_assert!(known > 0 && unknown > 0, "{known} known, {unknown} unknown");
     }
 }
+
+/// The tile to add while a build runs, and the world to add it to (see
+/// [`build_while_adding`]).
+static ADD_DURING_BUILD: std::sync::Mutex<Option<(&'static World, NavMesh)>> =
+    std::sync::Mutex::new(None);
+
+/// The search layer's builder, adding the tile of [`ADD_DURING_BUILD`] to its world
+/// before it returns: a change that adds ground while the build runs.
+fn build_while_adding(mesh: &MeshData) -> Option<crate::mesh::Landmarks> {
+    let table = crate::search::landmarks::build(mesh);
+    let pending = ADD_DURING_BUILD.lock().unwrap().take();
+    if let Some((world, tile)) = pending {
+        world.add_tile(&tile).unwrap();
+    }
+    table
+}
+
+#[test]
+fn a_build_that_an_addition_overtakes_is_thrown_away_and_a_removal_is_not() {
+    let strip = |x0: f32| {
+        let v = |x: f32, z: f32| Vec3::new(x0 + x, 0.0, z);
+        let vertices = [
+            v(0.0, 0.0),
+            v(1.0, 0.0),
+            v(2.0, 0.0),
+            v(2.0, 1.0),
+            v(1.0, 1.0),
+            v(0.0, 1.0),
+        ];
+        NavMesh::from_polygons(
+            &vertices,
+            &[0, 5, 4, 1, 1, 4, 3, 2],
+            &[4, 4],
+            &MeshOptions::default(),
+        )
+        .unwrap()
+    };
+    let world: &'static World = Box::leak(Box::new(World::new(&WorldOptions::default()).unwrap()));
+    world.add_tile(&strip(0.0)).unwrap();
+    let right = world.add_tile(&strip(2.0)).unwrap();
+    // An addition during the build: the tables could miss its shortcuts.
+    *ADD_DURING_BUILD.lock().unwrap() = Some((world, strip(4.0)));
+    assert!(!world.install_landmarks(build_while_adding));
+    assert_eq!(world.landmark_bytes(), 0);
+    assert_eq!(world.snapshot().landmark_bytes(), 0);
+    assert_eq!(world.tile_count(), 3);
+    // A quiet build lands, a removal keeps its tables, and the next build lands too.
+    assert!(world.install_landmarks(crate::search::landmarks::build));
+    assert!(world.snapshot().landmark_bytes() > 0);
+    world.remove_tile(right).unwrap();
+    assert!(world.snapshot().landmark_bytes() > 0);
+    assert!(world.install_landmarks(crate::search::landmarks::build));
+    assert!(world.snapshot().landmark_bytes() > 0);
+}

@@ -59,6 +59,16 @@ impl LayerTable {
     }
 }
 
+/// What a world keeps of its landmark tables (locked only with the writers' lock held).
+#[derive(Default)]
+pub(super) struct LandmarkState {
+    /// The tables as built, while no change since may have added ground.
+    built: Option<WorldLandmarks>,
+    /// The number of changes so far that may have added ground: a build that saw
+    /// another number when it began is thrown away.
+    growths: u64,
+}
+
 /// The landmark tables of a world: of its fine layer and of its merged copy.
 pub(super) struct WorldLandmarks {
     fine: Option<LayerTable>,
@@ -104,14 +114,30 @@ impl World {
     /// snapshot that has them; tells whether it got any (see
     /// [`World::prepare_landmarks`]).
     pub(crate) fn install_landmarks(&self, build: fn(&MeshData) -> Option<Landmarks>) -> bool {
-        let mut state = self.lock();
-        let data = state.snapshot();
+        // The build floods the whole world: it runs on the snapshot published now,
+        // without the writers' lock, while other threads go on changing tiles.
+        let (growths, data) = {
+            let _state = self.lock();
+            (self.landmark_tables().growths, self.current.load())
+        };
         let tables = WorldLandmarks::build(&data, build);
-        let any = tables.any();
-        tables.attach(&data);
-        *self.landmark_tables() = any.then_some(tables);
-        self.current.store(Arc::new(data));
-        any
+        let mut state = self.lock();
+        let mut kept = self.landmark_tables();
+        if kept.growths != growths {
+            // Ground may have been added meanwhile: a bound could be too large there.
+            return false;
+        }
+        if !tables.any() {
+            kept.built = None;
+            return false;
+        }
+        // Removals and carving since the build are what the tables survive anyway.
+        let fresh = state.snapshot();
+        tables.attach(&fresh);
+        kept.built = Some(tables);
+        drop(kept);
+        self.current.store(Arc::new(fresh));
+        true
     }
 
     /// The bytes of the landmark tables [`World::prepare_landmarks`] built (0 when the
@@ -131,6 +157,7 @@ impl World {
     pub fn landmark_bytes(&self) -> usize {
         let _state = self.lock();
         self.landmark_tables()
+            .built
             .as_ref()
             .map_or(0, WorldLandmarks::bytes)
     }
@@ -138,11 +165,14 @@ impl World {
     /// Gives the snapshot made after a change of kind `change` the world's tables, or
     /// drops them (called with the writers' lock held).
     pub(super) fn carry_landmarks(&self, data: &MeshData, change: Change) {
-        let mut tables = self.landmark_tables();
+        let mut kept = self.landmark_tables();
         match change {
-            Change::MayGrow => *tables = None,
+            Change::MayGrow => {
+                kept.built = None;
+                kept.growths += 1;
+            }
             Change::Shrinks => {
-                if let Some(tables) = tables.as_ref() {
+                if let Some(tables) = kept.built.as_ref() {
                     tables.attach(data);
                 }
             }

@@ -47,7 +47,7 @@ use crate::error::MeshError;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use crate::sync::{Mutex, MutexGuard, SnapshotCell};
-use landmarks::{Change, WorldLandmarks};
+use landmarks::{Change, LandmarkState};
 pub use obstacles::ObstacleId;
 pub use refs::{PolyRef, WeakNavMesh};
 use state::State;
@@ -258,7 +258,7 @@ pub struct World {
     state: Mutex<State>,
     /// The landmark tables of [`World::prepare_landmarks`] (locked only with `state`
     /// held).
-    landmarks: Mutex<Option<WorldLandmarks>>,
+    landmarks: Mutex<LandmarkState>,
 }
 
 impl std::fmt::Debug for World {
@@ -299,7 +299,7 @@ impl World {
             options: options.clone(),
             current: SnapshotCell::new(first),
             state: Mutex::new(state),
-            landmarks: Mutex::new(None),
+            landmarks: Mutex::new(LandmarkState::default()),
         })
     }
 
@@ -651,7 +651,7 @@ impl World {
     }
 
     /// The landmark tables (lock `state` first).
-    fn landmark_tables(&self) -> MutexGuard<'_, Option<WorldLandmarks>> {
+    fn landmark_tables(&self) -> MutexGuard<'_, LandmarkState> {
         self.landmarks
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
