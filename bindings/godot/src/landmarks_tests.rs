@@ -4,6 +4,8 @@
 
 use navstar::OffMeshLink;
 use navstar::glam::Vec3;
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 use crate::navigator::{Extras, FindError, Navigator, Settings};
 use crate::obstacles::ObstacleShape;
@@ -22,6 +24,11 @@ fn open(x: i32, z: i32) -> bool {
 
 /// The open cells of tile `(tx, tz)`.
 fn tile_cells(tx: i32, tz: i32) -> Vec<(i32, i32)> {
+    cells_where(tx, tz, open)
+}
+
+/// The cells of tile `(tx, tz)` that `open` keeps.
+fn cells_where(tx: i32, tz: i32, open: impl Fn(i32, i32) -> bool) -> Vec<(i32, i32)> {
     let mut cells = Vec::new();
     for z in tz * TILE..(tz + 1) * TILE {
         for x in tx * TILE..(tx + 1) * TILE {
@@ -271,5 +278,100 @@ fn preparing_without_ground_gives_no_tables_and_links_keep_their_shortcut() {
             .unwrap();
         assert_eq!(path.last(), Some(&end));
         assert!((nav.last_cost() - 0.5).abs() < 1e-5, "{}", nav.last_cost());
+    }
+}
+
+/// The path length from `from` to `to`, or the error's text.
+fn length(nav: &mut Navigator, from: [f32; 3], to: [f32; 3]) -> Result<f32, String> {
+    nav.find_path(from, to, &exact(LANDMARKS_ON))
+        .map(|path| path.windows(2).map(|w| w[0].distance(w[1])).sum())
+        .map_err(|e| e.to_string())
+}
+
+/// Both answers fail alike or give the same length.
+fn same_answer(got: &Result<f32, String>, want: &Result<f32, String>) -> bool {
+    match (got, want) {
+        (Ok(g), Ok(w)) => (g - w).abs() <= 1e-4 * w.max(1.0),
+        (Err(g), Err(w)) => g == w,
+        _ => false,
+    }
+}
+
+fn config() -> ProptestConfig {
+    let defaults = ProptestConfig::default();
+    // A fixed seed unless PROPTEST_RNG_SEED asks for another, so failures replay.
+    let seed = match defaults.rng_seed {
+        RngSeed::Fixed(seed) => seed,
+        RngSeed::Random => 0x6c61_6e64,
+    };
+    ProptestConfig {
+        cases: 48,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..defaults
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// On random 2 x 2-tile worlds with holes, prepared and then with one tile removed,
+    /// exact paths between cell centres (tables on) are as long as on the same cells
+    /// built as one mesh (no tables), or fail alike.
+    #[test]
+    fn random_worlds_with_tables_match_whole_meshes(
+        holes in prop::collection::vec(prop::bool::weighted(0.2), 64),
+        ends in prop::collection::vec((0i32..8, 0i32..8), 6),
+        removed in 0usize..4,
+    ) {
+        let open = |x: i32, z: i32| !holes[(z * 8 + x) as usize];
+        let tiles = [(0, 0), (1, 0), (0, 1), (1, 1)];
+        let mut nav = Navigator::default();
+        let mut ids = Vec::new();
+        for &(tx, tz) in &tiles {
+            let (vertices, polygons) = squares(&cells_where(tx, tz, open));
+            // A tile with every cell a hole is refused (no polygons): leave it out.
+            ids.push(nav.add_tile(vertices, polygons.iter().map(Vec::as_slice), &Extras::default(), &Settings::default()).ok());
+        }
+        prop_assume!(ids[removed].is_some());
+        let whole_of = |skip: Option<(i32, i32)>| {
+            let cells: Vec<(i32, i32)> = tiles
+                .iter()
+                .filter(|&&t| Some(t) != skip)
+                .flat_map(|&(tx, tz)| cells_where(tx, tz, open))
+                .collect();
+            let (vertices, polygons) = squares(&cells);
+            let mut whole = Navigator::default();
+            whole.build(vertices, polygons.iter().map(Vec::as_slice), &Settings::default()).unwrap();
+            whole
+        };
+        let centres: Vec<[f32; 3]> = ends
+            .iter()
+            .filter(|&&(x, z)| open(x, z))
+            .map(|&(x, z)| [x as f32 + 0.5, 0.0, z as f32 + 0.5])
+            .collect();
+        let removed_tile = tiles[removed];
+        let kept: Vec<[f32; 3]> = centres
+            .iter()
+            .copied()
+            .filter(|p| ((p[0] as i32) / TILE, (p[2] as i32) / TILE) != removed_tile)
+            .collect();
+
+        let prepared = nav.prepare_landmarks();
+        prop_assert!(prepared.is_ok());
+        prop_assert_eq!(prepared == Ok(true), nav.landmark_bytes() > 0);
+        let mut whole = whole_of(None);
+        for pair in centres.windows(2) {
+            let (got, want) = (length(&mut nav, pair[0], pair[1]), length(&mut whole, pair[0], pair[1]));
+            prop_assert!(same_answer(&got, &want), "{:?}: {:?} vs {:?}", pair, got, want);
+        }
+
+        nav.remove_tile(ids[removed].unwrap()).unwrap();
+        prop_assume!(kept.len() >= 2);
+        let mut whole = whole_of(Some(removed_tile));
+        for pair in kept.windows(2) {
+            let (got, want) = (length(&mut nav, pair[0], pair[1]), length(&mut whole, pair[0], pair[1]));
+            prop_assert!(same_answer(&got, &want), "after removal {:?}: {:?} vs {:?}", pair, got, want);
+        }
     }
 }
