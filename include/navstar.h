@@ -1045,7 +1045,8 @@ NavstarStatus navstar_mesh_prepare_landmarks(const struct NavstarMesh *mesh,
 // tables on snapshots taken after it (`navstar_world_snapshot`).
 //
 // * `out_has_table` (out, optional): 1 when the world has tables now, 0 when it gets
-//   none (off-mesh links, no portals).
+//   none (no portals; a world with off-mesh links gets tables for its merged copy
+//   only, which the exact mode searches without links).
 //
 // # Safety
 // `world` NULL or a live world; `out_has_table` NULL or writable.

@@ -23,8 +23,9 @@ impl World {
     /// made during the build are allowed for as above, but if a change that may add
     /// ground came meanwhile the tables are thrown away and it returns `false` (call it
     /// again). The tables never make an estimate exceed the true remaining length, so
-    /// exact paths are the same with and without them. A world with off-mesh links gets
-    /// none.
+    /// exact paths are the same with and without them. A world with off-mesh links gets a
+    /// table for its merged copy only (the exact mode's search, which does not follow
+    /// links), as a one-piece mesh with links does.
     ///
     /// # Example
     /// ```

@@ -1479,7 +1479,8 @@ class World {
     // Builds landmark tables for the world as it is now (navstar_world_prepare_landmarks)
     // and publishes a snapshot with them; later snapshots keep them through tile removals
     // and added obstacles, and lose them when ground may be added (call it again then).
-    // has_table is set to whether the world has them (none with off-mesh links).
+    // has_table is set to whether the world has them (with off-mesh links, only for the
+    // merged copy the exact mode searches, which does not follow links).
     Result prepare_landmarks(bool *has_table = nullptr) const {
         std::uint32_t has = 0;
         Result result = Result::from_c(navstar_world_prepare_landmarks(raw_, &has));

@@ -325,14 +325,24 @@ impl NavstarMesh {
         self.nav.tile_count()
     }
 
-    /// Builds the mesh's landmark table now (about 0.1-0.5 s on a mesh of a few
-    /// thousand polygons) rather than on the first path search that uses it (see the
-    /// `landmarks` property). True when the mesh has one; false without a mesh (see
-    /// `get_last_error()`) and for a world of tiles or a mesh with off-mesh links,
-    /// which have none.
+    /// Builds the landmark tables now (about 0.1-0.5 s on a mesh of a few thousand
+    /// polygons) rather than on the first path search that uses them (see the
+    /// `landmarks` property). True when the mesh has them; false without a mesh (see
+    /// `get_last_error()`) and for a mesh built whole with off-mesh links, which gets
+    /// none. A world of tiles gets tables only from this call: they survive
+    /// `remove_tile` and `add_obstacle`, and are dropped by `add_tile`, `replace_tile`,
+    /// `move_obstacle` and `remove_obstacle` (which may add ground), so call it again
+    /// after streaming a batch of tiles. Exact paths are the same with and without.
     #[func]
     fn prepare_landmarks(&mut self) -> bool {
         self.nav.prepare_landmarks().unwrap_or(false)
+    }
+
+    /// The bytes of the landmark tables path searches can use now (for a world, the
+    /// part its current state kept); 0 without a mesh or tables.
+    #[func]
+    fn get_landmark_bytes(&self) -> i64 {
+        self.nav.landmark_bytes()
     }
 
     /// Line segments (pairs of points, for `Mesh.PRIMITIVE_LINES`) along the mesh's

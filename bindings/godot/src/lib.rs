@@ -12,8 +12,8 @@
 //! The binding is thin on purpose. Every `#[func]` (here, in `class_queries.rs`,
 //! `class_agents.rs`, `corridor_class.rs` and `resource.rs`) only turns Godot values into
 //! `[f32; 3]`s and slices and calls the plain-Rust code in [`navigator`], [`queries`],
-//! [`agents`], [`follow`], [`options`], [`extras`], [`loading`],
-//! [`debug`] and [`convert`],
+//! [`agents`], [`follow`], [`tiles`], [`obstacles`], [`landmarks`], [`options`],
+//! [`extras`], [`loading`], [`debug`] and [`convert`],
 //! which `cargo test -p navstar-godot` tests without an engine (Godot's engine-backed
 //! types, such as `PackedVector3Array`, panic when no engine is running). Panics never
 //! reach the engine: gdext catches them at every `#[func]` and reports them as errors,
@@ -29,6 +29,7 @@ pub mod debug;
 pub mod extras;
 pub mod follow;
 mod godot_io;
+pub mod landmarks;
 pub mod loading;
 pub mod navigator;
 pub mod obstacles;
@@ -98,7 +99,8 @@ pub struct NavstarMesh {
     /// When path searches sharpen their estimates with the mesh's landmark table
     /// (geodesic distances from 8 landmark points; same exact paths, fewer nodes
     /// searched): 0 (the default) on meshes of at least 500 polygons, 1 always, 2
-    /// never. `prepare_landmarks()` builds the table at load time.
+    /// never. `prepare_landmarks()` builds the table at load time; a world of tiles
+    /// has tables only from it.
     #[var]
     #[init(val = Settings::default().landmarks)]
     landmarks: i64,

@@ -279,24 +279,6 @@ impl Navigator {
         self.query.as_ref().map(Query::mesh)
     }
 
-    /// Builds the mesh's landmark table now (`NavMesh::prepare_landmarks`) rather than
-    /// on the first path search that uses it; true when the mesh has one (a world of
-    /// tiles and a mesh with off-mesh links have none).
-    ///
-    /// # Errors
-    /// [`FindError::NoMesh`], kept for [`Navigator::last_error`].
-    pub fn prepare_landmarks(&mut self) -> Result<bool, FindError> {
-        let outcome = self
-            .mesh()
-            .map(NavMesh::prepare_landmarks)
-            .ok_or(FindError::NoMesh);
-        self.last_error = outcome
-            .as_ref()
-            .err()
-            .map_or_else(String::new, ToString::to_string);
-        outcome
-    }
-
     /// Number of polygons (0 without a mesh).
     pub fn polygon_count(&self) -> i64 {
         convert::count(self.mesh().map_or(0, NavMesh::polygon_count))

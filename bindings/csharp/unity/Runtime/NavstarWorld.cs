@@ -164,7 +164,7 @@ namespace Navstar
         /// (snapshots taken later use them); later snapshots keep them through tile removals and
         /// added obstacles and lose them when ground may be added (a tile added or replaced, an
         /// obstacle moved or removed): call it again then. Returns whether the world has them
-        /// (none with off-mesh links).
+        /// (with off-mesh links, only for the merged copy the exact mode searches).
         /// </summary>
         public bool PrepareLandmarks()
         {
