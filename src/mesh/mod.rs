@@ -45,7 +45,7 @@ pub(crate) use build::portal_of_slot;
 pub use build::{BinaryError, FORMAT_VERSION, MeshOptions};
 pub(crate) use build::{HEADER_LEN, Reader, open, record, seal};
 pub use clearance::{ARC_LENGTH_EXCESS, ARC_SEGMENTS};
-pub(crate) use clearance::{Clearance, ErodedMesh};
+pub(crate) use clearance::{ArcCentres, Clearance, ErodedMesh};
 pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;

@@ -2,6 +2,7 @@
 //! baked radius): the query runs on the mesh's eroded copy for that radius and filter
 //! (`mesh/clearance`), then names the original polygons in its corridor.
 
+use super::arc_turns::arc_turns;
 use glam::Vec3;
 
 use super::landmarks::LandmarkUse;
@@ -83,7 +84,7 @@ impl Query {
         } else {
             self.path_on_pieces(start, goal, &inner, &eroded)?
         };
-        eroded.arcs.turns(&self.path.corners, &mut self.path.arcs);
+        arc_turns(&eroded.arcs, &self.path.corners, &mut self.path.arcs);
         Ok(if moved { PathStatus::Partial } else { status })
     }
 
@@ -218,7 +219,7 @@ impl Query {
         self.agent.goals = kept;
         self.agent.index = index;
         let answer = answer?;
-        eroded.arcs.turns(&self.path.corners, &mut self.path.arcs);
+        arc_turns(&eroded.arcs, &self.path.corners, &mut self.path.arcs);
         self.corridor_to_original(&eroded.of_original);
         Ok(answer)
     }

@@ -6,6 +6,7 @@
 //! returns. May use `search`, `corridor`, `mesh`, `filter`, `geometry`, `error`.
 
 mod agent_spatial;
+mod arc_turns;
 mod clearance;
 mod direct;
 mod eroded_corridor;

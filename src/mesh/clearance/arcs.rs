@@ -1,7 +1,7 @@
 //! The wall corners a disc's path turns round: the centres of the regular polygons drawn
 //! round convex wall corners by the erosion ([`super::region`]), kept with the eroded
 //! mesh so that a path found on it can say, per corner, which wall corner it goes round
-//! ([`crate::PathArc`]).
+//! ([`crate::PathArc`], made in `query/arc_turns.rs`).
 //!
 //! A path on the eroded mesh bends only at corners of the eroded region that stick into
 //! the walkable side: a corner of the polygon round a wall corner (at
@@ -16,7 +16,6 @@ use std::collections::HashMap;
 use glam::{DVec2, Vec2, Vec3};
 
 use super::ARC_SEGMENTS;
-use crate::corridor::PathArc;
 use crate::geometry::UpAxis;
 use crate::mesh::MeshData;
 use crate::mesh::partition::CLOSE_POINTS;
@@ -109,7 +108,7 @@ impl ArcCentres {
 
     /// The wall corner the path bending at `corner` (from `before`, on to `after`) goes
     /// round, if any.
-    fn centre_of(&self, before: Vec3, corner: Vec3, after: Vec3) -> Option<Vec3> {
+    pub fn centre_of(&self, before: Vec3, corner: Vec3, after: Vec3) -> Option<Vec3> {
         let up = self.up;
         let (b, q, a) = (up.ground(before), up.ground(corner), up.ground(after));
         let (inward_from, inward_to) = ((b - q).normalize_or_zero(), (a - q).normalize_or_zero());
@@ -140,31 +139,14 @@ impl ArcCentres {
         best.map(|(_, p)| p)
     }
 
-    /// Appends to `out` the turns of the path `corners` (found on the eroded mesh) round
-    /// wall corners: each run of consecutive corners that go round the same wall corner
-    /// is one [`PathArc`]. The first and last corners are never on one.
-    pub fn turns(&self, corners: &[Vec3], out: &mut Vec<PathArc>) {
-        out.clear();
-        if self.points.is_empty() {
-            return;
-        }
-        for i in 1..corners.len().saturating_sub(1) {
-            let Some(centre) = self.centre_of(corners[i - 1], corners[i], corners[i + 1]) else {
-                continue;
-            };
-            let index = i as u32;
-            match out.last_mut() {
-                Some(arc) if arc.centre == centre && arc.last_corner + 1 == index => {
-                    arc.last_corner = index;
-                }
-                _ => out.push(PathArc {
-                    first_corner: index,
-                    last_corner: index,
-                    centre,
-                    radius: self.radius,
-                }),
-            }
-        }
+    /// The distance a path keeps from the wall corners (world units).
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// Whether there is no wall corner to go round.
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
     }
 }
 

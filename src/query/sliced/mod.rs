@@ -32,6 +32,7 @@
 
 mod partial;
 
+use super::arc_turns::arc_turns;
 use std::sync::Arc;
 
 use super::clearance::eroded_options;
@@ -591,16 +592,10 @@ impl Query {
                 let on_pieces = self.on_mesh(&radius.original, |query| {
                     query.path_on_pieces(start, goal, &inner, &radius.eroded)
                 });
-                radius
-                    .eroded
-                    .arcs
-                    .turns(&self.path.corners, &mut self.path.arcs);
+                arc_turns(&radius.eroded.arcs, &self.path.corners, &mut self.path.arcs);
                 return on_pieces.map(|status| state.final_status(status));
             }
-            radius
-                .eroded
-                .arcs
-                .turns(&self.path.corners, &mut self.path.arcs);
+            arc_turns(&radius.eroded.arcs, &self.path.corners, &mut self.path.arcs);
         }
         match state.stage {
             Stage::Answered(answer) => answer,
