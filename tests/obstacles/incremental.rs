@@ -213,6 +213,16 @@ fn discs_then_removed(
     Ok(())
 }
 
+/// A case of the discs property test: columns, rows, diagonals, two discs, and the
+/// ends of the one pair of points it checks besides five at the corner.
+type FoundCase = (
+    u32,
+    u32,
+    &'static [bool],
+    [(f32, f32, f32); 2],
+    (f32, f32, f32, f32),
+);
+
 /// Cases the property test above found. A disc's corner a hair (about `1e-5`) off the
 /// diagonal of a split cell leaves a sliver triangle between that diagonal and the disc's
 /// side; the merge of the pieces left it out when a second disc far away made the pieces'
@@ -222,13 +232,7 @@ fn discs_then_removed(
 #[test]
 fn a_sliver_by_a_diagonal_stays_when_a_disc_is_cut_far_away() {
     let none = [(0.0, 0.0, 0.0, 0.0); 5];
-    let cases: [(
-        u32,
-        u32,
-        &[bool],
-        [(f32, f32, f32); 2],
-        (f32, f32, f32, f32),
-    ); 7] = [
+    let cases: [FoundCase; 7] = [
         (
             12,
             7,
