@@ -390,18 +390,17 @@ pub(crate) fn merge(original: &MeshData, pieces: &Pieces) -> Result<Merged, Part
     // Triangles thinner than the tolerance (points a weld or rounding left on one line,
     // whose `f32` area may still come out positive) are left out as well: such a
     // triangle would lie along its neighbours' edges and share one with two of them.
-    let scale = pieces
-        .points
-        .iter()
-        .map(|q| q.abs().max_element())
-        .fold(1.0, f64::max);
-    let thin = CLOSE_POINTS * scale;
+    // The tolerance scales with the triangle's own coordinates, where `f32` rounds it:
+    // scaled by the farthest point of all the pieces, it left out real slivers (a ring's
+    // corner a hundred `f32` steps off an original edge), cutting the polygons on either
+    // side apart, and only when some cut far away made the pieces larger.
     for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
         let q = triangle.map(|v| pieces.points[v]);
+        let scale = q.iter().map(|p| p.abs().max_element()).fold(1.0, f64::max);
         let longest = (0..3)
             .map(|k| q[k].distance(q[(k + 1) % 3]))
             .fold(0.0, f64::max);
-        if (q[1] - q[0]).perp_dot(q[2] - q[0]) <= thin * longest {
+        if (q[1] - q[0]).perp_dot(q[2] - q[0]) <= CLOSE_POINTS * scale * longest {
             continue;
         }
         let g: [Vec2; 3] = q.map(|p| p.as_vec2());
