@@ -279,7 +279,8 @@ fn pull_stretch(
     } else {
         CornerFlags::LINK_END
     };
-    let uniform = (1..steps.len()).all(|s| cost_of(s) == cost_of(0));
+    let first_cost = cost_of(0);
+    let uniform = (1..steps.len()).all(|s| cost_of(s) == first_cost);
     if uniform && !request.split_at_area_changes {
         // The funnel's corners are the path. A corner's area is that of the polygon
         // after the last portal it ends (found in one pass), when asked for.
@@ -576,12 +577,24 @@ fn stretch_portals(
     portals.clear();
     portals.push(Portal::point(up.ground(from), from));
     for step in &steps[..steps.len() - 1] {
-        let (left, right) = mesh.portal_vertices(step.polygon, step.exit as usize);
+        // The step's tile, looked up once (on a world of tiles a lookup by global id
+        // decodes it); a portal's end may be a vertex of the neighbour's tile.
+        let view = mesh.tile_view(step.polygon);
+        let slot = step.exit as usize;
+        debug_assert!(view.corner_range(step.polygon).contains(&slot));
+        let tile = view.tile();
+        let [left, right] = mesh.portals.chunk_or_first(tile)[view.local(slot)];
+        let vertices = mesh.vertices.chunk_or_first(tile);
+        let point = |v: u32| match vertices.get(view.local(v as usize)) {
+            Some(&world) if view.holds(v) => (view.point(v), world),
+            _ => (mesh.ground[v as usize], mesh.vertices[v as usize]),
+        };
+        let ((left, left_world), (right, right_world)) = (point(left), point(right));
         portals.push(Portal {
-            left: mesh.ground[left as usize],
-            right: mesh.ground[right as usize],
-            left_world: mesh.vertices[left as usize],
-            right_world: mesh.vertices[right as usize],
+            left,
+            right,
+            left_world,
+            right_world,
         });
     }
     portals.push(Portal::point(up.ground(to), to));

@@ -91,9 +91,15 @@ impl TileView<'_> {
         ((u64::from(id)) >> self.shift) as usize == self.tile
     }
 
-    /// The position of id `id` in this tile's chunks.
+    /// The tile slot of this view.
     #[inline]
-    fn local(&self, id: usize) -> usize {
+    pub fn tile(&self) -> usize {
+        self.tile
+    }
+
+    /// The position of id `id` (an element of this tile) in this tile's chunks.
+    #[inline]
+    pub fn local(&self, id: usize) -> usize {
         id & self.mask
     }
 
@@ -109,6 +115,20 @@ impl TileView<'_> {
     pub fn corners(&self, range: Range<usize>) -> &[u32] {
         let start = self.local(range.start);
         &self.corners[start..start + range.len()]
+    }
+
+    /// The corner vertex of slot `slot` (a global slot id of this tile), as
+    /// `MeshData::corners[slot]`.
+    #[inline]
+    pub fn corner(&self, slot: usize) -> u32 {
+        self.corners[self.local(slot)]
+    }
+
+    /// The neighbour across slot `slot` (a global slot id of this tile), as
+    /// `MeshData::neighbours[slot]`.
+    #[inline]
+    pub fn neighbour(&self, slot: usize) -> u32 {
+        self.neighbours[self.local(slot)]
     }
 
     /// The neighbours of slots `range`, as [`MeshData::neighbours`].
@@ -189,6 +209,8 @@ mod tests {
             assert_eq!(view.flags_of(polygon), mesh.flags_of(polygon));
             for slot in range {
                 assert_eq!(view.edge(polygon, slot), mesh.edge(polygon, slot));
+                assert_eq!(view.corner(slot), mesh.corners[slot]);
+                assert_eq!(view.neighbour(slot), mesh.neighbours[slot]);
                 let v = mesh.corners[slot];
                 assert!(view.holds(v) && view.holds(slot as u32));
                 assert_eq!(view.point(v), mesh.ground[v as usize]);

@@ -116,6 +116,17 @@ impl<T> Tiled<T> {
         &self.chunks[tile]
     }
 
+    /// The chunk of tile slot `tile`, chunk 0 read without the chunk list (so a
+    /// one-tile table pays one comparison); empty past the last chunk.
+    #[inline]
+    pub fn chunk_or_first(&self, tile: usize) -> &[T] {
+        if tile == 0 {
+            &self.first
+        } else {
+            self.chunks.get(tile).map_or(&[], |c| c)
+        }
+    }
+
     /// Chunk 0 (the only one of a one-tile table), read without the chunk list.
     #[inline]
     pub fn first_chunk(&self) -> &[T] {

@@ -74,12 +74,15 @@ impl MeshData {
         let mut previous = NO_NEIGHBOUR;
         let mut t_enter = 0.0f64;
         for _ in 0..=self.polygon_count() {
-            let range = self.corner_range(polygon);
+            // The polygon's tile, looked up once: its corners, points and neighbours
+            // are all in it (on a world of tiles, a lookup by global id decodes it).
+            let view = self.tile_view(polygon);
+            let range = view.corner_range(polygon);
             let edge_at = |slot: usize| {
                 let next = next_in(range.clone(), slot);
                 (
-                    self.ground[self.corners[slot] as usize].as_dvec2(),
-                    self.ground[self.corners[next] as usize].as_dvec2(),
+                    view.point(view.corner(slot)).as_dvec2(),
+                    view.point(view.corner(next)).as_dvec2(),
                 )
             };
             // The exit parameter: the first edge half-plane the segment leaves.
@@ -109,7 +112,7 @@ impl MeshData {
                 let edge = b - a;
                 let s = (exit_point - a).dot(edge) / edge.length_squared();
                 let outside = (-s).max(s - 1.0).max(0.0);
-                let neighbour = self.neighbours[slot];
+                let neighbour = view.neighbour(slot);
                 let leads_on =
                     neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
                 let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
@@ -118,7 +121,7 @@ impl MeshData {
                     exit_slot = slot;
                 }
             }
-            let neighbour = self.neighbours[exit_slot];
+            let neighbour = view.neighbour(exit_slot);
             if neighbour == NO_NEIGHBOUR || !passable(neighbour) || t_exit < t_enter - slack {
                 return WalkEnd::Blocked {
                     polygon,

@@ -203,8 +203,11 @@ impl Query {
 
 /// The corner slot of `polygon` at `point` (bit for bit), if it has one.
 fn corner_at(mesh: &MeshData, polygon: u32, point: Vec3) -> Option<usize> {
-    mesh.corner_range(polygon)
-        .find(|&slot| mesh.vertices[mesh.corners[slot] as usize] == point)
+    // The polygon's tile looked up once: its corners and their points are all in it.
+    let view = mesh.tile_view(polygon);
+    let vertices = mesh.vertices.chunk_or_first(view.tile());
+    view.corner_range(polygon)
+        .find(|&slot| vertices[view.local(view.corner(slot) as usize)] == point)
 }
 
 /// The slot of the edge of `polygon` that leaves its corner at `point` turning round it:

@@ -297,12 +297,13 @@ fn turn_round(
         return;
     };
     for steps in 1..=MAX_TURN {
-        let range = mesh.corner_range(polygon);
+        let view = mesh.tile_view(polygon);
+        let range = view.corner_range(polygon);
         let across = match turn {
             Turn::AcrossLeaving => slot,
             Turn::AcrossArriving => previous_in(range.start, range.end, slot),
         };
-        let next = mesh.neighbours[across];
+        let next = view.neighbour(across);
         if next == NO_NEIGHBOUR || next == at || !passable(next) {
             return;
         }
@@ -320,24 +321,28 @@ fn turn_round(
 /// The corner slot of `polygon` whose vertex lies within `tolerance` of `point` in the
 /// ground plane (the nearest such), if any.
 fn vertex_slot(mesh: &MeshData, polygon: u32, point: Vec2, tolerance: f32) -> Option<usize> {
-    mesh.corner_range(polygon)
-        .map(|slot| {
-            (
-                slot,
-                mesh.ground[mesh.corners[slot] as usize].distance(point),
-            )
-        })
-        .filter(|&(_, distance)| distance <= tolerance)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(slot, _)| slot)
+    // The polygon's tile looked up once (its corners and their points are all in it);
+    // a plain loop over its corner slice: this runs at every corner of every exact path.
+    let view = mesh.tile_view(polygon);
+    let range = view.corner_range(polygon);
+    let mut best: Option<(usize, f32)> = None;
+    for (slot, &vertex) in range.clone().zip(view.corners(range)) {
+        let distance = view.point(vertex).distance(point);
+        // The first of equally near corners, as `min_by` would keep.
+        if distance <= tolerance && best.is_none_or(|(_, nearest)| distance < nearest) {
+            best = Some((slot, distance));
+        }
+    }
+    best.map(|(slot, _)| slot)
 }
 
 /// How far inside the angle of `polygon` (convex, counter-clockwise) at its corner
 /// `slot` the vertex plus `segment` (ground plane) lies: its least distance from the
 /// lines of the angle's two sides, negative outside.
 fn angle_margin(mesh: &MeshData, polygon: u32, slot: usize, segment: DVec2) -> f64 {
-    let range = mesh.corner_range(polygon);
-    let ground = |s: usize| mesh.ground[mesh.corners[s] as usize].as_dvec2();
+    let view = mesh.tile_view(polygon);
+    let range = view.corner_range(polygon);
+    let ground = |s: usize| view.point(view.corner(s)).as_dvec2();
     let vertex = ground(slot);
     let leaving = ground(crate::mesh::next_in(range.clone(), slot)) - vertex;
     let arriving = ground(previous_in(range.start, range.end, slot)) - vertex;

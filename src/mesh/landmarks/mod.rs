@@ -116,6 +116,15 @@ impl Landmarks {
         self.portal_of_slot[slot]
     }
 
+    /// The portals of the corner slots of tile slot `tile`, indexed by the slot's
+    /// position in its tile ([`crate::mesh::TileView::local`]): what
+    /// [`Landmarks::slot_node`] reads, looked up once per search node. Empty for a tile
+    /// the table has no chunk for.
+    #[inline(always)]
+    pub(crate) fn slot_nodes_of_tile(&self, tile: usize) -> &[u32] {
+        self.portal_of_slot.chunk_or_first(tile)
+    }
+
     /// The node of the arrival point of link hop `hop`: none (a mesh with links gets no
     /// table).
     #[inline(always)]

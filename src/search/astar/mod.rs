@@ -61,7 +61,7 @@ use crate::corridor::{CorridorStep, PathBuffer, PullScratch};
 use crate::corridor::{StepKey, hop_key, key_hop};
 use crate::filter::QueryFilter;
 use crate::geometry::gap_between_segments_2d;
-use crate::mesh::{GoalBounds, Landmarks, MeshData, NO_NEIGHBOUR, Tiled};
+use crate::mesh::{GoalBounds, Landmarks, MeshData, NO_NEIGHBOUR, TileView, Tiled};
 use crate::search::map::{NodeMap, Slot};
 pub use flood::ReachedPolygon;
 use nodes::{NONE, Node, NodePool, ROOT_KEY, UNVISITED};
@@ -209,6 +209,17 @@ impl<'a> Context<'a> {
     #[inline(always)]
     fn enters(&self, mesh: &MeshData, p: u32) -> bool {
         self.filter.admits(mesh.flags_of(p)) && self.within.is_none_or(|w| w.holds(p))
+    }
+
+    /// [`Context::enters`], reading the flags through `view` when `p` is in its tile.
+    #[inline]
+    fn enters_from(&self, mesh: &MeshData, view: &TileView<'_>, p: u32) -> bool {
+        let flags = if view.holds(p) {
+            view.flags_of(p)
+        } else {
+            mesh.flags_of(p)
+        };
+        self.filter.admits(flags) && self.within.is_none_or(|w| w.holds(p))
     }
 
     /// Whether a node, once reached, is never improved (the unordered strategies).
@@ -437,9 +448,29 @@ impl AStar {
         };
         // The sampled cost model (mixed area costs) ranks successors by arrival costs.
         let sampled = ctx.sampled.then(|| self.sampled_parent(mesh, ctx, index));
-        let range = mesh.corner_range(node.polygon);
-        for (slot, &neighbour) in range.clone().zip(&mesh.neighbours[range]) {
-            if neighbour == NO_NEIGHBOUR || neighbour == came_from || !ctx.enters(mesh, neighbour) {
+        // The polygon's tile, looked up once: its slots, neighbours, portals and the
+        // landmark nodes of its slots are all in it; a neighbour's flags and a portal's
+        // points usually are (on a world of tiles, a lookup by global id decodes it).
+        let view = mesh.tile_view(node.polygon);
+        let slot_nodes = ctx
+            .landmarks
+            .as_ref()
+            .map_or(&[][..], |(table, _)| table.slot_nodes_of_tile(view.tile()));
+        let (portals, vertices) = (
+            mesh.portals.chunk_or_first(view.tile()),
+            mesh.vertices.chunk_or_first(view.tile()),
+        );
+        // A portal's end may be a vertex of the neighbour's tile (a seam).
+        let vertex = |v: u32| match vertices.get(view.local(v as usize)) {
+            Some(&point) if view.holds(v) => point,
+            _ => mesh.vertices[v as usize],
+        };
+        let range = view.corner_range(node.polygon);
+        for (slot, &neighbour) in range.clone().zip(view.neighbours(range)) {
+            if neighbour == NO_NEIGHBOUR
+                || neighbour == came_from
+                || !ctx.enters_from(mesh, &view, neighbour)
+            {
                 continue;
             }
             // Estimates never fall below the parent's, so a node already reached with
@@ -452,13 +483,13 @@ impl AStar {
             {
                 continue;
             }
-            let (left, right) = mesh.portal_vertices(node.polygon, slot);
+            let [left, right] = portals[view.local(slot)];
             let mut penalty = node.penalty;
             if extra > 0.0 {
                 let (l, r) = (mesh.ground[left as usize], mesh.ground[right as usize]);
                 penalty += extra * gap_between_segments_2d(entry.0, entry.1, l, r);
             }
-            let (left, right) = (mesh.vertices[left as usize], mesh.vertices[right as usize]);
+            let (left, right) = (vertex(left), vertex(right));
             let portal = TaggedPortal {
                 left,
                 right,
@@ -480,7 +511,12 @@ impl AStar {
             };
             // Every path through the corridor to the portal passes the apex (not
             // `reach`: that is measured to the part of the portal inside the wedge).
-            let ahead = ctx.landmark_ahead(|t| t.slot_node(slot));
+            let ahead = ctx.landmark_ahead(|t| {
+                slot_nodes
+                    .get(view.local(slot))
+                    .copied()
+                    .unwrap_or_else(|| t.slot_node(slot))
+            });
             let floor = if ctx.landmarks.is_some() {
                 ctx.landmark_floor(wedge.length_to_portal(left, right), ahead, penalty)
             } else {
