@@ -105,8 +105,17 @@ fuzz_target!(|input: Input| {
     }
     let world = c_world_create(&world_options(8, 1.0 / 64.0, 0.25)).expect("a world");
     let mut added = Vec::new();
+    // A tile lying on another one on one level (an edge joining two tiles at once) is
+    // refused; the lattice can make one.
+    let overlap = |status| {
+        status == navstar_fuzz::INVALID_ARGUMENT
+            && navstar_fuzz::last_error().contains("must not overlap")
+    };
     for spec in input.tiles.iter().take(8) {
         let (status, tile) = world.add(&spec.build());
+        if overlap(status) {
+            continue;
+        }
         assert_eq!(status, navstar_fuzz::OK);
         added.push(tile);
     }
@@ -116,7 +125,8 @@ fuzz_target!(|input: Input| {
         }
     }
     if let Some(spec) = input.tiles.get(8) {
-        assert_eq!(world.add(&spec.build()).0, navstar_fuzz::OK);
+        let status = world.add(&spec.build()).0;
+        assert!(status == navstar_fuzz::OK || overlap(status), "{status:?}");
     }
     let mut saved = world.save();
     assert!(load(&saved, &input.picks), "the saved world was refused");
