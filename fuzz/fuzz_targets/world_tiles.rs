@@ -139,7 +139,11 @@ impl Model {
         if status != INVALID_ARGUMENT || !navstar_fuzz::last_error().contains("must not overlap") {
             return false;
         }
-        assert_eq!(self.world.tiles(), before, "a refused overlapping tile changed the world");
+        assert_eq!(
+            self.world.tiles(),
+            before,
+            "a refused overlapping tile changed the world"
+        );
         true
     }
 
@@ -400,9 +404,13 @@ impl Model {
             let length: f32 = answer.points.windows(2).map(|w| w[0].distance(w[1])).sum();
             lengths.push((answer.status, length));
         }
-        assert_eq!(lengths[0].0, lengths[1].0, "status with and without landmarks");
+        assert_eq!(
+            lengths[0].0, lengths[1].0,
+            "status with and without landmarks"
+        );
         assert!(
-            lengths[0].0 != OK || (lengths[0].1 - lengths[1].1).abs() <= 1e-3 * (1.0 + lengths[0].1),
+            lengths[0].0 != OK
+                || (lengths[0].1 - lengths[1].1).abs() <= 1e-3 * (1.0 + lengths[0].1),
             "length {} without landmarks, {} with",
             lengths[0].1,
             lengths[1].1
@@ -535,7 +543,8 @@ fuzz_target!(|input: Input| {
             Op::PrepareLandmarks => {
                 let mut has = 7u32;
                 // SAFETY: a live world; `has` writable.
-                let status = unsafe { navstar_world_prepare_landmarks(model.world.as_ptr(), &mut has) };
+                let status =
+                    unsafe { navstar_world_prepare_landmarks(model.world.as_ptr(), &mut has) };
                 check_status_and_message("navstar_world_prepare_landmarks", status);
                 assert!(status == OK && has <= 1, "{status:?} {has}");
                 // SAFETY: NULL is refused by name.

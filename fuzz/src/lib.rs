@@ -44,8 +44,8 @@ pub use buffers::{ListAnswer, ListBuffers, call_list};
 pub use grid::{Arrays, GridSpec};
 pub use input::{COptions, FilterIn, MeshOps, MeshSpec, QueryOpts};
 use navstar::ffi::{
-    NAVSTAR_PATH_AUTO, NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions, NavstarPathOptions,
-    NavstarQuery, NavstarStatus, navstar_find_path, navstar_last_error_message,
+    NAVSTAR_PATH_AUTO, NAVSTAR_PATH_FUNNEL, NAVSTAR_PATH_OPTIMAL, NavstarMesh, NavstarMeshOptions,
+    NavstarPathOptions, NavstarQuery, NavstarStatus, navstar_find_path, navstar_last_error_message,
     navstar_mesh_create, navstar_mesh_create_from_grid, navstar_mesh_free,
     navstar_mesh_options_default, navstar_mesh_polygon_count, navstar_path_options_default,
     navstar_query_create, navstar_query_free, navstar_status_name,
