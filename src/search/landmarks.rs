@@ -44,13 +44,9 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
     for t in 0..mesh.corners.chunk_count() {
         chunks.push(try_filled(mesh.corners.chunk(t).len(), NO_PORTAL, what).ok()?);
     }
-    let shift = mesh.local_bits;
     let at = |slot: usize| {
-        let slot = slot as u64;
-        (
-            (slot >> shift) as usize,
-            (slot & ((1u64 << shift) - 1)) as usize,
-        )
+        let (tile, local) = mesh.split_id(slot as u32);
+        (tile, local as usize)
     };
     let mut ends: Vec<(u32, u32)> = Vec::new();
     for p in mesh.polygon_ids() {
@@ -73,7 +69,8 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
     if ends.is_empty() {
         return None;
     }
-    let portal_of_slot = Tiled::from_chunks(chunks.into_iter().map(Arc::from).collect(), shift);
+    let portal_of_slot =
+        Tiled::from_chunks(chunks.into_iter().map(Arc::from).collect(), mesh.local_bits);
     // One row more: the row of portals the table knows nothing of.
     let mut rows = try_filled(ends.len() + 1, PortalRow::default(), what).ok()?;
     let mut end_hi = try_filled(ends.len() + 1, [[f32::INFINITY; 2]; LANDMARKS], what).ok()?;

@@ -64,7 +64,7 @@ impl State {
         kept_seams: &[(u32, Seam)],
         merged: bool,
     ) -> Result<(), MeshError> {
-        let tile_of = |polygon: u32| (u64::from(polygon) >> self.local_bits) as u32;
+        let tile_of = |polygon: u32| self.slot_of(polygon);
         for (&t, seams) in again.iter().zip(seams) {
             let mut by_slot: Vec<&Seam> = seams.iter().collect();
             by_slot.sort_unstable_by_key(|s| s.slot);

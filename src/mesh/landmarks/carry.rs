@@ -45,7 +45,7 @@ impl Landmarks {
             .points
             .iter()
             .map(|&(home, at)| {
-                let tile = (u64::from(home) >> shift) as usize;
+                let tile = mesh.split_id(home).0;
                 (if kept(tile) { home } else { NO_HOME }, at)
             })
             .collect();
