@@ -27,6 +27,7 @@ mod locate;
 mod locate_patch;
 mod obstacle;
 mod partition;
+mod partition_cdt;
 mod raycast;
 mod sample;
 mod slide;

@@ -1,7 +1,7 @@
 //! From a region of the ground plane to mesh polygons, shared by the eroded meshes of
 //! `clearance/` and the obstacles carved by `carve.rs`: a constrained Delaunay
-//! triangulation (`spade`) of the region's boundary rings and of the original polygons'
-//! edges, so that every triangle lies in one original polygon and wholly inside or
+//! triangulation (`spade`, built in `partition_cdt.rs`) of the region's boundary rings
+//! and of the original polygons' edges, so that every triangle lies in one original polygon and wholly inside or
 //! outside the rings. Inside and outside are told by parity (crossing a ring edge flips
 //! them, and the triangulation's outer face is outside every ring, so a face on the
 //! convex hull is inside exactly when its hull edge is a ring edge: this holds where a
@@ -14,13 +14,13 @@
 //! apart), and neighbouring triangles of one original polygon are then merged while
 //! convex (the merge of the exact mode's copy).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use glam::{DVec2, Vec2, Vec3};
+use spade::Triangulation;
 use spade::handles::FixedVertexHandle;
-use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
-use crate::mesh::{MeshData, MeshInput, MeshOptions, NavMesh, coarse};
+use crate::mesh::{MeshData, MeshInput, MeshOptions, NavMesh, coarse, partition_cdt};
 
 /// Original polygons and the rings cut into them.
 pub(crate) struct Region {
@@ -88,49 +88,11 @@ pub(crate) fn triangulate(region: &Region, keep: Keep) -> Result<Pieces, Partiti
 }
 
 fn triangulate_unguarded(region: &Region, keep: Keep) -> Result<Pieces, PartitionError> {
-    let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
-    let insert = |cdt: &mut ConstrainedDelaunayTriangulation<Point2<f64>>, q: DVec2| {
-        cdt.insert(Point2::new(q.x, q.y))
-            .map_err(|_| PartitionError::Failed)
-    };
-    // The original edges first (each shared edge once), then the region's boundary,
-    // whose pieces are remembered: later constraints never split them, as the
-    // boundary rings do not cross.
-    let mut done: HashSet<(FixedVertexHandle, FixedVertexHandle)> = HashSet::new();
-    for (_, corners) in &region.polygons {
-        let handles = corners
-            .iter()
-            .map(|&q| insert(&mut cdt, q))
-            .collect::<Result<Vec<_>, _>>()?;
-        for i in 0..handles.len() {
-            let (a, b) = (handles[i], handles[(i + 1) % handles.len()]);
-            if a != b && done.insert((a.min(b), a.max(b))) {
-                cdt.add_constraint_and_split(a, b, |p| p);
-            }
-        }
-    }
-    let mut boundary: HashSet<(FixedVertexHandle, FixedVertexHandle)> = HashSet::new();
-    for ring in &region.rings {
-        let handles = ring
-            .iter()
-            .map(|&q| insert(&mut cdt, q))
-            .collect::<Result<Vec<_>, _>>()?;
-        for i in 0..handles.len() {
-            let (a, b) = (handles[i], handles[(i + 1) % handles.len()]);
-            if a == b {
-                continue;
-            }
-            for edge in cdt.add_constraint_and_split(a, b, |p| p) {
-                let edge = cdt.directed_edge(edge);
-                let (u, v) = (edge.from().fix(), edge.to().fix());
-                boundary.insert((u.min(v), u.max(v)));
-            }
-        }
-    }
+    let (cdt, boundary) = partition_cdt::triangulate(region)?;
     // Parity from the outside in: the outer face is outside every ring, so a face
     // along the convex hull is inside when its hull edge is a ring edge.
     let is_boundary =
-        |u: FixedVertexHandle, v: FixedVertexHandle| boundary.contains(&(u.min(v), u.max(v)));
+        |u: FixedVertexHandle, v: FixedVertexHandle| boundary.contains(&partition_cdt::key(u, v));
     let mut inside: Vec<Option<bool>> = vec![None; cdt.num_all_faces()];
     let mut queue = VecDeque::new();
     for face in cdt.inner_faces() {

@@ -329,3 +329,21 @@ fn stacked_levels_keep_the_radius_from_the_walls_of_their_level() {
 fn stacked_levels_with_a_triangle_thinner_than_the_tolerance() {
     stacked_case(17070785524467337309);
 }
+
+/// A case the property test found: the triangulation bent the eroded region's border
+/// through a polygon corner 0.08 from it (a ring segment was inserted after the
+/// original edges, across a sliver), so the goal 0.075 from the wall x = 8 of the lower
+/// level was kept where a disc of radius 0.077 does not fit.
+#[test]
+fn stacked_levels_where_a_ring_crossed_a_sliver() {
+    stacked_case(7670345124038131609);
+}
+
+/// A case the property test found: a ring of the eroded region ran from a hair off one
+/// corner of an original edge to a hair off its other corner, crossing it at an angle of
+/// 1e-9, and the triangulation lost the ring's segment in either order of insertion
+/// until ring points that close to an original corner were put on it.
+#[test]
+fn stacked_levels_where_a_ring_ran_a_hair_off_an_edge() {
+    stacked_case(12212844379118182903);
+}
