@@ -110,11 +110,7 @@ impl State {
     /// tile's merged layer, once.
     pub(super) fn restitch(&mut self, touched: &[u32], changed: &[u32]) -> Result<(), MeshError> {
         let fine = self.plan(touched, changed, false)?;
-        let (all, merged) = self.slots.iter().flatten().fold((0.0, 0.0), |(a, m), t| {
-            let count = |t: &Tile| f64::from(t.mesh.polygon_count());
-            (a + count(t), m + count(&t.merged().tile))
-        });
-        let keep = merged < all && merged <= MERGED_SHARE * all;
+        let keep = self.keeps_merged_layers();
         let merged = match (keep, self.merged_layer) {
             (false, _) => None,
             (true, true) => Some(self.plan(touched, changed, true)?),
@@ -128,11 +124,36 @@ impl State {
             self.apply(plan, true);
         } else if self.merged_layer {
             for tile in self.slots.iter_mut().flatten() {
-                tile.merged.as_mut().expect("a merged layer").tile.stitched = None;
+                if let Some(layer) = tile.merged.as_mut() {
+                    layer.tile.stitched = None;
+                }
             }
         }
         self.merged_layer = keep;
         Ok(())
+    }
+
+    /// Whether the world keeps merged layers: while merging leaves fewer polygons, and at
+    /// most [`MERGED_SHARE`] of them. A tile whose merged layer is not made yet counts
+    /// as merging to nothing: when even that leaves more than the share, the answer is
+    /// no without making any; else every tile's layer is made and counted.
+    fn keeps_merged_layers(&mut self) -> bool {
+        let count = |t: &Tile| f64::from(t.mesh.polygon_count());
+        let (all, least) = self.slots.iter().flatten().fold((0.0, 0.0), |(a, m), t| {
+            let merged = t.merged.as_ref().map_or(0.0, |layer| count(&layer.tile));
+            (a + count(t), m + merged)
+        });
+        if least > MERGED_SHARE * all {
+            return false;
+        }
+        self.make_merged_layers();
+        let merged: f64 = self
+            .slots
+            .iter()
+            .flatten()
+            .map(|t| count(&t.merged().tile))
+            .sum();
+        merged < all && merged <= MERGED_SHARE * all
     }
 
     /// The slots that hold a tile.
