@@ -66,7 +66,8 @@ impl Border {
     /// can become seams) and the bounds of a tile, in one pass over its polygons, and the
     /// grid that finds the walls near a box without looking at the others.
     pub fn of(ground: &[Vec2], poly_start: &[u32], corners: &[u32], neighbours: &[u32]) -> Border {
-        let mut walls = Vec::new();
+        let wall_count = neighbours.iter().filter(|&&n| n == NO_NEIGHBOUR).count();
+        let mut walls = Vec::with_capacity(wall_count);
         let mut bounds = [Vec2::INFINITY, Vec2::NEG_INFINITY];
         for p in 0..poly_start.len() - 1 {
             let (start, end) = (poly_start[p], poly_start[p + 1]);
@@ -156,12 +157,17 @@ impl Border {
             bounds[0] - Vec2::splat(margin),
             bounds[1] + Vec2::splat(margin),
         );
-        let mut found = Vec::new();
         if self.walls.is_empty()
             || !(lo.cmple(self.bounds[1]).all() && hi.cmpge(self.bounds[0]).all())
         {
-            return found;
+            return Vec::new();
         }
+        // At most the walls bucketed in the cells searched.
+        let mut most = 0;
+        self.for_cells(lo, hi, |c| {
+            most += (self.bucket_start[c + 1] - self.bucket_start[c]) as usize;
+        });
+        let mut found = Vec::with_capacity(most);
         let first = self.cell_of(lo);
         self.for_cells(lo, hi, |c| {
             let here = [c as u32 % self.cells[0], c as u32 / self.cells[0]];
@@ -364,6 +370,11 @@ pub(crate) struct SplitTile {
     pub start: Vec<f32>,
     /// Per slot of the tile's own mesh: the first slot of its pieces.
     pub first_slot: Vec<u32>,
+    /// Per piece added by splitting (each is a slot of its own after the pieces before
+    /// it of the same original), in slot order: the slot of the tile's own mesh it is a
+    /// piece of. Every other slot is its original moved on by the pieces added before
+    /// it.
+    pub cut_slots: Vec<u32>,
 }
 
 impl SplitTile {
@@ -433,6 +444,7 @@ pub(crate) fn split_tile(
         origin: Vec::with_capacity(total),
         start: Vec::with_capacity(total),
         first_slot: Vec::with_capacity(slot_count),
+        cut_slots: cuts.iter().map(|cut| cut.0).collect(),
     };
     // Copies the slots `from..to` whole, each moved on by the `shift` cuts before it.
     let copy = |split: &mut SplitTile, from: usize, to: usize, shift: usize| {
