@@ -21,7 +21,7 @@ use std::sync::Arc;
 use super::chunks::{compose, wall_ends, walls_across};
 use super::state::State;
 use super::stitch::{Overlap, SplitTile, overlaps, seam_pairs, split_tile};
-use super::stitched::{Seam, Stitched, TileChunks};
+use super::stitched::{Across, Seam, Stitched, TileChunks};
 use super::tile::Tile;
 use crate::error::MeshError;
 
@@ -39,6 +39,8 @@ struct Kept {
     twin: Option<(Arc<[u32]>, Vec<Seam>)>,
     /// New wall vertices.
     wall_vertex: Option<Arc<[bool]>>,
+    /// The vertices where each neighbour's walls end, when some were found again.
+    across: Option<Vec<Across>>,
 }
 
 /// What [`State::plan`] makes of a change in one layer.
@@ -355,32 +357,52 @@ impl State {
             }
             j => (&splits[j], &chunks[j]),
         };
-        let across_of = |t: u32, own: &TileChunks| {
+        // Per neighbour of `t` (whose own chunks are `own`), the vertices of `t` where its
+        // walls end: taken from `kept` while the neighbour keeps the tables they were
+        // found with, else found again.
+        let across_of = |t: u32, own: &TileChunks, kept: &[Across]| -> (Vec<Across>, bool) {
             let tile = self.layer(t, merged);
             let split = tables_of(t).0;
-            let mut found = Vec::new();
             let mut points = Vec::new();
-            for &u in &self.tile(t).neighbours {
-                let (split_u, tables_u) = tables_of(u);
-                points.clear();
-                wall_ends(
-                    self.layer(u, merged),
-                    split_u,
-                    tables_u,
-                    tile.border().bounds(),
-                    rules.tolerance,
-                    &mut points,
-                );
-                walls_across(tile, split, own, &mut points, &rules, &mut found);
-            }
-            found.sort_unstable();
-            found.dedup();
-            found
+            let mut again = false;
+            let lists = self
+                .tile(t)
+                .neighbours
+                .iter()
+                .map(|&u| {
+                    let (split_u, tables_u) = tables_of(u);
+                    let same =
+                        |k: &&Across| k.slot == u && Arc::ptr_eq(&k.walls_of, &tables_u.neighbours);
+                    if let Some(k) = kept.iter().find(same) {
+                        return k.clone();
+                    }
+                    again = true;
+                    points.clear();
+                    wall_ends(
+                        self.layer(u, merged),
+                        split_u,
+                        tables_u,
+                        tile.border().bounds(),
+                        rules.tolerance,
+                        &mut points,
+                    );
+                    let mut found = Vec::new();
+                    walls_across(tile, split, own, &mut points, &rules, &mut found);
+                    found.sort_unstable();
+                    found.dedup();
+                    Across {
+                        slot: u,
+                        walls_of: Arc::clone(&tables_u.neighbours),
+                        found,
+                    }
+                })
+                .collect();
+            (lists, again)
         };
-        let across: Vec<Vec<usize>> = again
+        let across: Vec<Vec<Across>> = again
             .iter()
             .zip(&chunks)
-            .map(|(&t, own)| across_of(t, own))
+            .map(|(&t, own)| across_of(t, own, &[]).0)
             .collect();
         let mut kept: Vec<Kept> = Vec::new();
         for &t in &others {
@@ -389,23 +411,27 @@ impl State {
                 wall_vertex: stitched.own_walls.clone(),
                 ..stitched.chunks.clone()
             };
+            let (lists, found_again) = across_of(t, &own, &stitched.across);
+            if !found_again && lists.len() == stitched.across.len() {
+                continue; // Every neighbour's walls as before.
+            }
             let mut walls = stitched.own_walls.to_vec();
-            for v in across_of(t, &own) {
-                walls[v] = true;
+            for v in lists.iter().flat_map(|list| &list.found) {
+                walls[*v] = true;
             }
-            if walls[..] != stitched.chunks.wall_vertex[..] {
-                kept.push(Kept {
-                    slot: t,
-                    twin: None,
-                    wall_vertex: Some(walls.into()),
-                });
-            }
+            let wall_vertex = (walls[..] != stitched.chunks.wall_vertex[..]).then(|| walls.into());
+            kept.push(Kept {
+                slot: t,
+                twin: None,
+                wall_vertex,
+                across: Some(lists),
+            });
         }
-        for (chunks, across) in chunks.iter_mut().zip(across) {
-            if !across.is_empty() {
+        for (chunks, across) in chunks.iter_mut().zip(&across) {
+            if across.iter().any(|list| !list.found.is_empty()) {
                 let mut walls = chunks.wall_vertex.to_vec();
-                for v in across {
-                    walls[v] = true;
+                for v in across.iter().flat_map(|list| &list.found) {
+                    walls[*v] = true;
                 }
                 chunks.wall_vertex = walls.into();
             }
@@ -435,6 +461,7 @@ impl State {
                         slot,
                         twin: None,
                         wall_vertex: None,
+                        across: None,
                     });
                     kept.last_mut().expect("just pushed")
                 }
@@ -446,10 +473,10 @@ impl State {
             .iter()
             .zip(splits)
             .zip(chunks)
-            .zip(own_walls)
+            .zip(own_walls.into_iter().zip(across))
             .zip(seams.into_iter().zip(island_links))
             .map(
-                |((((&t, split), chunks), own_walls), (mut seams, mut links))| {
+                |((((&t, split), chunks), (own_walls, across)), (mut seams, mut links))| {
                     seams.sort_unstable();
                     links.sort_unstable();
                     links.dedup();
@@ -471,6 +498,7 @@ impl State {
                         overlaps,
                         seams,
                         own_walls,
+                        across,
                     };
                     (t, stitched)
                 },
@@ -497,6 +525,9 @@ impl State {
             }
             if let Some(walls) = kept.wall_vertex {
                 stitched.chunks.wall_vertex = walls;
+            }
+            if let Some(across) = kept.across {
+                stitched.across = across;
             }
         }
     }

@@ -227,6 +227,11 @@ struct Segment {
 }
 
 impl Segment {
+    /// The segment's box in the ground plane, `[min, max]`.
+    fn bounds(&self) -> [Vec2; 2] {
+        [self.from.min(self.to), self.from.max(self.to)]
+    }
+
     fn length(&self) -> f32 {
         self.from.distance(self.to)
     }
@@ -337,9 +342,20 @@ pub(crate) fn overlaps(a: &TileShape<'_>, b: &TileShape<'_>, rules: &SeamRules) 
         .iter()
         .map(|&(slot, polygon)| b.segment(rules.up, polygon, slot))
         .collect();
+    // Two edges that join come within the tolerance of each other (a part of the shorter
+    // projects inside the longer, within the tolerance of its line), so their boxes do
+    // too: the boxes (grown by twice the tolerance, against rounding) skip the other
+    // pairs before the full test. The pairs tested keep their order.
+    let reach = Vec2::splat(2.0 * rules.tolerance);
+    let boxes: Vec<[Vec2; 2]> = segments.iter().map(Segment::bounds).collect();
     for &(a_slot, a_polygon) in &near_b {
         let e = a.segment(rules.up, a_polygon, a_slot);
-        for (&(b_slot, b_polygon), f) in near_a.iter().zip(&segments) {
+        let [lo, hi] = e.bounds();
+        let (lo, hi) = (lo - reach, hi + reach);
+        for ((&(b_slot, b_polygon), f), [f_lo, f_hi]) in near_a.iter().zip(&segments).zip(&boxes) {
+            if !(f_lo.cmple(hi).all() && f_hi.cmpge(lo).all()) {
+                continue;
+            }
             if let Some(ends) = overlap(&e, f, rules) {
                 found.push(Overlap {
                     a: (a_slot, a_polygon),
