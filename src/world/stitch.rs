@@ -70,15 +70,16 @@ impl Border {
         let mut walls = Vec::with_capacity(wall_count);
         let mut bounds = [Vec2::INFINITY, Vec2::NEG_INFINITY];
         for p in 0..poly_start.len() - 1 {
-            let (start, end) = (poly_start[p], poly_start[p + 1]);
-            for slot in start..end {
-                let g = ground[corners[slot as usize] as usize];
+            let (start, end) = (poly_start[p] as usize, poly_start[p + 1] as usize);
+            let (corners, neighbours) = (&corners[start..end], &neighbours[start..end]);
+            for (i, (&corner, &neighbour)) in corners.iter().zip(neighbours).enumerate() {
+                let g = ground[corner as usize];
                 bounds = [bounds[0].min(g), bounds[1].max(g)];
-                if neighbours[slot as usize] == NO_NEIGHBOUR {
-                    let next = if slot + 1 == end { start } else { slot + 1 };
-                    let h = ground[corners[next as usize] as usize];
+                if neighbour == NO_NEIGHBOUR {
+                    let next = if i + 1 == corners.len() { 0 } else { i + 1 };
+                    let h = ground[corners[next] as usize];
                     walls.push(Wall {
-                        slot,
+                        slot: (start + i) as u32,
                         polygon: p as u32,
                         min: g.min(h),
                         max: g.max(h),
@@ -109,9 +110,18 @@ impl Border {
             bucket_start: Vec::new(),
             bucketed: Vec::new(),
         };
+        // Each wall's cells, found once for both passes (`side` is at most 64).
+        let reach: Vec<[u8; 4]> = border
+            .walls
+            .iter()
+            .map(|w| {
+                let ([x0, y0], [x1, y1]) = (border.cell_of(w.min), border.cell_of(w.max));
+                [x0 as u8, y0 as u8, x1 as u8, y1 as u8]
+            })
+            .collect();
         let mut counts = vec![0u32; (side * side) as usize + 1];
-        for w in &border.walls {
-            border.for_cells(w.min, w.max, |c| counts[c] += 1);
+        for &r in &reach {
+            cells_in(r, side, |c| counts[c] += 1);
         }
         let mut total = 0;
         for count in &mut counts {
@@ -121,8 +131,8 @@ impl Border {
         }
         let mut next = counts.clone();
         let mut bucketed = vec![0u32; total as usize];
-        for (i, w) in border.walls.iter().enumerate() {
-            border.for_cells(w.min, w.max, |c| {
+        for (i, &r) in reach.iter().enumerate() {
+            cells_in(r, side, |c| {
                 bucketed[next[c] as usize] = i as u32;
                 next[c] += 1;
             });
@@ -198,6 +208,17 @@ impl Border {
         let m = Vec2::splat(margin);
         (self.bounds[0] - m).cmple(other.bounds[1]).all()
             && (self.bounds[1] + m).cmpge(other.bounds[0]).all()
+    }
+}
+
+/// Calls `visit` with the index of every cell of the block `[x0, y0, x1, y1]` (first and
+/// last column and row) of a grid `side` cells wide.
+fn cells_in([x0, y0, x1, y1]: [u8; 4], side: u32, mut visit: impl FnMut(usize)) {
+    for y in u32::from(y0)..=u32::from(y1) {
+        let row = y * side;
+        for x in u32::from(x0)..=u32::from(x1) {
+            visit((row + x) as usize);
+        }
     }
 }
 
