@@ -357,15 +357,15 @@ impl State {
             }
             j => (&splits[j], &chunks[j]),
         };
-        // Per neighbour of `t` (whose own chunks are `own`), the vertices of `t` where its
-        // walls end: taken from `kept` while the neighbour keeps the tables they were
-        // found with, else found again.
-        let across_of = |t: u32, own: &TileChunks, kept: &[Across]| -> (Vec<Across>, bool) {
+        // Per neighbour of `t` (whose own chunks are `own`), the points where its walls
+        // end near `t` and the vertices of `t` there. An entry of `before` (what `t` had)
+        // holds while the neighbour keeps the tables it was found with: all of it when
+        // `t` kept its own tables too (`t_kept`), else its points.
+        let across_of = |t: u32, own: &TileChunks, before: &[Across], t_kept: bool| {
             let tile = self.layer(t, merged);
             let split = tables_of(t).0;
-            let mut points = Vec::new();
             let mut again = false;
-            let lists = self
+            let lists: Vec<Across> = self
                 .tile(t)
                 .neighbours
                 .iter()
@@ -373,26 +373,34 @@ impl State {
                     let (split_u, tables_u) = tables_of(u);
                     let same =
                         |k: &&Across| k.slot == u && Arc::ptr_eq(&k.walls_of, &tables_u.neighbours);
-                    if let Some(k) = kept.iter().find(same) {
+                    let kept = before.iter().find(same);
+                    if let Some(k) = kept.filter(|_| t_kept) {
                         return k.clone();
                     }
                     again = true;
-                    points.clear();
-                    wall_ends(
-                        self.layer(u, merged),
-                        split_u,
-                        tables_u,
-                        tile.border().bounds(),
-                        rules.tolerance,
-                        &mut points,
-                    );
+                    let mut ends = match kept {
+                        Some(k) => k.ends.clone(),
+                        None => {
+                            let mut points = Vec::new();
+                            wall_ends(
+                                self.layer(u, merged),
+                                split_u,
+                                tables_u,
+                                tile.border().bounds(),
+                                rules.tolerance,
+                                &mut points,
+                            );
+                            points
+                        }
+                    };
                     let mut found = Vec::new();
-                    walls_across(tile, split, own, &mut points, &rules, &mut found);
+                    walls_across(tile, split, own, &mut ends, &rules, &mut found);
                     found.sort_unstable();
                     found.dedup();
                     Across {
                         slot: u,
                         walls_of: Arc::clone(&tables_u.neighbours),
+                        ends,
                         found,
                     }
                 })
@@ -402,7 +410,11 @@ impl State {
         let across: Vec<Vec<Across>> = again
             .iter()
             .zip(&chunks)
-            .map(|(&t, own)| across_of(t, own, &[]).0)
+            .map(|(&t, own)| {
+                let layer = self.layer(t, merged);
+                let before = layer.stitched.as_ref().map_or(&[][..], |s| &s.across[..]);
+                across_of(t, own, before, false).0
+            })
             .collect();
         let mut kept: Vec<Kept> = Vec::new();
         for &t in &others {
@@ -411,7 +423,7 @@ impl State {
                 wall_vertex: stitched.own_walls.clone(),
                 ..stitched.chunks.clone()
             };
-            let (lists, found_again) = across_of(t, &own, &stitched.across);
+            let (lists, found_again) = across_of(t, &own, &stitched.across, true);
             if !found_again && lists.len() == stitched.across.len() {
                 continue; // Every neighbour's walls as before.
             }

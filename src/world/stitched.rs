@@ -29,8 +29,8 @@ pub(super) struct Stitched {
     pub across: Vec<Across>,
 }
 
-/// The vertices of a tile where the walls of one neighbour end, as of that neighbour's
-/// stitching.
+/// Where the walls of one neighbour end near a tile, and the tile's vertices there, as
+/// of that neighbour's stitching.
 #[derive(Clone)]
 pub(super) struct Across {
     /// The neighbour's slot.
@@ -39,7 +39,11 @@ pub(super) struct Across {
     /// the neighbour keeps that table (stitching it again makes a new one; holding it
     /// keeps its address from being reused).
     pub walls_of: Arc<[u32]>,
-    /// The tile's vertices (local ids), sorted.
+    /// The points (in the ground plane, with their heights) where the neighbour's walls
+    /// end near the tile, sorted along x: they hold while the neighbour keeps its
+    /// tables, even when the tile is stitched again.
+    pub ends: Vec<(glam::Vec2, f32)>,
+    /// The tile's vertices (local ids) at those points, sorted.
     pub found: Vec<usize>,
 }
 
