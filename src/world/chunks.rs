@@ -15,10 +15,11 @@ use crate::mesh::{NO_NEIGHBOUR, NO_TWIN, portal_of_slot};
 /// The chunks of `tile` (in the slot whose first id is `base`) after `split`, with its
 /// `seams` (local slots after splitting) joined.
 ///
-/// Each table is allocated once, at its final size, as the `Arc` the snapshots share
-/// (filled through `Arc::get_mut` while it is not yet shared): a tile is composed
-/// again on every change that re-splits it, so copying each table from a `Vec` into
-/// its `Arc` would cost about as much as making it.
+/// A tile is composed again on every change that re-splits it, so the per-slot tables
+/// are made run by run: the slots between two pieces added by splitting are the tile's
+/// own slots moved on by the pieces before them, so each run takes its originals'
+/// entries in one plain loop over both tables (the pieces added are pieces of walls).
+/// Only the seams and the polygons they or the splits changed are patched afterwards.
 pub(super) fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam]) -> TileChunks {
     let data = tile.mesh.data();
     let up = data.up;
@@ -36,102 +37,102 @@ pub(super) fn compose(tile: &Tile, split: &SplitTile, base: u32, seams: &[Seam])
                 .collect(),
         )
     };
-    let own_neighbours = data.neighbours.as_single();
-    let own_twin = data.twin.as_single();
-    let slot_count = split.corners.len();
-    // Every slot a wall, then the tile's own inner edges (never split: one piece each,
-    // at the first slot of their original), then the seams.
-    let mut neighbours = filled(NO_NEIGHBOUR, slot_count);
-    let mut twin = filled(NO_TWIN, slot_count);
-    {
-        let neighbours = unique(&mut neighbours);
-        let twin = unique(&mut twin);
-        for (o, &neighbour) in own_neighbours.iter().enumerate() {
-            if neighbour != NO_NEIGHBOUR {
-                let slot = split.first_slot[o] as usize;
-                neighbours[slot] = base | neighbour;
-                twin[slot] = base | split.first_slot[own_twin[o] as usize];
-            }
+    // The tile's own inner edges are never split (one piece each, at the first slot of
+    // their original), so each takes its twin moved to that slot; walls stay walls
+    // (`NO_NEIGHBOUR | base` is `NO_NEIGHBOUR`). Then the seams.
+    let mut neighbours = per_slot(split, data.neighbours.as_single(), NO_NEIGHBOUR, |n| {
+        base | n
+    });
+    let mut twin = per_slot(split, data.twin.as_single(), NO_TWIN, |t| {
+        if t == NO_TWIN {
+            NO_TWIN
+        } else {
+            base | split.first_slot[t as usize]
         }
-        for seam in seams {
-            neighbours[seam.slot as usize] = seam.polygon;
-            twin[seam.slot as usize] = seam.twin;
-        }
-    }
-    // The ends of the walls left after stitching (those across seams come later).
-    let mut wall_vertex = filled(false, vertices.len());
-    {
-        let walls = unique(&mut wall_vertex);
-        for w in split.poly_start.windows(2) {
-            let range = w[0] as usize..w[1] as usize;
-            let corners = &split.corners[range.clone()];
-            for (i, &neighbour) in neighbours[range].iter().enumerate() {
-                if neighbour == NO_NEIGHBOUR {
-                    let next = if i + 1 == corners.len() { 0 } else { i + 1 };
-                    walls[corners[i] as usize] = true;
-                    walls[corners[next] as usize] = true;
-                }
-            }
-        }
-    }
-    let corners: Arc<[u32]> = split.corners.iter().map(|&v| base | v).collect();
-    // A polygon neither split nor on a seam keeps the portals and dead-end flag of the
-    // tile's own mesh.
-    let own_starts = data.poly_start.as_single();
-    let own_portals = data.portals.as_single();
-    let own_dead_end = data.dead_end.as_single();
-    let polygon_count = split.poly_start.len() - 1;
-    let mut changed: Vec<bool> = (0..polygon_count)
-        .map(|p| split.poly_start[p + 1] - split.poly_start[p] != own_starts[p + 1] - own_starts[p])
-        .collect();
+    });
     for seam in seams {
-        changed[seam.owner as usize] = true;
+        neighbours[seam.slot as usize] = seam.polygon;
+        twin[seam.slot as usize] = seam.twin;
     }
-    let mut portals = filled([0, 0], slot_count);
-    let mut dead_end = filled(false, polygon_count);
-    {
-        let portals = unique(&mut portals);
-        let dead_ends = unique(&mut dead_end);
-        for (p, &changed) in changed.iter().enumerate() {
-            let range = split.poly_start[p] as usize..split.poly_start[p + 1] as usize;
-            if !changed {
-                let own = own_starts[p] as usize..own_starts[p + 1] as usize;
-                for (to, &[a, b]) in portals[range].iter_mut().zip(&own_portals[own]) {
-                    *to = [base | a, base | b];
-                }
-                dead_ends[p] = own_dead_end[p];
-                continue;
-            }
-            let (corners, neighbours) = (&corners[range.clone()], &neighbours[range.clone()]);
-            for (i, to) in portals[range].iter_mut().enumerate() {
-                *to = portal_of_slot(corners, neighbours, i);
-            }
-            let mut across = neighbours.iter().filter(|&&n| n != NO_NEIGHBOUR);
-            let first = across.next();
-            dead_ends[p] = across.all(|n| Some(n) == first);
+    // The ends of the walls left after stitching (those across seams come later): a
+    // corner is one when the slot that starts at it or the one before it is a wall.
+    let mut wall_vertex = vec![false; vertices.len()];
+    for w in split.poly_start.windows(2) {
+        let range = w[0] as usize..w[1] as usize;
+        let Some(&last) = neighbours[range.clone()].last() else {
+            continue;
+        };
+        let mut before = last == NO_NEIGHBOUR;
+        for (&corner, &neighbour) in split.corners[range.clone()].iter().zip(&neighbours[range]) {
+            let wall = neighbour == NO_NEIGHBOUR;
+            wall_vertex[corner as usize] |= wall | before;
+            before = wall;
         }
     }
+    let corners: Vec<u32> = split.corners.iter().map(|&v| base | v).collect();
+    // A polygon neither split nor on a seam keeps the portals and dead-end flag of the
+    // tile's own mesh; the others are found again (the pieces added by splitting are
+    // in split polygons).
+    let own_starts = data.poly_start.as_single();
+    let mut portals = per_slot(split, data.portals.as_single(), [0, 0], |[a, b]| {
+        [base | a, base | b]
+    });
+    let mut dead_end: Vec<bool> = data.dead_end.as_single().to_vec();
+    let polygon_count = split.poly_start.len() - 1;
+    let split_polygons = (0..polygon_count).filter(|&p| {
+        split.poly_start[p + 1] - split.poly_start[p] != own_starts[p + 1] - own_starts[p]
+    });
+    let mut changed: Vec<u32> = split_polygons.map(|p| p as u32).collect();
+    changed.extend(seams.iter().map(|seam| seam.owner));
+    changed.sort_unstable();
+    changed.dedup();
+    for &p in &changed {
+        let p = p as usize;
+        let range = split.poly_start[p] as usize..split.poly_start[p + 1] as usize;
+        let (corners, neighbours) = (&corners[range.clone()], &neighbours[range.clone()]);
+        for (i, to) in portals[range].iter_mut().enumerate() {
+            *to = portal_of_slot(corners, neighbours, i);
+        }
+        let mut across = neighbours.iter().filter(|&&n| n != NO_NEIGHBOUR);
+        let first = across.next();
+        dead_end[p] = across.all(|n| Some(n) == first);
+    }
+    let poly_start: Vec<u32> = split.poly_start.iter().map(|&s| base | s).collect();
     TileChunks {
         vertices,
         ground,
-        poly_start: split.poly_start.iter().map(|&s| base | s).collect(),
-        corners,
-        neighbours,
-        portals,
-        twin,
-        wall_vertex,
-        dead_end,
+        poly_start: poly_start.into(),
+        corners: corners.into(),
+        neighbours: neighbours.into(),
+        portals: portals.into(),
+        twin: twin.into(),
+        wall_vertex: wall_vertex.into(),
+        dead_end: dead_end.into(),
     }
 }
 
-/// A table of `len` copies of `value`, allocated once as its `Arc`.
-fn filled<T: Copy>(value: T, len: usize) -> Arc<[T]> {
-    std::iter::repeat_n(value, len).collect()
-}
-
-/// The elements of a table just made by [`filled`], not yet shared.
-fn unique<T>(table: &mut Arc<[T]>) -> &mut [T] {
-    Arc::get_mut(table).expect("a table just made is not shared")
+/// A per-slot table of the tile as `split`: each slot `map` of its original's entry in
+/// `own` (the table of the tile's own mesh), each piece added by splitting `added`. The
+/// slots are copied in runs, as [`split_tile`](super::stitch::split_tile) lays them out.
+fn per_slot<T: Copy, U: Copy>(
+    split: &SplitTile,
+    own: &[T],
+    added: U,
+    map: impl Fn(T) -> U,
+) -> Vec<U> {
+    let mut table = Vec::with_capacity(split.corners.len());
+    let mut from = 0;
+    for &original in &split.cut_slots {
+        let original = original as usize;
+        if original >= from {
+            table.extend(own[from..=original].iter().map(|&x| map(x)));
+            from = original + 1;
+        }
+        table.push(added);
+    }
+    table.extend(own[from..].iter().map(|&x| map(x)));
+    debug_assert_eq!(table.len(), split.corners.len());
+    table
 }
 
 /// Appends to `points` the points (in the ground plane, and their heights) where the

@@ -16,7 +16,8 @@
 //!
 //! Each tile has a second layer for the exact mode: its merged copy (see
 //! `mesh::coarse`; the tile itself when its polygons do not merge), stitched to the
-//! neighbours' copies in the same way. The copies have the tiles' walls (merging
+//! neighbours' copies in the same way. It is made only once the world may keep merged
+//! layers (`State::make_merged_layers`, called by `restitch`). The copies have the tiles' walls (merging
 //! removes only edges between two polygons, and keeps every corner), so they split and
 //! pair where the tiles do; each snapshot composes them into its own merged copy, so
 //! that the exact mode searches merged polygons on a world as on one piece.

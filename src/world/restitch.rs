@@ -21,7 +21,7 @@ use std::sync::Arc;
 use super::chunks::{compose, wall_ends, walls_across};
 use super::state::State;
 use super::stitch::{Overlap, SplitTile, overlaps, seam_pairs, split_tile};
-use super::stitched::{Seam, Stitched, TileChunks};
+use super::stitched::{Across, Seam, Stitched, TileChunks};
 use super::tile::Tile;
 use crate::error::MeshError;
 
@@ -39,6 +39,8 @@ struct Kept {
     twin: Option<(Arc<[u32]>, Vec<Seam>)>,
     /// New wall vertices.
     wall_vertex: Option<Arc<[bool]>>,
+    /// The vertices where each neighbour's walls end, when some were found again.
+    across: Option<Vec<Across>>,
 }
 
 /// What [`State::plan`] makes of a change in one layer.
@@ -110,11 +112,7 @@ impl State {
     /// tile's merged layer, once.
     pub(super) fn restitch(&mut self, touched: &[u32], changed: &[u32]) -> Result<(), MeshError> {
         let fine = self.plan(touched, changed, false)?;
-        let (all, merged) = self.slots.iter().flatten().fold((0.0, 0.0), |(a, m), t| {
-            let count = |t: &Tile| f64::from(t.mesh.polygon_count());
-            (a + count(t), m + count(&t.merged().tile))
-        });
-        let keep = merged < all && merged <= MERGED_SHARE * all;
+        let keep = self.keeps_merged_layers();
         let merged = match (keep, self.merged_layer) {
             (false, _) => None,
             (true, true) => Some(self.plan(touched, changed, true)?),
@@ -128,11 +126,36 @@ impl State {
             self.apply(plan, true);
         } else if self.merged_layer {
             for tile in self.slots.iter_mut().flatten() {
-                tile.merged.as_mut().expect("a merged layer").tile.stitched = None;
+                if let Some(layer) = tile.merged.as_mut() {
+                    layer.tile.stitched = None;
+                }
             }
         }
         self.merged_layer = keep;
         Ok(())
+    }
+
+    /// Whether the world keeps merged layers: while merging leaves fewer polygons, and at
+    /// most [`MERGED_SHARE`] of them. A tile whose merged layer is not made yet counts
+    /// as merging to nothing: when even that leaves more than the share, the answer is
+    /// no without making any; else every tile's layer is made and counted.
+    fn keeps_merged_layers(&mut self) -> bool {
+        let count = |t: &Tile| f64::from(t.mesh.polygon_count());
+        let (all, least) = self.slots.iter().flatten().fold((0.0, 0.0), |(a, m), t| {
+            let merged = t.merged.as_ref().map_or(0.0, |layer| count(&layer.tile));
+            (a + count(t), m + merged)
+        });
+        if least > MERGED_SHARE * all {
+            return false;
+        }
+        self.make_merged_layers();
+        let merged: f64 = self
+            .slots
+            .iter()
+            .flatten()
+            .map(|t| count(&t.merged().tile))
+            .sum();
+        merged < all && merged <= MERGED_SHARE * all
     }
 
     /// The slots that hold a tile.
@@ -334,32 +357,64 @@ impl State {
             }
             j => (&splits[j], &chunks[j]),
         };
-        let across_of = |t: u32, own: &TileChunks| {
+        // Per neighbour of `t` (whose own chunks are `own`), the points where its walls
+        // end near `t` and the vertices of `t` there. An entry of `before` (what `t` had)
+        // holds while the neighbour keeps the tables it was found with: all of it when
+        // `t` kept its own tables too (`t_kept`), else its points.
+        let across_of = |t: u32, own: &TileChunks, before: &[Across], t_kept: bool| {
             let tile = self.layer(t, merged);
             let split = tables_of(t).0;
-            let mut found = Vec::new();
-            let mut points = Vec::new();
-            for &u in &self.tile(t).neighbours {
-                let (split_u, tables_u) = tables_of(u);
-                points.clear();
-                wall_ends(
-                    self.layer(u, merged),
-                    split_u,
-                    tables_u,
-                    tile.border().bounds(),
-                    rules.tolerance,
-                    &mut points,
-                );
-                walls_across(tile, split, own, &mut points, &rules, &mut found);
-            }
-            found.sort_unstable();
-            found.dedup();
-            found
+            let mut again = false;
+            let lists: Vec<Across> = self
+                .tile(t)
+                .neighbours
+                .iter()
+                .map(|&u| {
+                    let (split_u, tables_u) = tables_of(u);
+                    let same =
+                        |k: &&Across| k.slot == u && Arc::ptr_eq(&k.walls_of, &tables_u.neighbours);
+                    let kept = before.iter().find(same);
+                    if let Some(k) = kept.filter(|_| t_kept) {
+                        return k.clone();
+                    }
+                    again = true;
+                    let mut ends = match kept {
+                        Some(k) => k.ends.clone(),
+                        None => {
+                            let mut points = Vec::new();
+                            wall_ends(
+                                self.layer(u, merged),
+                                split_u,
+                                tables_u,
+                                tile.border().bounds(),
+                                rules.tolerance,
+                                &mut points,
+                            );
+                            points
+                        }
+                    };
+                    let mut found = Vec::new();
+                    walls_across(tile, split, own, &mut ends, &rules, &mut found);
+                    found.sort_unstable();
+                    found.dedup();
+                    Across {
+                        slot: u,
+                        walls_of: Arc::clone(&tables_u.neighbours),
+                        ends,
+                        found,
+                    }
+                })
+                .collect();
+            (lists, again)
         };
-        let across: Vec<Vec<usize>> = again
+        let across: Vec<Vec<Across>> = again
             .iter()
             .zip(&chunks)
-            .map(|(&t, own)| across_of(t, own))
+            .map(|(&t, own)| {
+                let layer = self.layer(t, merged);
+                let before = layer.stitched.as_ref().map_or(&[][..], |s| &s.across[..]);
+                across_of(t, own, before, false).0
+            })
             .collect();
         let mut kept: Vec<Kept> = Vec::new();
         for &t in &others {
@@ -368,23 +423,27 @@ impl State {
                 wall_vertex: stitched.own_walls.clone(),
                 ..stitched.chunks.clone()
             };
+            let (lists, found_again) = across_of(t, &own, &stitched.across, true);
+            if !found_again && lists.len() == stitched.across.len() {
+                continue; // Every neighbour's walls as before.
+            }
             let mut walls = stitched.own_walls.to_vec();
-            for v in across_of(t, &own) {
-                walls[v] = true;
+            for v in lists.iter().flat_map(|list| &list.found) {
+                walls[*v] = true;
             }
-            if walls[..] != stitched.chunks.wall_vertex[..] {
-                kept.push(Kept {
-                    slot: t,
-                    twin: None,
-                    wall_vertex: Some(walls.into()),
-                });
-            }
+            let wall_vertex = (walls[..] != stitched.chunks.wall_vertex[..]).then(|| walls.into());
+            kept.push(Kept {
+                slot: t,
+                twin: None,
+                wall_vertex,
+                across: Some(lists),
+            });
         }
-        for (chunks, across) in chunks.iter_mut().zip(across) {
-            if !across.is_empty() {
+        for (chunks, across) in chunks.iter_mut().zip(&across) {
+            if across.iter().any(|list| !list.found.is_empty()) {
                 let mut walls = chunks.wall_vertex.to_vec();
-                for v in across {
-                    walls[v] = true;
+                for v in across.iter().flat_map(|list| &list.found) {
+                    walls[*v] = true;
                 }
                 chunks.wall_vertex = walls.into();
             }
@@ -414,6 +473,7 @@ impl State {
                         slot,
                         twin: None,
                         wall_vertex: None,
+                        across: None,
                     });
                     kept.last_mut().expect("just pushed")
                 }
@@ -425,10 +485,10 @@ impl State {
             .iter()
             .zip(splits)
             .zip(chunks)
-            .zip(own_walls)
+            .zip(own_walls.into_iter().zip(across))
             .zip(seams.into_iter().zip(island_links))
             .map(
-                |((((&t, split), chunks), own_walls), (mut seams, mut links))| {
+                |((((&t, split), chunks), (own_walls, across)), (mut seams, mut links))| {
                     seams.sort_unstable();
                     links.sort_unstable();
                     links.dedup();
@@ -450,6 +510,7 @@ impl State {
                         overlaps,
                         seams,
                         own_walls,
+                        across,
                     };
                     (t, stitched)
                 },
@@ -476,6 +537,9 @@ impl State {
             }
             if let Some(walls) = kept.wall_vertex {
                 stitched.chunks.wall_vertex = walls;
+            }
+            if let Some(across) = kept.across {
+                stitched.across = across;
             }
         }
     }

@@ -20,8 +20,11 @@ impl State {
         self.update_islands();
         let mut data = self.snapshot_layer(false);
         let coarse = self.merged_layer.then(|| {
-            let slots = &self.slots[..data.tiles.len().min(self.slots.len())];
-            let of_original = gather(slots, data.tiles.len(), self.local_bits, |t| {
+            let count = data.tiles.len();
+            let tiles: Vec<Option<&Tile>> = (0..count)
+                .map(|s| self.slots.get(s).and_then(Option::as_ref))
+                .collect();
+            let of_original = gather(&tiles, count, self.local_bits, |t| {
                 t.merged().of_original.clone()
             });
             Box::new(CoarseMesh {
@@ -52,57 +55,46 @@ impl State {
             .map_or(1, |last| last + 1);
         let slots = &self.slots[..count.min(self.slots.len())];
         let shift = self.local_bits;
+        // Each slot's layer looked up once for the 17 tables gathered from it.
+        let layers: Vec<Option<&Tile>> = (0..count)
+            .map(|s| {
+                slots
+                    .get(s)
+                    .and_then(Option::as_ref)
+                    .map(|t| layer_of(t, merged))
+            })
+            .collect();
         let chunks = |pick: fn(&TileChunks) -> Arc<[u32]>| {
-            gather(slots, count, shift, |t| pick(chunks_of(t, merged)))
+            gather(&layers, count, shift, |t| pick(chunks_of(t)))
         };
-        fn data(t: &Tile, merged: bool) -> &MeshData {
-            layer_of(t, merged).mesh.data()
+        fn data(t: &Tile) -> &MeshData {
+            t.mesh.data()
         }
-        fn chunks_of(t: &Tile, merged: bool) -> &TileChunks {
-            &layer_of(t, merged).stitched().chunks
+        fn chunks_of(t: &Tile) -> &TileChunks {
+            &t.stitched().chunks
         }
         let tables = ElementTables {
-            vertices: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).vertices.clone()
-            }),
-            ground: gather(slots, count, shift, |t| chunks_of(t, merged).ground.clone()),
+            vertices: gather(&layers, count, shift, |t| chunks_of(t).vertices.clone()),
+            ground: gather(&layers, count, shift, |t| chunks_of(t).ground.clone()),
             poly_start: chunks(|c| c.poly_start.clone()),
             corners: chunks(|c| c.corners.clone()),
             neighbours: chunks(|c| c.neighbours.clone()),
-            local_island: gather(slots, count, shift, |t| {
-                data(t, merged).local_island.chunk(0).clone()
+            local_island: gather(&layers, count, shift, |t| {
+                data(t).local_island.chunk(0).clone()
             }),
-            portals: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).portals.clone()
-            }),
+            portals: gather(&layers, count, shift, |t| chunks_of(t).portals.clone()),
             twin: chunks(|c| c.twin.clone()),
-            wall_vertex: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).wall_vertex.clone()
-            }),
-            dead_end: gather(slots, count, shift, |t| {
-                chunks_of(t, merged).dead_end.clone()
-            }),
-            areas: gather(slots, count, shift, |t| {
-                data(t, merged).areas.chunk(0).clone()
-            }),
-            flags: gather(slots, count, shift, |t| layer_of(t, merged).flags.clone()),
+            wall_vertex: gather(&layers, count, shift, |t| chunks_of(t).wall_vertex.clone()),
+            dead_end: gather(&layers, count, shift, |t| chunks_of(t).dead_end.clone()),
+            areas: gather(&layers, count, shift, |t| data(t).areas.chunk(0).clone()),
+            flags: gather(&layers, count, shift, |t| t.flags.clone()),
         };
         let links = Links {
-            hop_start: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.hop_start.clone()
-            }),
-            hops: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.hops.clone()
-            }),
-            cost: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.cost.clone()
-            }),
-            area: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.area.clone()
-            }),
-            flags: gather(slots, count, shift, |t| {
-                layer_of(t, merged).links.flags.clone()
-            }),
+            hop_start: gather(&layers, count, shift, |t| t.links.hop_start.clone()),
+            hops: gather(&layers, count, shift, |t| t.links.hops.clone()),
+            cost: gather(&layers, count, shift, |t| t.links.cost.clone()),
+            area: gather(&layers, count, shift, |t| t.links.area.clone()),
+            flags: gather(&layers, count, shift, |t| t.links.flags.clone()),
         };
         let islands = if merged {
             self.merged_islands
@@ -114,9 +106,8 @@ impl State {
         let tiles = (0..count)
             .map(|s| {
                 let generation = self.generations.get(s).copied().unwrap_or(0);
-                match slots.get(s).and_then(Option::as_ref) {
+                match layers[s] {
                     Some(tile) => {
-                        let tile = layer_of(tile, merged);
                         let own = &tile.mesh.data().tiles[0];
                         let chunks = &tile.stitched().chunks;
                         TileInfo {
@@ -180,16 +171,18 @@ impl State {
     }
 }
 
-/// A table of `count` chunks: `pick` of each slot's tile, an empty chunk for an empty
-/// slot.
+/// A table of `count` chunks: `pick` of each slot's tile (in the layer gathered), an
+/// empty chunk for an empty slot.
 fn gather<T>(
-    slots: &[Option<Tile>],
+    layers: &[Option<&Tile>],
     count: usize,
     shift: u32,
     pick: impl Fn(&Tile) -> Arc<[T]>,
 ) -> Tiled<T> {
-    let chunks = (0..count)
-        .map(|s| match slots.get(s).and_then(Option::as_ref) {
+    debug_assert_eq!(layers.len(), count);
+    let chunks = layers
+        .iter()
+        .map(|layer| match layer {
             Some(tile) => pick(tile),
             None => Arc::from(Vec::new()),
         })

@@ -213,6 +213,23 @@ impl State {
         self.generations[slot as usize].wrapping_add(1).max(1)
     }
 
+    /// Makes the merged layer of every tile present that has none yet (a tile gets it
+    /// only once the world may keep merged layers: making a fresh mesh's merged copy
+    /// costs about as much as stitching the tile, and a world whose tiles barely merge
+    /// never searches it). A mesh that was in the world before takes its copy, which the
+    /// mesh keeps, and its wall grid from the world's cache.
+    pub fn make_merged_layers(&mut self) {
+        for slot in 0..self.slots.len() as u32 {
+            let base = self.base(slot);
+            if let Some(tile) = self.slots[slot as usize].as_mut()
+                && tile.merged.is_none()
+            {
+                tile.merged = Some(MergedLayer::of(&tile.mesh, base, tile.generation));
+                tile.reuse_border(&self.borders);
+            }
+        }
+    }
+
     /// Whether `tile` names a tile of the world.
     ///
     /// # Errors
@@ -237,7 +254,8 @@ impl State {
 
 impl Tile {
     /// A tile for slot `slot` of `state`'s world from `mesh` and the links `given` with
-    /// it (starting on it, ending in other tiles), not yet stitched.
+    /// it (starting on it, ending in other tiles), not yet stitched, its merged layer not
+    /// yet made ([`State::make_merged_layers`] makes it when the world needs it).
     ///
     /// # Errors
     /// [`MeshError::InvalidOption`] for a mesh with another up axis, a snapshot of a
@@ -276,23 +294,8 @@ impl Tile {
             ));
         }
         debug_assert!(slot < state.max_tiles);
-        let base = state.base(slot);
-        let (copy, of_original) = match data.coarse() {
-            Some(coarse) => (
-                NavMesh::from_data(coarse.mesh.clone()),
-                coarse.of_original.iter().map(|&m| base | m).collect(),
-            ),
-            None => (
-                mesh.clone(),
-                (0..data.polygon_count()).map(|p| base | p).collect(),
-            ),
-        };
         let links = TileLinks::new(mesh, given, slot, state.max_elements())?;
-        let mut tile = Tile::layer(mesh, generation, links);
-        tile.merged = Some(Box::new(MergedLayer {
-            tile: Tile::layer(&copy, generation, TileLinks::none()),
-            of_original,
-        }));
+        let tile = Tile::layer(mesh, generation, links);
         tile.reuse_border(&state.borders);
         Ok(tile)
     }

@@ -66,18 +66,20 @@ impl Border {
     /// can become seams) and the bounds of a tile, in one pass over its polygons, and the
     /// grid that finds the walls near a box without looking at the others.
     pub fn of(ground: &[Vec2], poly_start: &[u32], corners: &[u32], neighbours: &[u32]) -> Border {
-        let mut walls = Vec::new();
+        let wall_count = neighbours.iter().filter(|&&n| n == NO_NEIGHBOUR).count();
+        let mut walls = Vec::with_capacity(wall_count);
         let mut bounds = [Vec2::INFINITY, Vec2::NEG_INFINITY];
         for p in 0..poly_start.len() - 1 {
-            let (start, end) = (poly_start[p], poly_start[p + 1]);
-            for slot in start..end {
-                let g = ground[corners[slot as usize] as usize];
+            let (start, end) = (poly_start[p] as usize, poly_start[p + 1] as usize);
+            let (corners, neighbours) = (&corners[start..end], &neighbours[start..end]);
+            for (i, (&corner, &neighbour)) in corners.iter().zip(neighbours).enumerate() {
+                let g = ground[corner as usize];
                 bounds = [bounds[0].min(g), bounds[1].max(g)];
-                if neighbours[slot as usize] == NO_NEIGHBOUR {
-                    let next = if slot + 1 == end { start } else { slot + 1 };
-                    let h = ground[corners[next as usize] as usize];
+                if neighbour == NO_NEIGHBOUR {
+                    let next = if i + 1 == corners.len() { 0 } else { i + 1 };
+                    let h = ground[corners[next] as usize];
                     walls.push(Wall {
-                        slot,
+                        slot: (start + i) as u32,
                         polygon: p as u32,
                         min: g.min(h),
                         max: g.max(h),
@@ -108,9 +110,18 @@ impl Border {
             bucket_start: Vec::new(),
             bucketed: Vec::new(),
         };
+        // Each wall's cells, found once for both passes (`side` is at most 64).
+        let reach: Vec<[u8; 4]> = border
+            .walls
+            .iter()
+            .map(|w| {
+                let ([x0, y0], [x1, y1]) = (border.cell_of(w.min), border.cell_of(w.max));
+                [x0 as u8, y0 as u8, x1 as u8, y1 as u8]
+            })
+            .collect();
         let mut counts = vec![0u32; (side * side) as usize + 1];
-        for w in &border.walls {
-            border.for_cells(w.min, w.max, |c| counts[c] += 1);
+        for &r in &reach {
+            cells_in(r, side, |c| counts[c] += 1);
         }
         let mut total = 0;
         for count in &mut counts {
@@ -120,8 +131,8 @@ impl Border {
         }
         let mut next = counts.clone();
         let mut bucketed = vec![0u32; total as usize];
-        for (i, w) in border.walls.iter().enumerate() {
-            border.for_cells(w.min, w.max, |c| {
+        for (i, &r) in reach.iter().enumerate() {
+            cells_in(r, side, |c| {
                 bucketed[next[c] as usize] = i as u32;
                 next[c] += 1;
             });
@@ -156,12 +167,17 @@ impl Border {
             bounds[0] - Vec2::splat(margin),
             bounds[1] + Vec2::splat(margin),
         );
-        let mut found = Vec::new();
         if self.walls.is_empty()
             || !(lo.cmple(self.bounds[1]).all() && hi.cmpge(self.bounds[0]).all())
         {
-            return found;
+            return Vec::new();
         }
+        // At most the walls bucketed in the cells searched.
+        let mut most = 0;
+        self.for_cells(lo, hi, |c| {
+            most += (self.bucket_start[c + 1] - self.bucket_start[c]) as usize;
+        });
+        let mut found = Vec::with_capacity(most);
         let first = self.cell_of(lo);
         self.for_cells(lo, hi, |c| {
             let here = [c as u32 % self.cells[0], c as u32 / self.cells[0]];
@@ -195,6 +211,17 @@ impl Border {
     }
 }
 
+/// Calls `visit` with the index of every cell of the block `[x0, y0, x1, y1]` (first and
+/// last column and row) of a grid `side` cells wide.
+fn cells_in([x0, y0, x1, y1]: [u8; 4], side: u32, mut visit: impl FnMut(usize)) {
+    for y in u32::from(y0)..=u32::from(y1) {
+        let row = y * side;
+        for x in u32::from(x0)..=u32::from(x1) {
+            visit((row + x) as usize);
+        }
+    }
+}
+
 /// The geometry of one tile that stitching reads, borrowed from the tile's own mesh
 /// (local ids: vertex `v` is `vertices[v]`, polygon `p` owns corner slots
 /// `poly_start[p]..poly_start[p + 1]`).
@@ -221,6 +248,11 @@ struct Segment {
 }
 
 impl Segment {
+    /// The segment's box in the ground plane, `[min, max]`.
+    fn bounds(&self) -> [Vec2; 2] {
+        [self.from.min(self.to), self.from.max(self.to)]
+    }
+
     fn length(&self) -> f32 {
         self.from.distance(self.to)
     }
@@ -331,9 +363,20 @@ pub(crate) fn overlaps(a: &TileShape<'_>, b: &TileShape<'_>, rules: &SeamRules) 
         .iter()
         .map(|&(slot, polygon)| b.segment(rules.up, polygon, slot))
         .collect();
+    // Two edges that join come within the tolerance of each other (a part of the shorter
+    // projects inside the longer, within the tolerance of its line), so their boxes do
+    // too: the boxes (grown by twice the tolerance, against rounding) skip the other
+    // pairs before the full test. The pairs tested keep their order.
+    let reach = Vec2::splat(2.0 * rules.tolerance);
+    let boxes: Vec<[Vec2; 2]> = segments.iter().map(Segment::bounds).collect();
     for &(a_slot, a_polygon) in &near_b {
         let e = a.segment(rules.up, a_polygon, a_slot);
-        for (&(b_slot, b_polygon), f) in near_a.iter().zip(&segments) {
+        let [lo, hi] = e.bounds();
+        let (lo, hi) = (lo - reach, hi + reach);
+        for ((&(b_slot, b_polygon), f), [f_lo, f_hi]) in near_a.iter().zip(&segments).zip(&boxes) {
+            if !(f_lo.cmple(hi).all() && f_hi.cmpge(lo).all()) {
+                continue;
+            }
             if let Some(ends) = overlap(&e, f, rules) {
                 found.push(Overlap {
                     a: (a_slot, a_polygon),
@@ -364,6 +407,11 @@ pub(crate) struct SplitTile {
     pub start: Vec<f32>,
     /// Per slot of the tile's own mesh: the first slot of its pieces.
     pub first_slot: Vec<u32>,
+    /// Per piece added by splitting (each is a slot of its own after the pieces before
+    /// it of the same original), in slot order: the slot of the tile's own mesh it is a
+    /// piece of. Every other slot is its original moved on by the pieces added before
+    /// it.
+    pub cut_slots: Vec<u32>,
 }
 
 impl SplitTile {
@@ -433,6 +481,7 @@ pub(crate) fn split_tile(
         origin: Vec::with_capacity(total),
         start: Vec::with_capacity(total),
         first_slot: Vec::with_capacity(slot_count),
+        cut_slots: cuts.iter().map(|cut| cut.0).collect(),
     };
     // Copies the slots `from..to` whole, each moved on by the `shift` cuts before it.
     let copy = |split: &mut SplitTile, from: usize, to: usize, shift: usize| {

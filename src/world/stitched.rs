@@ -23,6 +23,28 @@ pub(super) struct Stitched {
     /// `chunks.wall_vertex` before the walls of neighbours were added: the ends of the
     /// tile's own walls left after stitching.
     pub own_walls: Arc<[bool]>,
+    /// Per neighbour: the tile's vertices where a wall of that neighbour ends (what
+    /// `chunks.wall_vertex` adds to `own_walls`), kept so that a change finds again only
+    /// those of the neighbours it re-stitched.
+    pub across: Vec<Across>,
+}
+
+/// Where the walls of one neighbour end near a tile, and the tile's vertices there, as
+/// of that neighbour's stitching.
+#[derive(Clone)]
+pub(super) struct Across {
+    /// The neighbour's slot.
+    pub slot: u32,
+    /// The neighbour's `chunks.neighbours` when they were found: they hold as long as
+    /// the neighbour keeps that table (stitching it again makes a new one; holding it
+    /// keeps its address from being reused).
+    pub walls_of: Arc<[u32]>,
+    /// The points (in the ground plane, with their heights) where the neighbour's walls
+    /// end near the tile, sorted along x: they hold while the neighbour keeps its
+    /// tables, even when the tile is stitched again.
+    pub ends: Vec<(glam::Vec2, f32)>,
+    /// The tile's vertices (local ids) at those points, sorted.
+    pub found: Vec<usize>,
 }
 
 /// A seam slot of a tile: its local slot (after splitting) and the polygon that owns it

@@ -28,15 +28,29 @@ pub(super) fn grid_tile(x: f32, z: f32, rows: &[&str]) -> NavMesh {
 
 /// Checks what every mesh must hold, across seams too: twins are mutual and walk the
 /// same edge the other way (within the seam tolerance), neighbours across an edge share
-/// an island, and a dead end has at most one neighbouring polygon.
+/// an island, a dead end has at most one neighbouring polygon, each slot's portal is
+/// the one its polygon's corners and neighbours give, and both ends of every wall are
+/// wall vertices.
 fn check_invariants(mesh: &MeshData, tolerance: f32) {
     for p in mesh.polygon_ids() {
         let mut across = Vec::new();
-        for slot in mesh.corner_range(p) {
+        let range = mesh.corner_range(p);
+        let corners: Vec<u32> = range.clone().map(|s| mesh.corners[s]).collect();
+        let neighbours: Vec<u32> = range.clone().map(|s| mesh.neighbours[s]).collect();
+        for (i, slot) in range.enumerate() {
+            assert_eq!(
+                mesh.portals[slot],
+                crate::mesh::portal_of_slot(&corners, &neighbours, i),
+                "portal of polygon {p} slot {slot}"
+            );
             let n = mesh.neighbours[slot];
             let t = mesh.twin[slot];
             if n == NO_NEIGHBOUR {
                 assert_eq!(t, NO_TWIN, "polygon {p} slot {slot}");
+                let next = corners[(i + 1) % corners.len()];
+                for v in [corners[i], next] {
+                    assert!(mesh.wall_vertex[v as usize], "wall end {v} of polygon {p}");
+                }
                 continue;
             }
             assert!(mesh.contains_polygon(n), "polygon {p} slot {slot}: {n}");
@@ -243,6 +257,39 @@ fn changes_give_the_tables_of_stitching_every_tile_again() {
         (60..120).contains(&with_copy),
         "{with_copy} snapshots with a copy"
     );
+}
+
+#[test]
+fn a_world_of_one_tile_has_the_tiles_own_tables() {
+    // Nothing to stitch: composing the slot must give what building the mesh gave
+    // (slot 0, so the ids are the mesh's own), whatever the tile's polygons.
+    let rows = ["......", "......", "..#...", "......", ".....#"];
+    let mut inner_vertices = 0;
+    for tile in [grid_tile(0.0, 0.0, &rows), triangle_tile(0.0, 0.0, &rows)] {
+        let world = World::new(&WorldOptions::default()).unwrap();
+        world.add_tile(&tile).unwrap();
+        let snapshot = world.snapshot();
+        let (own, composed) = (tile.data(), snapshot.data());
+        assert_eq!(composed.polygon_count(), own.polygon_count());
+        assert_eq!(
+            composed.poly_start.chunk(0)[..],
+            own.poly_start.chunk(0)[..]
+        );
+        assert_eq!(composed.corners.chunk(0)[..], own.corners.chunk(0)[..]);
+        assert_eq!(
+            composed.neighbours.chunk(0)[..],
+            own.neighbours.chunk(0)[..]
+        );
+        assert_eq!(composed.twin.chunk(0)[..], own.twin.chunk(0)[..]);
+        assert_eq!(composed.portals.chunk(0)[..], own.portals.chunk(0)[..]);
+        assert_eq!(
+            composed.wall_vertex.chunk(0)[..],
+            own.wall_vertex.chunk(0)[..]
+        );
+        assert_eq!(composed.dead_end.chunk(0)[..], own.dead_end.chunk(0)[..]);
+        inner_vertices += own.wall_vertex.chunk(0).iter().filter(|&&w| !w).count();
+    }
+    assert!(inner_vertices > 0, "vertices where no wall ends");
 }
 
 #[test]

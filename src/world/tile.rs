@@ -33,7 +33,9 @@ pub(super) struct Tile {
     pub flags: Arc<[AtomicU32]>,
     /// `None` until the tile is first stitched into the world.
     pub stitched: Option<Stitched>,
-    /// The tile's layer for the exact mode (`None` in that layer itself).
+    /// The tile's layer for the exact mode: `None` in that layer itself, and in a tile
+    /// until the world first may keep merged layers
+    /// ([`State::make_merged_layers`](super::state::State::make_merged_layers)).
     pub merged: Option<Box<MergedLayer>>,
     /// Its off-mesh links: its own mesh's and those given with it (none in the merged
     /// layer: the exact mode takes no links).
@@ -47,6 +49,29 @@ pub(super) struct MergedLayer {
     /// Per polygon of the tile (local id): the polygon of the layer holding it (global
     /// id).
     pub of_original: Arc<[u32]>,
+}
+
+impl MergedLayer {
+    /// The merged layer of the tile of `mesh` (one tile: local ids) in the slot whose
+    /// first id is `base`, put there with `generation`: the mesh's merged copy (made
+    /// now unless the mesh has it), or the mesh itself when its polygons do not merge.
+    pub fn of(mesh: &NavMesh, base: u32, generation: u32) -> Box<MergedLayer> {
+        let data = mesh.data();
+        let (copy, of_original) = match data.coarse() {
+            Some(coarse) => (
+                NavMesh::from_data(coarse.mesh.clone()),
+                coarse.of_original.iter().map(|&m| base | m).collect(),
+            ),
+            None => (
+                mesh.clone(),
+                (0..data.polygon_count()).map(|p| base | p).collect(),
+            ),
+        };
+        Box::new(MergedLayer {
+            tile: Tile::layer(&copy, generation, TileLinks::none()),
+            of_original,
+        })
+    }
 }
 
 impl Tile {
@@ -127,9 +152,13 @@ impl Tile {
         }
     }
 
-    /// The tile's merged layer (a tile of the world has one).
+    /// The tile's merged layer (made by
+    /// [`State::make_merged_layers`](super::state::State::make_merged_layers) before
+    /// the world stitches or composes merged layers).
     pub fn merged(&self) -> &MergedLayer {
-        self.merged.as_deref().expect("a tile has a merged layer")
+        self.merged
+            .as_deref()
+            .expect("the world made the tile's merged layer")
     }
 
     pub fn stitched(&self) -> &Stitched {
