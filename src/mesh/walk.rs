@@ -2,7 +2,7 @@
 
 use glam::{DVec2, Vec2};
 
-use super::{MeshData, NO_NEIGHBOUR, next_in};
+use super::{MeshData, NO_NEIGHBOUR};
 
 /// How far (as a fraction of the edge) an exit point may lie beyond an edge's ends and
 /// still count as on the edge.
@@ -17,6 +17,53 @@ fn exit_parameter(a: DVec2, b: DVec2, from: DVec2, d: DVec2) -> Option<f64> {
     let normal = DVec2::new(edge.y, -edge.x);
     let den = normal.dot(d);
     (den > 0.0).then(|| normal.dot(a - from) / den)
+}
+
+/// Polygons of at most this many corners keep their edges' exit parameters on the
+/// stack between the walk's two passes over the edges (larger ones compute them again).
+const CACHED_EDGES: usize = 64;
+
+/// The exit edge of a convex polygon left at parameter `t_exit` (< 1) of the segment
+/// `from + d * t`: among `candidates` (each edge `i` with an exit parameter `t`, in
+/// increasing `i`; `edge_at(i)` its ground points, `neighbour_at(i)` the polygon across
+/// it), the edges left at (about) `t_exit`, the one holding the exit point, preferring
+/// one that leads on (a neighbour other than `previous` that `passable` admits) when the
+/// point is a vertex; `None` when no edge qualifies (a NaN parameter).
+#[inline(always)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "inlined into the walk's two cases only"
+)]
+fn exit_edge(
+    candidates: impl Iterator<Item = (usize, f64)>,
+    t_exit: f64,
+    edge_at: impl Fn(usize) -> (DVec2, DVec2),
+    from: DVec2,
+    d: DVec2,
+    neighbour_at: impl Fn(usize) -> u32,
+    previous: u32,
+    passable: &impl Fn(u32) -> bool,
+) -> Option<usize> {
+    let exit_point = from + d * t_exit;
+    let mut exit_slot = None;
+    let mut best = (true, true, f64::INFINITY);
+    for (i, t) in candidates {
+        if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
+            continue;
+        }
+        let (a, b) = edge_at(i);
+        let edge = b - a;
+        let s = (exit_point - a).dot(edge) / edge.length_squared();
+        let outside = (-s).max(s - 1.0).max(0.0);
+        let neighbour = neighbour_at(i);
+        let leads_on = neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
+        let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
+        if key < best {
+            best = key;
+            exit_slot = Some(i);
+        }
+    }
+    exit_slot
 }
 
 /// Where a straight walk ended.
@@ -78,49 +125,76 @@ impl MeshData {
             // are all in it (on a world of tiles, a lookup by global id decodes it).
             let view = self.tile_view(polygon);
             let range = view.corner_range(polygon);
-            let edge_at = |slot: usize| {
-                let next = next_in(range.clone(), slot);
-                (
-                    view.point(view.corner(slot)).as_dvec2(),
-                    view.point(view.corner(next)).as_dvec2(),
+            let n = range.len();
+            let corners = view.corners(range.clone());
+            let point = |i: usize| view.point(corners[i]).as_dvec2();
+            let edge_at = |i: usize| (point(i), point(if i + 1 == n { 0 } else { i + 1 }));
+            let neighbour_at = |i: usize| view.neighbour(range.start + i);
+            // The exit parameter: the first edge half-plane the segment leaves; then the
+            // exit edge among the edges left there.
+            let mut t_exit = f64::INFINITY;
+            let local_slot = if n <= CACHED_EDGES {
+                // One pass reading each corner's point once, each edge's parameter kept
+                // (`some`: the edges that have one) for the second pass.
+                let mut exits = [0.0f64; CACHED_EDGES];
+                let mut some = 0u64;
+                let mut a = point(0);
+                for (i, exit) in exits[..n].iter_mut().enumerate() {
+                    let b = point(if i + 1 == n { 0 } else { i + 1 });
+                    if let Some(t) = exit_parameter(a, b, from, d) {
+                        *exit = t;
+                        some |= 1 << i;
+                        t_exit = t_exit.min(t);
+                    }
+                    a = b;
+                }
+                if t_exit >= 1.0 {
+                    return WalkEnd::Reached(polygon);
+                }
+                let mut bits = some;
+                let candidates = std::iter::from_fn(|| {
+                    (bits != 0).then(|| {
+                        let i = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        (i, exits[i])
+                    })
+                });
+                exit_edge(
+                    candidates,
+                    t_exit,
+                    edge_at,
+                    from,
+                    d,
+                    neighbour_at,
+                    previous,
+                    &passable,
+                )
+            } else {
+                let exit_at = |i: usize| {
+                    let (a, b) = edge_at(i);
+                    exit_parameter(a, b, from, d)
+                };
+                for i in 0..n {
+                    if let Some(t) = exit_at(i) {
+                        t_exit = t_exit.min(t);
+                    }
+                }
+                if t_exit >= 1.0 {
+                    return WalkEnd::Reached(polygon);
+                }
+                let candidates = (0..n).filter_map(|i| exit_at(i).map(|t| (i, t)));
+                exit_edge(
+                    candidates,
+                    t_exit,
+                    edge_at,
+                    from,
+                    d,
+                    neighbour_at,
+                    previous,
+                    &passable,
                 )
             };
-            // The exit parameter: the first edge half-plane the segment leaves.
-            let mut t_exit = f64::INFINITY;
-            for slot in range.clone() {
-                let (a, b) = edge_at(slot);
-                if let Some(t) = exit_parameter(a, b, from, d) {
-                    t_exit = t_exit.min(t);
-                }
-            }
-            if t_exit >= 1.0 {
-                return WalkEnd::Reached(polygon);
-            }
-            // The exit edge: among the edges leaving at (about) `t_exit`, the one holding
-            // the exit point, preferring one that leads on when the point is a vertex.
-            let exit_point = from + d * t_exit;
-            let mut exit_slot = usize::MAX;
-            let mut best = (true, true, f64::INFINITY);
-            for slot in range.clone() {
-                let (a, b) = edge_at(slot);
-                let Some(t) = exit_parameter(a, b, from, d) else {
-                    continue;
-                };
-                if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
-                    continue;
-                }
-                let edge = b - a;
-                let s = (exit_point - a).dot(edge) / edge.length_squared();
-                let outside = (-s).max(s - 1.0).max(0.0);
-                let neighbour = view.neighbour(slot);
-                let leads_on =
-                    neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
-                let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
-                if key < best {
-                    best = key;
-                    exit_slot = slot;
-                }
-            }
+            let exit_slot = local_slot.map_or(usize::MAX, |i| range.start + i);
             let neighbour = view.neighbour(exit_slot);
             if neighbour == NO_NEIGHBOUR || !passable(neighbour) || t_exit < t_enter - slack {
                 return WalkEnd::Blocked {
