@@ -21,7 +21,7 @@ fn exit_parameter(a: DVec2, b: DVec2, from: DVec2, d: DVec2) -> Option<f64> {
 
 /// Polygons of at most this many corners keep their edges' exit parameters on the
 /// stack between the walk's two passes over the edges (larger ones compute them again).
-const CACHED_EDGES: usize = 64;
+const CACHED_EDGES: usize = 32;
 
 /// The exit edge of a convex polygon left at parameter `t_exit` (< 1) of the segment
 /// `from + d * t`: among `candidates` (each edge `i` with an exit parameter `t`, in

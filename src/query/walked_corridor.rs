@@ -341,6 +341,7 @@ fn turn_round(
 
 /// The corner slot of `polygon` whose vertex lies within `tolerance` of `point` in the
 /// ground plane (the nearest such), if any.
+#[inline]
 fn vertex_slot(mesh: &MeshData, polygon: u32, point: Vec2, tolerance: f32) -> Option<usize> {
     // The polygon's tile looked up once (its corners and their points are all in it);
     // a plain loop over its corner slice: this runs at every corner of every exact path.
@@ -367,6 +368,7 @@ fn vertex_slot(mesh: &MeshData, polygon: u32, point: Vec2, tolerance: f32) -> Op
 /// How far inside the angle of `polygon` (convex, counter-clockwise) at its corner
 /// `slot` the vertex plus `segment` (ground plane) lies: its least distance from the
 /// lines of the angle's two sides, negative outside.
+#[inline]
 fn angle_margin(mesh: &MeshData, polygon: u32, slot: usize, segment: DVec2) -> f64 {
     let view = mesh.tile_view(polygon);
     let range = view.corner_range(polygon);
