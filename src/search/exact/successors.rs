@@ -238,6 +238,7 @@ impl ExactSearch {
         clippy::too_many_arguments,
         reason = "the search's hot path: the tile view is passed, not looked up again"
     )]
+    #[inline(always)]
     pub(super) fn emit(
         &mut self,
         mesh: &MeshData,
@@ -246,6 +247,37 @@ impl ExactSearch {
         edge: &Edge,
         mut lo: f64,
         mut hi: f64,
+        from: Projection,
+    ) {
+        // The checks that turn most parts away (an empty part, mostly: the part of an
+        // edge beyond a ray), made where the part is cut, before any call.
+        if lo < SNAP {
+            lo = 0.0;
+        }
+        if hi > 1.0 - SNAP {
+            hi = 1.0;
+        }
+        if hi <= lo || edge.neighbour == NO_NEIGHBOUR || edge.twin == NO_TWIN {
+            return;
+        }
+        self.emit_part(mesh, view, parent, edge, lo, hi, from);
+    }
+
+    /// [`Self::emit`] for a part `lo..hi` that is not empty, snapped to the edge's ends,
+    /// of an edge with a neighbour and a twin.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the search's hot path: the tile view is passed, not looked up again"
+    )]
+    #[inline(never)]
+    fn emit_part(
+        &mut self,
+        mesh: &MeshData,
+        view: &TileView<'_>,
+        parent: u32,
+        edge: &Edge,
+        lo: f64,
+        hi: f64,
         from: Projection,
     ) {
         let Edge {
@@ -257,18 +289,6 @@ impl ExactSearch {
             twin,
             ..
         } = *edge;
-        if lo < SNAP {
-            lo = 0.0;
-        }
-        if hi > 1.0 - SNAP {
-            hi = 1.0;
-        }
-        if hi <= lo {
-            return;
-        }
-        if neighbour == NO_NEIGHBOUR || twin == NO_TWIN {
-            return;
-        }
         // The neighbour's tile: the same as the polygon's but across a seam.
         let across;
         let there = if view.holds(neighbour) {
