@@ -215,3 +215,105 @@ impl MeshData {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::WalkEnd;
+    use crate::mesh::{MeshInput, MeshOptions, NavMesh};
+    use glam::{Vec2, Vec3};
+
+    /// A strip of `columns` unit squares along x (ground x, z), each one polygon whose
+    /// bottom and top sides are cut into `pieces` collinear edges: `2 * pieces + 2`
+    /// corners per polygon.
+    fn strip(columns: usize, pieces: usize) -> NavMesh {
+        let row = columns * pieces + 1;
+        let mut vertices = Vec::new();
+        for z in [0.0, 1.0] {
+            for j in 0..row {
+                vertices.push(Vec3::new(j as f32 / pieces as f32, 0.0, z));
+            }
+        }
+        let (mut indices, mut sizes) = (Vec::new(), Vec::new());
+        for k in 0..columns {
+            let first = (k * pieces) as u32;
+            let bottom = (0..=pieces as u32).map(|i| first + i);
+            let top = (0..=pieces as u32).rev().map(|i| row as u32 + first + i);
+            indices.extend(bottom.chain(top));
+            sizes.push(2 * pieces as u32 + 2);
+        }
+        let input = MeshInput::new(&vertices, &indices).with_polygon_sizes(&sizes);
+        NavMesh::from_input(&input, &MeshOptions::default()).unwrap()
+    }
+
+    /// The polygons a walk left, with the parameters, and where it ended.
+    fn walk(mesh: &NavMesh, from: Vec2, to: Vec2) -> (Vec<(u32, f64)>, WalkEnd) {
+        let data = mesh.data();
+        // Polygon k is column k (x from k to k + 1).
+        let start = data.polygon_ids().nth(from.x.floor() as usize).unwrap();
+        let mut left = Vec::new();
+        let end = data.walk_straight_through(start, from, to, |_| true, |p, t| left.push((p, t)));
+        (left, end)
+    }
+
+    /// Polygons of few corners (their exit parameters kept between the two passes) and
+    /// of many (computed again) are crossed alike: the polygons left in order, at the
+    /// parameter where the segment meets each column's side, and a segment leaving the
+    /// strip is blocked at the strip's side.
+    #[test]
+    fn polygons_of_few_and_many_corners_are_walked_alike() {
+        let (few, many) = (strip(4, 2), strip(4, 24));
+        assert!(many.data().corner_range(0).len() > super::CACHED_EDGES);
+        assert!(few.data().corner_range(0).len() <= super::CACHED_EDGES);
+        let ids: Vec<u32> = few.data().polygon_ids().collect();
+        let cases = [
+            (Vec2::new(0.3, 0.2), Vec2::new(3.7, 0.9), Some(3)),
+            (Vec2::new(3.9, 0.5), Vec2::new(0.1, 0.45), Some(0)),
+            (Vec2::new(1.25, 0.1), Vec2::new(2.5, 0.95), Some(2)),
+            (Vec2::new(0.5, 0.5), Vec2::new(2.5, 1.5), None),
+        ];
+        for (from, to, end_column) in cases {
+            let (left_few, end_few) = walk(&few, from, to);
+            let (left_many, end_many) = walk(&many, from, to);
+            assert_eq!(left_few, left_many, "{from} -> {to}");
+            // One polygon left per column side crossed (the blocked segment leaves
+            // the strip in column 1).
+            let last = end_column.unwrap_or(1) as f32;
+            let columns = (last - from.x.floor()).abs() as usize;
+            assert_eq!(left_few.len(), columns, "{from} -> {to}: {left_few:?}");
+            assert_eq!(
+                std::mem::discriminant(&end_few),
+                std::mem::discriminant(&end_many)
+            );
+            // Each column's side x = k + 1 (or k going back) is met at its parameter.
+            for &(polygon, t) in &left_few {
+                let k = ids.iter().position(|&q| q == polygon).unwrap() as f32;
+                let side = if to.x > from.x { k + 1.0 } else { k };
+                let expected = f64::from((side - from.x) / (to.x - from.x));
+                assert!(
+                    (t - expected).abs() < 1e-6,
+                    "{from} -> {to}: {t} {expected}"
+                );
+            }
+            match (end_column, end_few, end_many) {
+                (Some(column), WalkEnd::Reached(a), WalkEnd::Reached(b)) => {
+                    assert_eq!(a, ids[column]);
+                    assert_eq!(b, ids[column]);
+                }
+                (
+                    None,
+                    WalkEnd::Blocked {
+                        polygon: a, t: ta, ..
+                    },
+                    WalkEnd::Blocked {
+                        polygon: b, t: tb, ..
+                    },
+                ) => {
+                    // Leaves through the top (z = 1) at t = 0.5, in column 1.
+                    assert_eq!((a, b), (ids[1], ids[1]));
+                    assert!((ta - 0.5).abs() < 1e-6 && (tb - 0.5).abs() < 1e-6);
+                }
+                other => panic!("{from} -> {to}: {other:?}"),
+            }
+        }
+    }
+}
