@@ -2,7 +2,7 @@
 
 use glam::{DVec2, Vec2};
 
-use super::{MeshData, NO_NEIGHBOUR, next_in};
+use super::{MeshData, NO_NEIGHBOUR};
 
 /// How far (as a fraction of the edge) an exit point may lie beyond an edge's ends and
 /// still count as on the edge.
@@ -17,6 +17,53 @@ fn exit_parameter(a: DVec2, b: DVec2, from: DVec2, d: DVec2) -> Option<f64> {
     let normal = DVec2::new(edge.y, -edge.x);
     let den = normal.dot(d);
     (den > 0.0).then(|| normal.dot(a - from) / den)
+}
+
+/// Polygons of at most this many corners keep their edges' exit parameters on the
+/// stack between the walk's two passes over the edges (larger ones compute them again).
+const CACHED_EDGES: usize = 32;
+
+/// The exit edge of a convex polygon left at parameter `t_exit` (< 1) of the segment
+/// `from + d * t`: among `candidates` (each edge `i` with an exit parameter `t`, in
+/// increasing `i`; `edge_at(i)` its ground points, `neighbour_at(i)` the polygon across
+/// it), the edges left at (about) `t_exit`, the one holding the exit point, preferring
+/// one that leads on (a neighbour other than `previous` that `passable` admits) when the
+/// point is a vertex; `None` when no edge qualifies (a NaN parameter).
+#[inline(always)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "inlined into the walk's two cases only"
+)]
+fn exit_edge(
+    candidates: impl Iterator<Item = (usize, f64)>,
+    t_exit: f64,
+    edge_at: impl Fn(usize) -> (DVec2, DVec2),
+    from: DVec2,
+    d: DVec2,
+    neighbour_at: impl Fn(usize) -> u32,
+    previous: u32,
+    passable: &impl Fn(u32) -> bool,
+) -> Option<usize> {
+    let exit_point = from + d * t_exit;
+    let mut exit_slot = None;
+    let mut best = (true, true, f64::INFINITY);
+    for (i, t) in candidates {
+        if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
+            continue;
+        }
+        let (a, b) = edge_at(i);
+        let edge = b - a;
+        let s = (exit_point - a).dot(edge) / edge.length_squared();
+        let outside = (-s).max(s - 1.0).max(0.0);
+        let neighbour = neighbour_at(i);
+        let leads_on = neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
+        let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
+        if key < best {
+            best = key;
+            exit_slot = Some(i);
+        }
+    }
+    exit_slot
 }
 
 /// Where a straight walk ended.
@@ -78,49 +125,76 @@ impl MeshData {
             // are all in it (on a world of tiles, a lookup by global id decodes it).
             let view = self.tile_view(polygon);
             let range = view.corner_range(polygon);
-            let edge_at = |slot: usize| {
-                let next = next_in(range.clone(), slot);
-                (
-                    view.point(view.corner(slot)).as_dvec2(),
-                    view.point(view.corner(next)).as_dvec2(),
+            let n = range.len();
+            let corners = view.corners(range.clone());
+            let point = |i: usize| view.point(corners[i]).as_dvec2();
+            let edge_at = |i: usize| (point(i), point(if i + 1 == n { 0 } else { i + 1 }));
+            let neighbour_at = |i: usize| view.neighbour(range.start + i);
+            // The exit parameter: the first edge half-plane the segment leaves; then the
+            // exit edge among the edges left there.
+            let mut t_exit = f64::INFINITY;
+            let local_slot = if n <= CACHED_EDGES {
+                // One pass reading each corner's point once, each edge's parameter kept
+                // (`some`: the edges that have one) for the second pass.
+                let mut exits = [0.0f64; CACHED_EDGES];
+                let mut some = 0u64;
+                let mut a = point(0);
+                for (i, exit) in exits[..n].iter_mut().enumerate() {
+                    let b = point(if i + 1 == n { 0 } else { i + 1 });
+                    if let Some(t) = exit_parameter(a, b, from, d) {
+                        *exit = t;
+                        some |= 1 << i;
+                        t_exit = t_exit.min(t);
+                    }
+                    a = b;
+                }
+                if t_exit >= 1.0 {
+                    return WalkEnd::Reached(polygon);
+                }
+                let mut bits = some;
+                let candidates = std::iter::from_fn(|| {
+                    (bits != 0).then(|| {
+                        let i = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        (i, exits[i])
+                    })
+                });
+                exit_edge(
+                    candidates,
+                    t_exit,
+                    edge_at,
+                    from,
+                    d,
+                    neighbour_at,
+                    previous,
+                    &passable,
+                )
+            } else {
+                let exit_at = |i: usize| {
+                    let (a, b) = edge_at(i);
+                    exit_parameter(a, b, from, d)
+                };
+                for i in 0..n {
+                    if let Some(t) = exit_at(i) {
+                        t_exit = t_exit.min(t);
+                    }
+                }
+                if t_exit >= 1.0 {
+                    return WalkEnd::Reached(polygon);
+                }
+                let candidates = (0..n).filter_map(|i| exit_at(i).map(|t| (i, t)));
+                exit_edge(
+                    candidates,
+                    t_exit,
+                    edge_at,
+                    from,
+                    d,
+                    neighbour_at,
+                    previous,
+                    &passable,
                 )
             };
-            // The exit parameter: the first edge half-plane the segment leaves.
-            let mut t_exit = f64::INFINITY;
-            for slot in range.clone() {
-                let (a, b) = edge_at(slot);
-                if let Some(t) = exit_parameter(a, b, from, d) {
-                    t_exit = t_exit.min(t);
-                }
-            }
-            if t_exit >= 1.0 {
-                return WalkEnd::Reached(polygon);
-            }
-            // The exit edge: among the edges leaving at (about) `t_exit`, the one holding
-            // the exit point, preferring one that leads on when the point is a vertex.
-            let exit_point = from + d * t_exit;
-            let mut exit_slot = usize::MAX;
-            let mut best = (true, true, f64::INFINITY);
-            for slot in range.clone() {
-                let (a, b) = edge_at(slot);
-                let Some(t) = exit_parameter(a, b, from, d) else {
-                    continue;
-                };
-                if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
-                    continue;
-                }
-                let edge = b - a;
-                let s = (exit_point - a).dot(edge) / edge.length_squared();
-                let outside = (-s).max(s - 1.0).max(0.0);
-                let neighbour = view.neighbour(slot);
-                let leads_on =
-                    neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
-                let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
-                if key < best {
-                    best = key;
-                    exit_slot = slot;
-                }
-            }
+            let exit_slot = local_slot.map_or(usize::MAX, |i| range.start + i);
             let neighbour = view.neighbour(exit_slot);
             if neighbour == NO_NEIGHBOUR || !passable(neighbour) || t_exit < t_enter - slack {
                 return WalkEnd::Blocked {
@@ -138,6 +212,108 @@ impl MeshData {
             polygon,
             t: t_enter,
             wall_slot: usize::MAX,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WalkEnd;
+    use crate::mesh::{MeshInput, MeshOptions, NavMesh};
+    use glam::{Vec2, Vec3};
+
+    /// A strip of `columns` unit squares along x (ground x, z), each one polygon whose
+    /// bottom and top sides are cut into `pieces` collinear edges: `2 * pieces + 2`
+    /// corners per polygon.
+    fn strip(columns: usize, pieces: usize) -> NavMesh {
+        let row = columns * pieces + 1;
+        let mut vertices = Vec::new();
+        for z in [0.0, 1.0] {
+            for j in 0..row {
+                vertices.push(Vec3::new(j as f32 / pieces as f32, 0.0, z));
+            }
+        }
+        let (mut indices, mut sizes) = (Vec::new(), Vec::new());
+        for k in 0..columns {
+            let first = (k * pieces) as u32;
+            let bottom = (0..=pieces as u32).map(|i| first + i);
+            let top = (0..=pieces as u32).rev().map(|i| row as u32 + first + i);
+            indices.extend(bottom.chain(top));
+            sizes.push(2 * pieces as u32 + 2);
+        }
+        let input = MeshInput::new(&vertices, &indices).with_polygon_sizes(&sizes);
+        NavMesh::from_input(&input, &MeshOptions::default()).unwrap()
+    }
+
+    /// The polygons a walk left, with the parameters, and where it ended.
+    fn walk(mesh: &NavMesh, from: Vec2, to: Vec2) -> (Vec<(u32, f64)>, WalkEnd) {
+        let data = mesh.data();
+        // Polygon k is column k (x from k to k + 1).
+        let start = data.polygon_ids().nth(from.x.floor() as usize).unwrap();
+        let mut left = Vec::new();
+        let end = data.walk_straight_through(start, from, to, |_| true, |p, t| left.push((p, t)));
+        (left, end)
+    }
+
+    /// Polygons of few corners (their exit parameters kept between the two passes) and
+    /// of many (computed again) are crossed alike: the polygons left in order, at the
+    /// parameter where the segment meets each column's side, and a segment leaving the
+    /// strip is blocked at the strip's side.
+    #[test]
+    fn polygons_of_few_and_many_corners_are_walked_alike() {
+        let (few, many) = (strip(4, 2), strip(4, 24));
+        assert!(many.data().corner_range(0).len() > super::CACHED_EDGES);
+        assert!(few.data().corner_range(0).len() <= super::CACHED_EDGES);
+        let ids: Vec<u32> = few.data().polygon_ids().collect();
+        let cases = [
+            (Vec2::new(0.3, 0.2), Vec2::new(3.7, 0.9), Some(3)),
+            (Vec2::new(3.9, 0.5), Vec2::new(0.1, 0.45), Some(0)),
+            (Vec2::new(1.25, 0.1), Vec2::new(2.5, 0.95), Some(2)),
+            (Vec2::new(0.5, 0.5), Vec2::new(2.5, 1.5), None),
+        ];
+        for (from, to, end_column) in cases {
+            let (left_few, end_few) = walk(&few, from, to);
+            let (left_many, end_many) = walk(&many, from, to);
+            assert_eq!(left_few, left_many, "{from} -> {to}");
+            // One polygon left per column side crossed (the blocked segment leaves
+            // the strip in column 1).
+            let last = end_column.unwrap_or(1) as f32;
+            let columns = (last - from.x.floor()).abs() as usize;
+            assert_eq!(left_few.len(), columns, "{from} -> {to}: {left_few:?}");
+            assert_eq!(
+                std::mem::discriminant(&end_few),
+                std::mem::discriminant(&end_many)
+            );
+            // Each column's side x = k + 1 (or k going back) is met at its parameter.
+            for &(polygon, t) in &left_few {
+                let k = ids.iter().position(|&q| q == polygon).unwrap() as f32;
+                let side = if to.x > from.x { k + 1.0 } else { k };
+                let expected = f64::from((side - from.x) / (to.x - from.x));
+                assert!(
+                    (t - expected).abs() < 1e-6,
+                    "{from} -> {to}: {t} {expected}"
+                );
+            }
+            match (end_column, end_few, end_many) {
+                (Some(column), WalkEnd::Reached(a), WalkEnd::Reached(b)) => {
+                    assert_eq!(a, ids[column]);
+                    assert_eq!(b, ids[column]);
+                }
+                (
+                    None,
+                    WalkEnd::Blocked {
+                        polygon: a, t: ta, ..
+                    },
+                    WalkEnd::Blocked {
+                        polygon: b, t: tb, ..
+                    },
+                ) => {
+                    // Leaves through the top (z = 1) at t = 0.5, in column 1.
+                    assert_eq!((a, b), (ids[1], ids[1]));
+                    assert!((ta - 0.5).abs() < 1e-6 && (tb - 0.5).abs() < 1e-6);
+                }
+                other => panic!("{from} -> {to}: {other:?}"),
+            }
         }
     }
 }

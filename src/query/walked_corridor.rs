@@ -231,84 +231,105 @@ fn turn_toward(
     if here >= -tolerance {
         return Some(at);
     }
-    let round = |turn: Turn, visit: &mut dyn FnMut(usize, u32, usize) -> bool| {
-        turn_round(mesh, at, from, turn, tolerance, passable, visit);
-    };
-    // The best stop each way: (held, fewer steps first / larger margin).
-    let best = [Turn::AcrossLeaving, Turn::AcrossArriving].map(|turn| {
-        let mut best: Option<(bool, usize, f64)> = None;
-        round(turn, &mut |steps, polygon, slot| {
-            let margin = angle_margin(mesh, polygon, slot, segment);
-            let held = margin >= -tolerance;
-            let better = match best {
-                None => true,
-                Some((true, _, _)) => false,
-                Some((false, _, m)) => held || margin > m,
-            };
-            if better {
-                best = Some((held, steps, margin));
-            }
-            held
-        });
-        best
-    });
+    // Each way round: the best stop (held, fewer steps first / larger margin) and the
+    // polygons passed up to the last one visited, in order. The second way needs no
+    // more steps than the first way's held angle: at as many it would lose.
+    let mut passed = [[NO_NEIGHBOUR; MAX_TURN]; 2];
+    let mut limit = MAX_TURN;
+    let mut best: [Option<(bool, usize, f64)>; 2] = [None; 2];
+    for (way, turn) in [Turn::AcrossLeaving, Turn::AcrossArriving]
+        .into_iter()
+        .enumerate()
+    {
+        let (found, list) = (&mut best[way], &mut passed[way]);
+        let round = Round {
+            at,
+            slot,
+            point: from,
+            turn,
+            max_steps: limit,
+        };
+        turn_round(
+            mesh,
+            &round,
+            tolerance,
+            passable,
+            &mut |steps, polygon, slot| {
+                list[steps - 1] = polygon;
+                let margin = angle_margin(mesh, polygon, slot, segment);
+                let held = margin >= -tolerance;
+                let better = match *found {
+                    None => true,
+                    Some((true, _, _)) => false,
+                    Some((false, _, m)) => held || margin > m,
+                };
+                if better {
+                    *found = Some((held, steps, margin));
+                }
+                held
+            },
+        );
+        if let Some((true, steps, _)) = *found {
+            limit = steps - 1;
+        }
+    }
     // Held angles rank above missed ones; among held the fewest steps, among missed
     // the smallest miss. Staying in `at` (0 steps, missed by `here`) is the last resort.
     let rank = |(held, steps, margin): (bool, usize, f64)| {
         (held, if held { -(steps as f64) } else { margin })
     };
-    let mut choice = (Turn::AcrossLeaving, (false, 0, here));
-    for (turn, found) in [Turn::AcrossLeaving, Turn::AcrossArriving]
-        .into_iter()
-        .zip(best)
-    {
+    let mut choice = (0, (false, 0, here));
+    for (way, found) in best.into_iter().enumerate() {
         if let Some(found) = found.filter(|&f| rank(f) > rank(choice.1)) {
-            choice = (turn, found);
+            choice = (way, found);
         }
     }
-    let (turn, (_, steps, _)) = choice;
+    let (way, (_, steps, _)) = choice;
     if steps == 0 {
         return Some(at);
     }
-    let mut last = at;
-    round(turn, &mut |step, polygon, _| {
-        note(polygon);
-        last = polygon;
-        step == steps
-    });
-    Some(last)
+    let polygons = &passed[way][..steps];
+    polygons.iter().for_each(|&polygon| note(polygon));
+    polygons.last().copied()
 }
 
-/// Turns round the vertex at `point` from `at` the way `turn` says, polygon by polygon,
-/// calling `visit(steps, polygon, slot of the vertex)` for each polygon entered until it
-/// returns true, or until a wall, a refused polygon, a polygon without that vertex, the
-/// way back to `at`, or [`MAX_TURN`] polygons come first.
-fn turn_round(
-    mesh: &MeshData,
+/// A turn round the vertex at `point` (ground plane), starting in polygon `at` whose
+/// corner `slot` it is.
+struct Round {
     at: u32,
+    slot: usize,
     point: Vec2,
     turn: Turn,
+    /// At most this many polygons are entered (at most [`MAX_TURN`]).
+    max_steps: usize,
+}
+
+/// Turns `round` the vertex, polygon by polygon, calling `visit(steps, polygon, slot of
+/// the vertex)` for each polygon entered until it returns true, or until a wall, a
+/// refused polygon, a polygon without that vertex (within `tolerance`), the way back to
+/// the start, or `max_steps` polygons come first.
+fn turn_round(
+    mesh: &MeshData,
+    round: &Round,
     tolerance: f64,
     passable: &impl Fn(u32) -> bool,
     visit: &mut dyn FnMut(usize, u32, usize) -> bool,
 ) {
     let tolerance = tolerance as f32;
-    let (mut polygon, Some(mut slot)) = (at, vertex_slot(mesh, at, point, tolerance)) else {
-        return;
-    };
-    for steps in 1..=MAX_TURN {
+    let (mut polygon, mut slot) = (round.at, round.slot);
+    for steps in 1..=round.max_steps.min(MAX_TURN) {
         let view = mesh.tile_view(polygon);
         let range = view.corner_range(polygon);
-        let across = match turn {
+        let across = match round.turn {
             Turn::AcrossLeaving => slot,
             Turn::AcrossArriving => previous_in(range.start, range.end, slot),
         };
         let next = view.neighbour(across);
-        if next == NO_NEIGHBOUR || next == at || !passable(next) {
+        if next == NO_NEIGHBOUR || next == round.at || !passable(next) {
             return;
         }
         polygon = next;
-        let Some(found) = vertex_slot(mesh, polygon, point, tolerance) else {
+        let Some(found) = vertex_slot(mesh, polygon, round.point, tolerance) else {
             return;
         };
         slot = found;
@@ -320,14 +341,22 @@ fn turn_round(
 
 /// The corner slot of `polygon` whose vertex lies within `tolerance` of `point` in the
 /// ground plane (the nearest such), if any.
+#[inline]
 fn vertex_slot(mesh: &MeshData, polygon: u32, point: Vec2, tolerance: f32) -> Option<usize> {
     // The polygon's tile looked up once (its corners and their points are all in it);
     // a plain loop over its corner slice: this runs at every corner of every exact path.
     let view = mesh.tile_view(polygon);
     let range = view.corner_range(polygon);
+    // A corner farther than twice the tolerance along either axis is farther than the
+    // tolerance whatever the rounding of its distance: skipped before the square root.
+    let reach = tolerance * 2.0;
     let mut best: Option<(usize, f32)> = None;
     for (slot, &vertex) in range.clone().zip(view.corners(range)) {
-        let distance = view.point(vertex).distance(point);
+        let offset = view.point(vertex) - point;
+        if offset.x.abs() > reach || offset.y.abs() > reach {
+            continue;
+        }
+        let distance = offset.length();
         // The first of equally near corners, as `min_by` would keep.
         if distance <= tolerance && best.is_none_or(|(_, nearest)| distance < nearest) {
             best = Some((slot, distance));
@@ -339,6 +368,7 @@ fn vertex_slot(mesh: &MeshData, polygon: u32, point: Vec2, tolerance: f32) -> Op
 /// How far inside the angle of `polygon` (convex, counter-clockwise) at its corner
 /// `slot` the vertex plus `segment` (ground plane) lies: its least distance from the
 /// lines of the angle's two sides, negative outside.
+#[inline]
 fn angle_margin(mesh: &MeshData, polygon: u32, slot: usize, segment: DVec2) -> f64 {
     let view = mesh.tile_view(polygon);
     let range = view.corner_range(polygon);

@@ -357,7 +357,7 @@ impl ExactSearch {
     /// Whether a path may bend at vertex `v` (of the tile of `view`), corner slot `slot`
     /// of an admitted polygon (a slot of `v` or of its copy across a seam): a wall of
     /// the mesh ends there, or the filter refuses a polygon round it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_corner(
         &mut self,
         mesh: &MeshData,
@@ -371,6 +371,13 @@ impl ExactSearch {
         if self.admits_all {
             return false;
         }
+        self.is_refused_corner(mesh, v, slot)
+    }
+
+    /// Whether the current filter (which does not admit every polygon) refuses a
+    /// polygon round vertex `v` (corner slot `slot`), remembered per vertex.
+    #[inline(never)]
+    fn is_refused_corner(&mut self, mesh: &MeshData, v: u32, slot: usize) -> bool {
         match self.refused_round.find(v) {
             Slot::Found(refused) => refused != 0,
             Slot::Vacant(bucket) => {

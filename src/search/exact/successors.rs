@@ -52,6 +52,35 @@ impl Edge {
     }
 }
 
+/// The edge from corner `local` (numbered from 0 at slot `start`) of a polygon whose
+/// corners, neighbours and twins are `corners`, `neighbours` and `twins` (read from
+/// `view`, the view of its tile) to the next corner.
+#[inline(always)]
+fn edge_of_corner(
+    view: &TileView<'_>,
+    start: usize,
+    corners: &[u32],
+    neighbours: &[u32],
+    twins: &[u32],
+    local: usize,
+) -> Edge {
+    let next = if local + 1 == corners.len() {
+        0
+    } else {
+        local + 1
+    };
+    let (u, w) = (corners[local], corners[next]);
+    Edge {
+        slot: start + local,
+        u,
+        w,
+        pu: view.point(u).as_dvec2(),
+        pw: view.point(w).as_dvec2(),
+        neighbour: neighbours[local],
+        twin: twins[local],
+    }
+}
+
 /// For a root on the line of `edge` but outside it: the end of the edge nearer the
 /// root as the new root, if that end is the vertex itself (`u_whole`, `w_whole`: the
 /// interval reaches that end).
@@ -93,18 +122,8 @@ impl ExactSearch {
         let after = |local: usize| if local + 1 == n { 0 } else { local + 1 };
         let point = |v: u32| view.point(v).as_dvec2();
         // The edge from corner `local` to the next one.
-        let edge_from = |local: usize| {
-            let (u, w) = (corners[local], corners[after(local)]);
-            Edge {
-                slot: range.start + local,
-                u,
-                w,
-                pu: point(u),
-                pw: point(w),
-                neighbour: neighbours[local],
-                twin: twins[local],
-            }
-        };
+        let edge_from =
+            |local: usize| edge_of_corner(&view, range.start, corners, neighbours, twins, local);
         let (a0, a1) = (corners[k], corners[after(k)]);
         let (e0, e1) = (point(a0), point(a1));
         // An end of the interval at a vertex is this polygon's corner there, and a root
@@ -238,6 +257,7 @@ impl ExactSearch {
         clippy::too_many_arguments,
         reason = "the search's hot path: the tile view is passed, not looked up again"
     )]
+    #[inline(always)]
     pub(super) fn emit(
         &mut self,
         mesh: &MeshData,
@@ -248,25 +268,16 @@ impl ExactSearch {
         mut hi: f64,
         from: Projection,
     ) {
-        let Edge {
-            slot,
-            u,
-            pu,
-            pw,
-            neighbour,
-            twin,
-            ..
-        } = *edge;
+        // The checks that turn most parts away (an empty part, mostly: the part of an
+        // edge beyond a ray), made where the part is cut, before any call.
         if lo < SNAP {
             lo = 0.0;
         }
         if hi > 1.0 - SNAP {
             hi = 1.0;
         }
-        if hi <= lo {
-            return;
-        }
-        if neighbour == NO_NEIGHBOUR || twin == NO_TWIN {
+        let neighbour = edge.neighbour;
+        if hi <= lo || neighbour == NO_NEIGHBOUR || edge.twin == NO_TWIN {
             return;
         }
         // The neighbour's tile: the same as the polygon's but across a seam.
@@ -282,6 +293,36 @@ impl ExactSearch {
         {
             return;
         }
+        self.emit_part(mesh, view, there, parent, edge, lo, hi, from);
+    }
+
+    /// [`Self::emit`] for a part `lo..hi` that is not empty, snapped to the edge's ends,
+    /// of an edge into a neighbour that the search may enter, whose tile is `there`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the search's hot path: the tile view is passed, not looked up again"
+    )]
+    #[inline(never)]
+    fn emit_part(
+        &mut self,
+        mesh: &MeshData,
+        view: &TileView<'_>,
+        there: &TileView<'_>,
+        parent: u32,
+        edge: &Edge,
+        lo: f64,
+        hi: f64,
+        from: Projection,
+    ) {
+        let Edge {
+            slot,
+            u,
+            pu,
+            pw,
+            neighbour,
+            twin,
+            ..
+        } = *edge;
         let mut from = from;
         let mut parent = parent;
         let parent_root = if parent == NONE {
