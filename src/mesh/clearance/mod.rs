@@ -44,8 +44,10 @@ mod joined;
 mod joined_tests;
 mod layers;
 mod moves;
+mod overlap;
 mod pieces;
 mod queries;
+mod recut;
 mod region;
 mod stitch;
 
