@@ -2,14 +2,14 @@
 //! the path searches: the eroded mesh itself keeps every piece inside one original
 //! polygon (so that other queries can name it), which cuts the region along every
 //! original border and makes the search expand about three pieces per original
-//! polygon on the grid maps. Here neighbouring pieces are merged greedily while their
+//! polygon on the grid maps. Here neighbouring polygons are merged greedily while their
 //! union stays convex (`mesh/coarse.rs`'s merge) when they share the area id and lie
 //! on one flat level (their original polygons are flat, at the same height), so a
 //! search over the joined copy prices every step as over the eroded mesh, and heights
 //! inside a joined polygon are those of the original surface. The pieces of one such
-//! class may also be triangulated anew as one region before the merge (`recut.rs`),
-//! whichever gives fewer polygons ([`join`]); the originals under each polygon are
-//! then found by overlap (`overlap.rs`).
+//! class are first triangulated anew as one region (`recut.rs`), without the original
+//! polygons' edges, and those triangles are merged; the originals under each polygon
+//! are then found by overlap (`overlap.rs`).
 //!
 //! Flags need nothing here: an eroded mesh is built for one filter's view of the flags
 //! (refused polygons are walls; `mod.rs` keys its cache by the flags' generation when
@@ -83,69 +83,22 @@ fn flat_height(original: &MeshData, p: u32) -> Option<f32> {
 
 /// The pieces of `pieces` (the eroded mesh, whose polygon `k` lies in original polygon
 /// `of_original[k]`) joined across original borders; `None` when nothing joins (the
-/// eroded mesh is then searched itself) or the joined mesh could not be built. Two
-/// joins are made, and the one with fewer polygons kept: the pieces merged as they are,
-/// and each class of pieces (one area on one flat level) triangulated anew without the
-/// original polygons' edges ([`recut`]) and merged. The second has fewer polygons on
-/// the grid maps at radius 0.5 (den312d 243 against 273, den520d 1,242 against 1,386),
-/// as the corners of original polygons inside the region no longer split it.
+/// eroded mesh is then searched itself) or the joined mesh could not be built. Each
+/// class of pieces (one area on one flat level) is triangulated anew without the
+/// original polygons' edges ([`recut`]; a class whose triangles fail its checks keeps
+/// its pieces) and merged while convex. Merging the pieces themselves, as earlier
+/// versions did, left more polygons on the grid maps at radius 0.5 (den312d 273 against
+/// 243, den520d 1,386 against 1,242), as the corners of original polygons inside the
+/// region split it, and searches on it cost up to 4.5x more (BENCHMARKS.md, "session
+/// 20").
 pub(super) fn join(original: &MeshData, pieces: &NavMesh, of_original: &[u32]) -> Option<Joined> {
     let data = pieces.data();
-    let count = data.polygon_count() as usize;
     let level: Vec<Option<f32>> = of_original
         .iter()
         .map(|&p| flat_height(original, p))
         .collect();
-    let merged = merge_pieces(original, data, of_original, &level);
-    let cut = cut_anew(original, data, of_original, &level);
-    let best = match (merged, cut) {
-        (Some(m), Some(c)) => Some(
-            if c.mesh.data().polygon_count() < m.mesh.data().polygon_count() {
-                c
-            } else {
-                m
-            },
-        ),
-        (m, c) => m.or(c),
-    }?;
-    ((best.mesh.data().polygon_count() as usize) < count).then_some(best)
-}
-
-/// The joined copy of the pieces merged as they are, greedily while convex, across
-/// original borders within one area and flat level.
-fn merge_pieces(
-    original: &MeshData,
-    data: &MeshData,
-    of_original: &[u32],
-    level: &[Option<f32>],
-) -> Option<Joined> {
-    let count = data.polygon_count() as usize;
-    let joinable = |p: u32, q: u32| {
-        let (a, b) = (of_original[p as usize], of_original[q as usize]);
-        a == b
-            || (original.areas[a as usize] == original.areas[b as usize]
-                && match (level[p as usize], level[q as usize]) {
-                    (Some(x), Some(y)) => (x - y).abs() <= 1e-6 * (1.0 + x.abs().max(y.abs())),
-                    _ => false,
-                })
-    };
-    let (indices, sizes, of_piece) = coarse::merge(data, joinable);
-    if sizes.len() == count {
-        return None;
-    }
-    let mut areas = vec![0u8; sizes.len()];
-    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); sizes.len()];
-    for (piece, &joined) in of_piece.iter().enumerate() {
-        let p = of_original[piece];
-        areas[joined as usize] = original.areas[p as usize];
-        lists[joined as usize].push(p);
-    }
-    for list in &mut lists {
-        list.sort_unstable();
-        list.dedup();
-    }
-    let mesh = build(data, data.vertices.as_single(), &indices, &sizes, &areas)?;
-    Some(Joined::new(mesh, lists))
+    let joined = cut_anew(original, data, of_original, &level)?;
+    (joined.mesh.data().polygon_count() < data.polygon_count()).then_some(joined)
 }
 
 /// The joined copy of the pieces cut anew class by class ([`recut`]): each class's
