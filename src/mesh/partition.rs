@@ -17,8 +17,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use glam::{DVec2, Vec2, Vec3};
-use spade::Triangulation;
 use spade::handles::FixedVertexHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 use crate::mesh::{MeshData, MeshInput, MeshOptions, NavMesh, coarse, partition_cdt};
 
@@ -89,36 +89,7 @@ pub(crate) fn triangulate(region: &Region, keep: Keep) -> Result<Pieces, Partiti
 
 fn triangulate_unguarded(region: &Region, keep: Keep) -> Result<Pieces, PartitionError> {
     let (cdt, boundary) = partition_cdt::triangulate(region)?;
-    // Parity from the outside in: the outer face is outside every ring, so a face
-    // along the convex hull is inside when its hull edge is a ring edge.
-    let is_boundary =
-        |u: FixedVertexHandle, v: FixedVertexHandle| boundary.contains(&partition_cdt::key(u, v));
-    let mut inside: Vec<Option<bool>> = vec![None; cdt.num_all_faces()];
-    let mut queue = VecDeque::new();
-    for face in cdt.inner_faces() {
-        let hull_edge = face
-            .adjacent_edges()
-            .into_iter()
-            .find(|e| e.rev().face().is_outer());
-        if let Some(edge) = hull_edge {
-            inside[face.fix().index()] = Some(is_boundary(edge.from().fix(), edge.to().fix()));
-            queue.push_back(face.fix());
-        }
-    }
-    while let Some(fixed) = queue.pop_front() {
-        let face = cdt.face(fixed);
-        let here = inside[fixed.index()].unwrap_or(false);
-        for edge in face.adjacent_edges() {
-            let Some(next) = edge.rev().face().as_inner() else {
-                continue;
-            };
-            let flips = is_boundary(edge.from().fix(), edge.to().fix());
-            if inside[next.fix().index()].is_none() {
-                inside[next.fix().index()] = Some(here != flips);
-                queue.push_back(next.fix());
-            }
-        }
-    }
+    let inside = inside_faces(&cdt, |u, v| boundary.contains(&partition_cdt::key(u, v)));
     let locator = Locator::new(&region.polygons);
     let mut index_of: HashMap<FixedVertexHandle, usize> = HashMap::new();
     let mut pieces = Pieces {
@@ -150,12 +121,49 @@ fn triangulate_unguarded(region: &Region, keep: Keep) -> Result<Pieces, Partitio
     Ok(pieces)
 }
 
+/// Per face of `cdt` (by index): whether it lies inside the rings whose edges
+/// `is_boundary` names (by their ends), told by parity from the outside in: the outer
+/// face is outside every ring, so a face along the convex hull is inside when its hull
+/// edge is a ring edge, and crossing a ring edge flips inside and outside.
+pub(crate) fn inside_faces(
+    cdt: &ConstrainedDelaunayTriangulation<Point2<f64>>,
+    is_boundary: impl Fn(FixedVertexHandle, FixedVertexHandle) -> bool,
+) -> Vec<Option<bool>> {
+    let mut inside: Vec<Option<bool>> = vec![None; cdt.num_all_faces()];
+    let mut queue = VecDeque::new();
+    for face in cdt.inner_faces() {
+        let hull_edge = face
+            .adjacent_edges()
+            .into_iter()
+            .find(|e| e.rev().face().is_outer());
+        if let Some(edge) = hull_edge {
+            inside[face.fix().index()] = Some(is_boundary(edge.from().fix(), edge.to().fix()));
+            queue.push_back(face.fix());
+        }
+    }
+    while let Some(fixed) = queue.pop_front() {
+        let face = cdt.face(fixed);
+        let here = inside[fixed.index()].unwrap_or(false);
+        for edge in face.adjacent_edges() {
+            let Some(next) = edge.rev().face().as_inner() else {
+                continue;
+            };
+            let flips = is_boundary(edge.from().fix(), edge.to().fix());
+            if inside[next.fix().index()].is_none() {
+                inside[next.fix().index()] = Some(here != flips);
+                queue.push_back(next.fix());
+            }
+        }
+    }
+    inside
+}
+
 /// Makes the points of `pieces` that lie within [`CLOSE_POINTS`] of each other one, and
 /// drops the triangles that collapse. The triangulation puts a vertex where two
 /// constraints cross, and keeps a ring's own vertex that rounding left a hair off it:
 /// the sliver between them would flatten in `f32` and leave a gap between the polygons
 /// on either side of an original edge (meshes off the axes).
-fn weld_close(pieces: &mut Pieces) {
+pub(crate) fn weld_close(pieces: &mut Pieces) {
     let scale = pieces
         .points
         .iter()
@@ -334,6 +342,21 @@ fn height_at(mesh: &MeshData, polygon: u32, q: DVec2) -> f32 {
     best.map_or(mesh.up.height(v0), |(_, h)| h)
 }
 
+/// Whether the counter-clockwise triangle of ground points `q` is too thin to keep
+/// (see [`merge`]): its area within the tolerance of its own coordinates, or none left
+/// once rounded to `f32`.
+pub(crate) fn too_thin(q: [DVec2; 3]) -> bool {
+    let scale = q.iter().map(|p| p.abs().max_element()).fold(1.0, f64::max);
+    let longest = (0..3)
+        .map(|k| q[k].distance(q[(k + 1) % 3]))
+        .fold(0.0, f64::max);
+    if (q[1] - q[0]).perp_dot(q[2] - q[0]) <= CLOSE_POINTS * scale * longest {
+        return true;
+    }
+    let g: [Vec2; 3] = q.map(|p| p.as_vec2());
+    (g[1] - g[0]).perp_dot(g[2] - g[0]) <= 0.0
+}
+
 /// The kept triangles of `pieces` merged while convex within each original polygon of
 /// `original`, with heights from the original polygons; triangles that rounding to
 /// `f32` flattens are left out.
@@ -357,16 +380,7 @@ pub(crate) fn merge(original: &MeshData, pieces: &Pieces) -> Result<Merged, Part
     // corner a hundred `f32` steps off an original edge), cutting the polygons on either
     // side apart, and only when some cut far away made the pieces larger.
     for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
-        let q = triangle.map(|v| pieces.points[v]);
-        let scale = q.iter().map(|p| p.abs().max_element()).fold(1.0, f64::max);
-        let longest = (0..3)
-            .map(|k| q[k].distance(q[(k + 1) % 3]))
-            .fold(0.0, f64::max);
-        if (q[1] - q[0]).perp_dot(q[2] - q[0]) <= CLOSE_POINTS * scale * longest {
-            continue;
-        }
-        let g: [Vec2; 3] = q.map(|p| p.as_vec2());
-        if (g[1] - g[0]).perp_dot(g[2] - g[0]) <= 0.0 {
+        if too_thin(triangle.map(|v| pieces.points[v])) {
             continue;
         }
         for &v in triangle {

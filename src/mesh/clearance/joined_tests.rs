@@ -198,3 +198,20 @@ fn an_open_row_of_cells_joins_into_one_polygon_listing_all_of_them() {
     let joined = eroded.joined.as_ref().expect("the last two pieces join");
     assert_eq!(joined.mesh.polygon_count(), 3);
 }
+
+#[test]
+fn a_block_of_four_cells_joins_into_one_polygon_across_its_inner_corner() {
+    // The four pieces meet at the cells' shared corner (1, 1), inside the region: no
+    // merge of the pieces removes it (two of them share two edges with the other
+    // two), but the region triangulated anew is one square.
+    let mesh = grid(2, 2, &[true; 4], &[false; 4]).unwrap();
+    let eroded = mesh
+        .data()
+        .eroded(0.25, &QueryFilter::default(), true)
+        .unwrap();
+    assert_eq!(eroded.mesh.polygon_count(), 4);
+    let joined = eroded.joined.as_ref().expect("the pieces join");
+    assert_eq!(joined.mesh.polygon_count(), 1);
+    assert_eq!(joined.originals(0), [0, 1, 2, 3]);
+    assert!((area(joined.mesh.data(), 0) - 1.5 * 1.5).abs() < 1e-4);
+}

@@ -21,7 +21,9 @@
 //!   by the normal builder;
 //! * [`joined`]: the eroded mesh's polygons joined across the original polygons'
 //!   borders (same area, one flat level), which the path searches run on: fewer,
-//!   larger polygons to expand;
+//!   larger polygons to expand; either the pieces merged as they are, or each class of
+//!   them triangulated anew without the original edges ([`recut`]) and merged, the
+//!   originals under each joined polygon then found by overlap ([`overlap`]);
 //! * here: the cache, keyed by the radius, and by the filter's flag masks and the mesh's
 //!   flag generation when the filter refuses some polygon (refused polygons are walls),
 //!   lock-free for readers: an `arc-swap` of an immutable list, copied on insert, bounded
@@ -44,8 +46,10 @@ mod joined;
 mod joined_tests;
 mod layers;
 mod moves;
+mod overlap;
 mod pieces;
 mod queries;
+mod recut;
 mod region;
 mod stitch;
 
