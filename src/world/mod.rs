@@ -687,3 +687,6 @@ mod island_tests;
 
 #[cfg(test)]
 mod landmark_tests;
+
+#[cfg(test)]
+mod operation_tests;
