@@ -88,7 +88,13 @@ pub(crate) fn triangulate(region: &Region, keep: Keep) -> Result<Pieces, Partiti
 }
 
 fn triangulate_unguarded(region: &Region, keep: Keep) -> Result<Pieces, PartitionError> {
-    let (cdt, boundary) = partition_cdt::triangulate(region)?;
+    let input = partition_cdt::Input {
+        polygons: &region.polygons,
+        rings: &region.rings,
+        close: CLOSE_POINTS,
+    };
+    let (cdt, boundary) = partition_cdt::triangulate(input)
+        .map_err(|partition_cdt::Failed| PartitionError::Failed)?;
     let inside = inside_faces(&cdt, |u, v| boundary.contains(&partition_cdt::key(u, v)));
     let locator = Locator::new(&region.polygons);
     let mut index_of: HashMap<FixedVertexHandle, usize> = HashMap::new();

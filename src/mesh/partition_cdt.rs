@@ -24,8 +24,6 @@ use glam::DVec2;
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
-use super::partition::{CLOSE_POINTS, PartitionError, Region};
-
 /// The triangulation of a region's rings and original edges.
 pub(super) type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
@@ -37,30 +35,48 @@ pub(super) fn key(u: FixedVertexHandle, v: FixedVertexHandle) -> EdgeKey {
     (u.min(v), u.max(v))
 }
 
-/// Triangulates the rings and the original polygons' edges of `region`; returns the
+/// What the triangulation is made of: the original polygons (corners in the ground
+/// plane, counter-clockwise) and the boundary rings cut into them.
+#[derive(Clone, Copy)]
+pub(super) struct Input<'a> {
+    /// The original polygons: an id (not read here) and the corners.
+    pub polygons: &'a [(u32, Vec<DVec2>)],
+    /// The boundary rings.
+    pub rings: &'a [Vec<DVec2>],
+    /// How close, relative to the largest coordinate, two points must be to count as
+    /// one: the partition's tolerance for close points.
+    pub close: f64,
+}
+
+/// Why the triangulation could not be made: `spade` refused a point, or a ring segment
+/// could not be followed along constraint edges.
+#[derive(Debug)]
+pub(super) struct Failed;
+
+/// Triangulates the rings and the original polygons' edges of `input`; returns the
 /// triangulation and the set of its edges lying on a ring. The original edges go in
 /// first; should a ring segment then not come out along its line, the triangulation is
 /// made again with the rings first (see the module comment).
 ///
 /// # Errors
-/// [`PartitionError::Failed`] when `spade` refuses a point or a ring segment cannot be
-/// followed along constraint edges in either order.
-pub(super) fn triangulate(region: &Region) -> Result<(Cdt, HashSet<EdgeKey>), PartitionError> {
-    let scale = region
+/// [`Failed`] when `spade` refuses a point or a ring segment cannot be followed along
+/// constraint edges in either order.
+pub(super) fn triangulate(input: Input) -> Result<(Cdt, HashSet<EdgeKey>), Failed> {
+    let scale = input
         .polygons
         .iter()
         .flat_map(|(_, corners)| corners)
-        .chain(region.rings.iter().flatten())
+        .chain(input.rings.iter().flatten())
         .map(|q| q.abs().max_element())
         .fold(1.0, f64::max);
     // How far a point may lie from an original corner and be taken for it, or off a ring
     // segment and still count as a point of it: the partition's tolerance for close
     // points (`i_overlay`'s snapping and crossings computed from `f32` corners land a
     // few times 1e-9 of the scale off).
-    let tolerance = CLOSE_POINTS * scale;
-    let rings = snapped_rings(region, tolerance);
-    build(region, &rings, tolerance, Order::EdgesFirst)
-        .or_else(|_| build(region, &rings, tolerance, Order::RingsFirst))
+    let tolerance = input.close * scale;
+    let rings = snapped_rings(input, tolerance);
+    build(input, &rings, tolerance, Order::EdgesFirst)
+        .or_else(|_| build(input, &rings, tolerance, Order::RingsFirst))
 }
 
 /// The rings of `region` with every point within `tolerance` of an original polygon's
@@ -68,7 +84,7 @@ pub(super) fn triangulate(region: &Region) -> Result<(Cdt, HashSet<EdgeKey>), Pa
 /// its ends to near the other, would cross it at a tiny angle, where `spade`'s splits
 /// go astray. (The band along the walls is drawn wider than the radius by as much, so an
 /// eroded region keeps its clearance.)
-fn snapped_rings(region: &Region, tolerance: f64) -> Vec<Vec<DVec2>> {
+fn snapped_rings(region: Input, tolerance: f64) -> Vec<Vec<DVec2>> {
     let cell = |q: DVec2| {
         (
             (q.x / tolerance).floor() as i64,
@@ -109,11 +125,11 @@ enum Order {
 /// The triangulation of `region` with its constraints inserted in `order`, and its ring
 /// edges.
 fn build(
-    region: &Region,
+    region: Input,
     rings: &[Vec<DVec2>],
     tolerance: f64,
     order: Order,
-) -> Result<(Cdt, HashSet<EdgeKey>), PartitionError> {
+) -> Result<(Cdt, HashSet<EdgeKey>), Failed> {
     let mut cdt = Cdt::new();
     let mut segments = Vec::new();
     if order == Order::EdgesFirst {
@@ -147,21 +163,18 @@ fn build(
 }
 
 /// Inserts `points` into `cdt`; returns their handles.
-fn insert_all(cdt: &mut Cdt, points: &[DVec2]) -> Result<Vec<FixedVertexHandle>, PartitionError> {
+fn insert_all(cdt: &mut Cdt, points: &[DVec2]) -> Result<Vec<FixedVertexHandle>, Failed> {
     points
         .iter()
-        .map(|q| {
-            cdt.insert(Point2::new(q.x, q.y))
-                .map_err(|_| PartitionError::Failed)
-        })
+        .map(|q| cdt.insert(Point2::new(q.x, q.y)).map_err(|_| Failed))
         .collect()
 }
 
 /// Adds the edges of the original polygons of `region` (each shared edge once) as
 /// constraints, split where they cross those already there.
-fn add_edges(cdt: &mut Cdt, region: &Region) -> Result<(), PartitionError> {
+fn add_edges(cdt: &mut Cdt, region: Input) -> Result<(), Failed> {
     let mut done: HashSet<EdgeKey> = HashSet::new();
-    for (_, corners) in &region.polygons {
+    for (_, corners) in region.polygons {
         let handles = insert_all(cdt, corners)?;
         for i in 0..handles.len() {
             let (a, b) = (handles[i], handles[(i + 1) % handles.len()]);
@@ -181,7 +194,7 @@ fn follow(
     b: FixedVertexHandle,
     tolerance: f64,
     runs: &mut HashMap<EdgeKey, usize>,
-) -> Result<(), PartitionError> {
+) -> Result<(), Failed> {
     let at = |v: FixedVertexHandle| {
         let p = cdt.vertex(v).position();
         DVec2::new(p.x, p.y)
@@ -222,7 +235,7 @@ fn follow(
                 best = Some(v);
             }
         }
-        let next = best.ok_or(PartitionError::Failed)?;
+        let next = best.ok_or(Failed)?;
         *runs.entry(key(current, next)).or_default() += 1;
         visited.push(next);
         current = next;
