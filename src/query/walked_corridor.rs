@@ -368,6 +368,11 @@ fn vertex_slot(mesh: &MeshData, polygon: u32, point: Vec2, tolerance: f32) -> Op
 /// How far inside the angle of `polygon` (convex, counter-clockwise) at its corner
 /// `slot` the vertex plus `segment` (ground plane) lies: its least distance from the
 /// lines of the angle's two sides, negative outside.
+///
+/// The lines alone hold the angle's opposite too, up to the tolerance a caller
+/// allows: in a sliver's angle of a few hundredths of a degree, a short segment
+/// pointing straight away from it lies within rounding of both lines. So a segment
+/// pointing away from the angle's bisector is outside by as much as it points away.
 #[inline]
 fn angle_margin(mesh: &MeshData, polygon: u32, slot: usize, segment: DVec2) -> f64 {
     let view = mesh.tile_view(polygon);
@@ -377,7 +382,14 @@ fn angle_margin(mesh: &MeshData, polygon: u32, slot: usize, segment: DVec2) -> f
     let leaving = ground(crate::mesh::next_in(range.clone(), slot)) - vertex;
     let arriving = ground(previous_in(range.start, range.end, slot)) - vertex;
     let side = |edge: DVec2, cross: f64| cross / edge.length().max(f64::MIN_POSITIVE);
-    side(leaving, leaving.perp_dot(segment)).min(side(arriving, segment.perp_dot(arriving)))
+    let lines =
+        side(leaving, leaving.perp_dot(segment)).min(side(arriving, segment.perp_dot(arriving)));
+    // A straight angle (collinear corners) has no inside direction to point away from.
+    let bisector = leaving.normalize_or_zero() + arriving.normalize_or_zero();
+    if bisector.length_squared() < 1e-12 {
+        return lines;
+    }
+    lines.min(segment.dot(bisector.normalize()))
 }
 
 /// The slot before `slot` in the cyclic range `start..end`.

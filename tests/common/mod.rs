@@ -383,6 +383,12 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
     a.perp_dot(b)
 }
 
+/// How far the library may round a path's points with ends `a` and `b`: 8 `f32` ulps
+/// of the largest coordinate (at least 1), as its geometry tests allow.
+fn rounding_allowance(a: DVec2, b: DVec2) -> f64 {
+    8.0 * f64::from(f32::EPSILON) * a.abs().max(b.abs()).max_element().max(1.0)
+}
+
 /// Signed distance of `p` from the line through `a -> b` (positive on the left).
 fn side(a: DVec2, b: DVec2, p: DVec2) -> f64 {
     let e = b - a;
@@ -611,12 +617,14 @@ impl Domain {
             && ((s3 > eps && s4 < -eps) || (s3 < -eps && s4 > eps))
     }
 
-    /// Checks a path segment: it never properly crosses a boundary edge, and 64 sample
-    /// points along it (ends included) lie in some polygon.
+    /// Checks a path segment: it never properly crosses a boundary edge (by more than
+    /// the library's rounding allowance, 8 `f32` ulps of the coordinates' size), and 64
+    /// sample points along it (ends included) lie in some polygon.
     pub fn check_segment(&self, a: DVec2, b: DVec2) -> Result<(), String> {
+        let rounding = rounding_allowance(a, b);
         for &(c, d) in &self.boundary {
             let (cp, dp) = (self.corner(c), self.corner(d));
-            if self.properly_crosses(a, b, cp, dp, 1e-6) {
+            if self.properly_crosses(a, b, cp, dp, rounding) {
                 return Err(format!(
                     "segment {a} -> {b} crosses boundary edge ({c}, {d}) = {cp} -> {dp}"
                 ));
@@ -633,7 +641,12 @@ impl Domain {
 
     /// Exact-ish visibility for the shortest-path oracle: no proper crossing, and the
     /// pieces between boundary vertices touched by the segment all lie on the mesh.
+    ///
+    /// Up to the library's rounding allowance (8 `f32` ulps of the coordinates' size,
+    /// at least 1e-6): an end that far outside the region, or a wall corner cut by as
+    /// little, does not block the sight.
     pub fn visible(&self, a: DVec2, b: DVec2) -> bool {
+        let eps = rounding_allowance(a, b).max(1e-6);
         let (lo, hi) = (a.min(b) - DVec2::splat(EPS), a.max(b) + DVec2::splat(EPS));
         let mut cuts = vec![0.0, 1.0];
         let ab = b - a;
@@ -643,13 +656,13 @@ impl Domain {
             if cp.max(dp).cmplt(lo).any() || cp.min(dp).cmpgt(hi).any() {
                 continue;
             }
-            if self.properly_crosses(a, b, cp, dp, 1e-6) {
+            if self.properly_crosses(a, b, cp, dp, eps) {
                 return false;
             }
             if len2 > 0.0 {
                 for q in [cp, dp] {
                     let t = (q - a).dot(ab) / len2;
-                    if t > 0.0 && t < 1.0 && (a + ab * t - q).length() <= 1e-6 {
+                    if t > 0.0 && t < 1.0 && (a + ab * t - q).length() <= eps {
                         cuts.push(t);
                     }
                 }
@@ -657,7 +670,7 @@ impl Domain {
         }
         cuts.sort_by(f64::total_cmp);
         cuts.windows(2)
-            .all(|w| w[1] - w[0] < 1e-12 || self.contains(a + ab * ((w[0] + w[1]) * 0.5), 1e-6))
+            .all(|w| w[1] - w[0] < 1e-12 || self.contains(a + ab * ((w[0] + w[1]) * 0.5), eps))
     }
 
     /// The length of the shortest path from `a` to `b` inside the (closed) walkable

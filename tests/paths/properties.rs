@@ -17,8 +17,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 
 use crate::common::{
-    Cell, Domain, check_adjacency, check_path_on_mesh, ground_length, random_grid,
-    random_grid_sized,
+    Cell, Domain, check_adjacency, check_path_on_mesh, ground_length, random_grid_sized,
 };
 
 /// How a test point is placed.
@@ -413,14 +412,8 @@ fn corridor_choice_regressions() {
 #[test]
 fn corridor_never_comes_back_into_a_polygon() {
     let mesh = exact_grid(&["qaqm#", "m#aaq", "#q###", "qa###", "aaam#", "#m#qq"]);
-    let domain = Domain::new(&mesh);
-    let mut query = Query::new(&mesh);
     let (start, goal) = (Vec3::new(5.0, 0.0, 5.0), Vec3::new(3.0, 0.0, 0.0));
-    for check in [Check::Validity, Check::MidpointBound] {
-        if let Err(e) = check_query(&mesh, &domain, &mut query, start, goal, check) {
-            panic!("{e}");
-        }
-    }
+    let mut query = assert_valid_and_within_midline(&mesh, start, goal);
     // Straight out of the hexagon, then round the corners (2, 4) and (2, 2) of the holes.
     let path = query
         .find_path(start, goal, &PathOptions::default())
@@ -434,10 +427,30 @@ fn corridor_never_comes_back_into_a_polygon() {
     assert_eq!(path.corners, expected);
 }
 
+/// Runs both checks of the property tests on the query `start -> goal` of `mesh`, and
+/// gives back the query (holding that path and its corridor).
+fn assert_valid_and_within_midline(mesh: &NavMesh, start: Vec3, goal: Vec3) -> Query {
+    let domain = Domain::new(mesh);
+    let mut query = Query::new(mesh);
+    for check in [Check::Validity, Check::MidpointBound] {
+        if let Err(e) = check_query(mesh, &domain, &mut query, start, goal, check) {
+            panic!("{e}");
+        }
+    }
+    query
+}
+
 /// An exact (unjittered) grid of unit cells as the property tests build it, from rows
 /// of cell codes as their failure messages print them: `#` hole, `q` quad, `a` and `b`
 /// the two diagonals, `m` merged with the next cell.
 fn exact_grid(rows: &[&str]) -> NavMesh {
+    let cols = rows[0].len();
+    thin_grid(rows, &vec![false; cols], &vec![false; rows.len()])
+}
+
+/// As [`exact_grid`], with the columns and rows marked in `thin_cols` and `thin_rows`
+/// only 1e-3 wide, as the property tests' failure messages print them.
+fn thin_grid(rows: &[&str], thin_cols: &[bool], thin_rows: &[bool]) -> NavMesh {
     let cells: Vec<Cell> = rows
         .iter()
         .flat_map(|r| {
@@ -450,7 +463,16 @@ fn exact_grid(rows: &[&str]) -> NavMesh {
             })
         })
         .collect();
-    random_grid(rows[0].len(), rows.len(), &cells, &[(0.0, 0.0)], 0.0).build()
+    let size =
+        |thin: &[bool]| -> Vec<f32> { thin.iter().map(|&t| if t { 1e-3 } else { 1.0 }).collect() };
+    random_grid_sized(
+        &cells,
+        &[(0.0, 0.0)],
+        0.0,
+        &size(thin_cols),
+        &size(thin_rows),
+    )
+    .build()
 }
 
 /// Length of the polyline from `a` through the midpoints of the portals between
@@ -485,4 +507,58 @@ fn own_corridor_midline(mesh: &NavMesh, corridor: &[u32], a: DVec2, b: DVec2) ->
     }
     points.push(b);
     points.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+/// Found by `paths_are_no_longer_than_the_best_midpoint_corridor` (seed
+/// 5518998766952898212): the path from (1, 2.001) bends at (2.001, 2.001), the corner
+/// of a sliver column's triangles, and goes straight down along a wall. Walking that
+/// segment to find the corridor, the turn round the corner stopped in the sliver's
+/// triangle whose angle there (0.06 degrees) points straight up: a 1e-3 long segment
+/// pointing the opposite way lay within rounding of both its sides. The walk then met
+/// a wall, the corridor came back empty, and the path looked longer than its (empty)
+/// corridor's midline. The corridor must be the chain of neighbours the path crosses.
+#[test]
+fn a_turn_round_a_sliver_corner_does_not_stop_in_the_angle_pointing_away() {
+    let (f, t) = (false, true);
+    let mesh = thin_grid(
+        &["aa###", "#qqq#", "a##aa", "#qbaq"],
+        &[f, f, t, f, f],
+        &[f, f, t, f],
+    );
+    let (start, goal) = (Vec3::new(1.0, 0.0, 2.001), Vec3::ZERO);
+    let mut query = assert_valid_and_within_midline(&mesh, start, goal);
+    let path = query
+        .find_path_vec(start, goal, &PathOptions::default())
+        .unwrap();
+    let expected = [
+        start,
+        Vec3::new(2.001, 0.0, 2.001),
+        Vec3::new(2.001, 0.0, 2.0),
+        goal,
+    ];
+    assert_eq!(path.corners, expected);
+    let corridor: Vec<u32> = query.corridor().collect();
+    // Down the thin column and the cells below the holes: at least ten polygons (the
+    // checks above hold the path inside them).
+    assert!(corridor.len() >= 10, "{corridor:?}");
+}
+
+/// Found by `random_meshes_give_valid_paths` (seed 8833350809231561615): the goal lies
+/// 3e-6 inside a 1e-3 thin row, on the side of a cell beside a wall corner at (3, 4).
+/// The shortest path bends at that corner; the path taken goes straight to the goal,
+/// past the corner by 1.7e-6. That is within the library's rounding allowance (8 `f32`
+/// ulps of the coordinates' size, 4.8e-6 here), which the checker now applies to wall
+/// crossings; it must stay valid and within its corridor's midline.
+#[test]
+fn a_goal_a_hair_past_a_wall_corner_in_a_thin_row() {
+    let mesh = thin_grid(
+        &["###qaa", "qqqqq#", "##qaqa", "qaqaa#", "#qb##a", "#aqqaq"],
+        &[false; 6],
+        &[false, false, false, false, true, false],
+    );
+    let (start, goal) = (
+        Vec3::new(6.555_987_4, 0.0, -1.0),
+        Vec3::new(3.0, 0.0, 4.000_003),
+    );
+    assert_valid_and_within_midline(&mesh, start, goal);
 }
