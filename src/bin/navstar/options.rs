@@ -73,7 +73,7 @@ impl Mode {
 #[derive(Debug, Args)]
 pub struct PathArgs {
     /// Search mode
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Mode::Funnel)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Mode::Auto)]
     pub mode: Mode,
     /// A* heuristic weight, >= 0; above 1 searches less but paths may be longer
     #[arg(
@@ -257,6 +257,19 @@ mod tests {
         assert_eq!(Mode::Funnel.name(), "funnel");
         assert_eq!(Mode::default(), Mode::Auto);
         assert_eq!(Mode::Auto.path_mode(), PathMode::default());
+    }
+
+    /// Without `--mode` the tool answers as the library does by default.
+    #[test]
+    fn the_default_mode_is_the_librarys() {
+        #[derive(clap::Parser)]
+        struct Probe {
+            #[command(flatten)]
+            path: PathArgs,
+        }
+        let probe = <Probe as clap::Parser>::try_parse_from(["probe"]).unwrap();
+        assert_eq!(probe.path.mode, Mode::Auto);
+        assert_eq!(probe.path.options(), PathOptions::default());
     }
 
     #[test]
