@@ -23,47 +23,55 @@ fn exit_parameter(a: DVec2, b: DVec2, from: DVec2, d: DVec2) -> Option<f64> {
 /// stack between the walk's two passes over the edges (larger ones compute them again).
 const CACHED_EDGES: usize = 32;
 
-/// The exit edge of a convex polygon left at parameter `t_exit` (< 1) of the segment
-/// `from + d * t`: among `candidates` (each edge `i` with an exit parameter `t`, in
-/// increasing `i`; `edge_at(i)` its ground points, `neighbour_at(i)` the polygon across
-/// it), the edges left at (about) `t_exit`, the one holding the exit point, preferring
-/// one that leads on (a neighbour other than `previous` that `passable` admits) when the
-/// point is a vertex; `None` when no edge qualifies (a NaN parameter).
-#[inline(always)]
-#[allow(
-    clippy::too_many_arguments,
-    reason = "inlined into the walk's two cases only"
-)]
-fn exit_edge(
-    candidates: impl Iterator<Item = (usize, f64)>,
-    t_exit: f64,
-    edge_at: impl Fn(usize) -> (DVec2, DVec2),
+/// What the choice of a convex polygon's exit edge needs besides the candidates: the
+/// segment `from + d * t`, the polygon walked from (`previous`), each edge `i`'s ground
+/// points (`edge_at(i)`) and the polygon across it (`neighbour_at(i)`), and which
+/// polygons the walk may enter (`passable`).
+struct ExitSide<'a, E, N, P> {
     from: DVec2,
     d: DVec2,
-    neighbour_at: impl Fn(usize) -> u32,
     previous: u32,
-    passable: &impl Fn(u32) -> bool,
-) -> Option<usize> {
-    let exit_point = from + d * t_exit;
-    let mut exit_slot = None;
-    let mut best = (true, true, f64::INFINITY);
-    for (i, t) in candidates {
-        if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
-            continue;
+    edge_at: E,
+    neighbour_at: N,
+    passable: &'a P,
+}
+
+impl<E, N, P> ExitSide<'_, E, N, P>
+where
+    E: Fn(usize) -> (DVec2, DVec2),
+    N: Fn(usize) -> u32,
+    P: Fn(u32) -> bool,
+{
+    /// The exit edge of the polygon left at parameter `t_exit` (< 1) of the segment:
+    /// among `candidates` (each edge `i` with an exit parameter `t`, in increasing `i`),
+    /// the edges left at (about) `t_exit`, the one holding the exit point, preferring
+    /// one that leads on (a neighbour other than `previous` that `passable` admits) when
+    /// the point is a vertex; `None` when no edge qualifies (a NaN parameter).
+    #[inline(always)]
+    fn choose(&self, candidates: impl Iterator<Item = (usize, f64)>, t_exit: f64) -> Option<usize> {
+        let exit_point = self.from + self.d * t_exit;
+        let mut exit_slot = None;
+        let mut best = (true, true, f64::INFINITY);
+        for (i, t) in candidates {
+            if (t - t_exit).abs() > 1e-9 * (1.0 + t_exit.abs()) {
+                continue;
+            }
+            let (a, b) = (self.edge_at)(i);
+            let edge = b - a;
+            let s = (exit_point - a).dot(edge) / edge.length_squared();
+            let outside = (-s).max(s - 1.0).max(0.0);
+            let neighbour = (self.neighbour_at)(i);
+            let leads_on = neighbour != NO_NEIGHBOUR
+                && neighbour != self.previous
+                && (self.passable)(neighbour);
+            let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
+            if key < best {
+                best = key;
+                exit_slot = Some(i);
+            }
         }
-        let (a, b) = edge_at(i);
-        let edge = b - a;
-        let s = (exit_point - a).dot(edge) / edge.length_squared();
-        let outside = (-s).max(s - 1.0).max(0.0);
-        let neighbour = neighbour_at(i);
-        let leads_on = neighbour != NO_NEIGHBOUR && neighbour != previous && passable(neighbour);
-        let key = (outside > EDGE_TOLERANCE, !leads_on, outside);
-        if key < best {
-            best = key;
-            exit_slot = Some(i);
-        }
+        exit_slot
     }
-    exit_slot
 }
 
 /// Where a straight walk ended.
@@ -128,18 +136,24 @@ impl MeshData {
             let n = range.len();
             let corners = view.corners(range.clone());
             let point = |i: usize| view.point(corners[i]).as_dvec2();
-            let edge_at = |i: usize| (point(i), point(if i + 1 == n { 0 } else { i + 1 }));
-            let neighbour_at = |i: usize| view.neighbour(range.start + i);
+            let exits = ExitSide {
+                from,
+                d,
+                previous,
+                edge_at: |i: usize| (point(i), point(if i + 1 == n { 0 } else { i + 1 })),
+                neighbour_at: |i: usize| view.neighbour(range.start + i),
+                passable: &passable,
+            };
             // The exit parameter: the first edge half-plane the segment leaves; then the
             // exit edge among the edges left there.
             let mut t_exit = f64::INFINITY;
             let local_slot = if n <= CACHED_EDGES {
                 // One pass reading each corner's point once, each edge's parameter kept
                 // (`some`: the edges that have one) for the second pass.
-                let mut exits = [0.0f64; CACHED_EDGES];
+                let mut parameters = [0.0f64; CACHED_EDGES];
                 let mut some = 0u64;
                 let mut a = point(0);
-                for (i, exit) in exits[..n].iter_mut().enumerate() {
+                for (i, exit) in parameters[..n].iter_mut().enumerate() {
                     let b = point(if i + 1 == n { 0 } else { i + 1 });
                     if let Some(t) = exit_parameter(a, b, from, d) {
                         *exit = t;
@@ -156,22 +170,13 @@ impl MeshData {
                     (bits != 0).then(|| {
                         let i = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        (i, exits[i])
+                        (i, parameters[i])
                     })
                 });
-                exit_edge(
-                    candidates,
-                    t_exit,
-                    edge_at,
-                    from,
-                    d,
-                    neighbour_at,
-                    previous,
-                    &passable,
-                )
+                exits.choose(candidates, t_exit)
             } else {
                 let exit_at = |i: usize| {
-                    let (a, b) = edge_at(i);
+                    let (a, b) = (exits.edge_at)(i);
                     exit_parameter(a, b, from, d)
                 };
                 for i in 0..n {
@@ -182,17 +187,7 @@ impl MeshData {
                 if t_exit >= 1.0 {
                     return WalkEnd::Reached(polygon);
                 }
-                let candidates = (0..n).filter_map(|i| exit_at(i).map(|t| (i, t)));
-                exit_edge(
-                    candidates,
-                    t_exit,
-                    edge_at,
-                    from,
-                    d,
-                    neighbour_at,
-                    previous,
-                    &passable,
-                )
+                exits.choose((0..n).filter_map(|i| exit_at(i).map(|t| (i, t))), t_exit)
             };
             let exit_slot = local_slot.map_or(usize::MAX, |i| range.start + i);
             let neighbour = view.neighbour(exit_slot);
