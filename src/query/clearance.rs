@@ -42,6 +42,16 @@ impl Query {
             .eroded(erosion, &options.filter, admits_all)
     }
 
+    /// Switches landmarks by size to landmarks always, for searches on an eroded copy
+    /// (see [`Query::on_mesh`]); returns the setting to restore afterwards.
+    pub(super) fn landmarks_on_copy(&mut self) -> LandmarkUse {
+        let landmarks = self.landmarks;
+        if landmarks == LandmarkUse::BySize {
+            self.landmarks = LandmarkUse::Always;
+        }
+        landmarks
+    }
+
     /// Runs `run` with this query moved onto `mesh` (an eroded mesh or its joined copy;
     /// its per-mesh memory put aside), then moves it back.
     ///
@@ -54,10 +64,7 @@ impl Query {
     pub(super) fn on_mesh<T>(&mut self, mesh: &NavMesh, run: impl FnOnce(&mut Query) -> T) -> T {
         let original = std::mem::replace(&mut self.mesh, mesh.clone());
         let admits_all = self.admits_all.take();
-        let landmarks = self.landmarks;
-        if landmarks == LandmarkUse::BySize {
-            self.landmarks = LandmarkUse::Always;
-        }
+        let landmarks = self.landmarks_on_copy();
         let answer = run(self);
         self.mesh = original;
         self.admits_all = admits_all;

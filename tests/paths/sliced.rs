@@ -543,23 +543,116 @@ proptest! {
     /// details, status, cost), corridor and expansions, or the same error.
     #[test]
     fn sliced_equals_one_shot_on_random_meshes(case in case()) {
-        let mut rng = Rng(case.seed ^ 0x5eed);
-        let mesh = case.mesh(&mut rng);
-        let options = case.options();
-        let mut reference = case.query(&mesh);
-        let mut query = case.query(&mesh);
-        for k in 0..8 {
-            let start = point_in_polygon(&mesh, rng.below(mesh.polygon_count()), rng.unit(), rng.unit(), rng.unit());
-            let goal = if k == 7 {
-                // Off the mesh, beyond a corner.
-                Vec3::new(-0.5, 0.0, -0.5)
-            } else {
-                point_in_polygon(&mesh, rng.below(mesh.polygon_count()), rng.unit(), rng.unit(), rng.unit())
-            };
-            let slice = if k % 2 == 0 { case.slice } else { 1 + rng.below(49) };
-            let expected = one_shot(&mut reference, start, goal, &options);
-            let answer = sliced(&mut query, start, goal, &options, slice);
-            prop_assert_eq!(&answer, &expected, "query {}: {} -> {}, slice {}", k, start, goal, slice);
-        }
+        sliced_equals_one_shot(&case)?;
+    }
+}
+
+/// The property of `sliced_equals_one_shot_on_random_meshes` for one case: eight queries
+/// (the last to a goal off the mesh), sliced in the case's slice or a random one.
+fn sliced_equals_one_shot(case: &Case) -> Result<(), TestCaseError> {
+    let mut rng = Rng(case.seed ^ 0x5eed);
+    let mesh = case.mesh(&mut rng);
+    let options = case.options();
+    let mut reference = case.query(&mesh);
+    let mut query = case.query(&mesh);
+    for k in 0..8 {
+        let start = point_in_polygon(
+            &mesh,
+            rng.below(mesh.polygon_count()),
+            rng.unit(),
+            rng.unit(),
+            rng.unit(),
+        );
+        let goal = if k == 7 {
+            // Off the mesh, beyond a corner.
+            Vec3::new(-0.5, 0.0, -0.5)
+        } else {
+            point_in_polygon(
+                &mesh,
+                rng.below(mesh.polygon_count()),
+                rng.unit(),
+                rng.unit(),
+                rng.unit(),
+            )
+        };
+        let slice = if k % 2 == 0 {
+            case.slice
+        } else {
+            1 + rng.below(49)
+        };
+        let expected = one_shot(&mut reference, start, goal, &options);
+        let answer = sliced(&mut query, start, goal, &options, slice);
+        prop_assert_eq!(
+            &answer,
+            &expected,
+            "query {}: {} -> {}, slice {}",
+            k,
+            start,
+            goal,
+            slice
+        );
+    }
+    Ok(())
+}
+
+/// Found by `sliced_equals_one_shot_on_random_meshes` (seed 13228133145648905499): with
+/// an agent radius, `find_path` searches the eroded copy with its landmark table
+/// whatever the copy's size, but the slices after `begin_path` decided by the copy's
+/// size (too small: no landmarks), so the sliced search expanded 109 nodes against 51
+/// for the same path.
+#[test]
+fn sliced_radius_search_uses_the_landmarks_of_find_path() {
+    sliced_equals_one_shot(&radius_case(
+        9_488_078_363_394_587_957,
+        (8, 6),
+        [0; 4],
+        None,
+    ))
+    .unwrap();
+}
+
+/// Found by `sliced_equals_one_shot_on_random_meshes` (seed 6743819614518287094): with
+/// an agent radius and a node limit of 1, the path found on the eroded mesh's joined
+/// copy could not be walked across the mesh's own polygons, and `find_path` searches the
+/// eroded pieces instead. `finish_path` ran that second search whole, outside every
+/// slice: the slices' expansions (12) fell short of the search's count (23). The search
+/// on the pieces is now begun when the first one ends and sliced like it.
+#[test]
+fn sliced_radius_search_slices_the_search_on_the_pieces_too() {
+    sliced_equals_one_shot(&radius_case(
+        11_598_658_559_098_927_940,
+        (3, 6),
+        [0, 2, 2, 1],
+        Some(1),
+    ))
+    .unwrap();
+}
+
+/// A default-mode case with an agent radius, A* and slices of 1: the two regressions
+/// above.
+fn radius_case(
+    seed: u64,
+    (cols, rows): (usize, usize),
+    costs: [u8; 4],
+    max_nodes: Option<usize>,
+) -> Case {
+    Case {
+        seed,
+        cols,
+        rows,
+        link: false,
+        closed: vec![],
+        costs,
+        include: 0,
+        exclude: 0,
+        strategy: 0,
+        weight: 0,
+        optimal: false,
+        allow_partial: true,
+        split: false,
+        radius: true,
+        merged: false,
+        max_nodes,
+        slice: 1,
     }
 }

@@ -17,8 +17,10 @@
 //! to the interval that comes closest to the goal, ending at its point closest to it),
 //! its corridor walked as for a whole path. With an agent radius above the
 //! baked one the search is sliced on the eroded mesh (as [`Query::find_path`] searches
-//! it; its corridor is given in the mesh's own polygons at the end); building an eroded
-//! copy the mesh has not made yet for that radius and filter is part of `begin_path`.
+//! it; its corridor is given in the mesh's own polygons), and so is the search on the
+//! eroded pieces that `find_path` falls back to when that corridor cannot be walked
+//! (`radius.rs`); building an eroded copy the mesh has not made yet for that radius and
+//! filter is part of `begin_path`.
 //! A query with an end exactly on a pinched vertex (one search per pairing of fans) is
 //! answered whole by `begin_path` instead (it then reports [`SliceStatus::Done`]), and
 //! a frame's budget is not kept for it.
@@ -31,18 +33,15 @@
 //! flags; begin again to search under the new flags throughout).
 
 mod partial;
+mod radius;
 
-use super::arc_turns::arc_turns;
-use std::sync::Arc;
-
-use super::clearance::eroded_options;
 use super::exact_steps::{ExactBegin, ExactOn};
 use super::merged::CorridorPass;
 use super::stats::SearchStats;
 use super::{AdmitsAll, PathOptions, PathStatus, Query, route_target, search_request};
 use crate::corridor::{CorridorStep, PathBuffer};
 use crate::error::{Endpoint, QueryError};
-use crate::mesh::{ErodedMesh, MeshData, NavMesh, NearestPoint};
+use crate::mesh::{MeshData, NavMesh, NearestPoint};
 use crate::search::astar::Target;
 use crate::search::exact::ExactStep;
 use glam::Vec3;
@@ -123,20 +122,7 @@ struct SlicedState {
     /// in with it: the query's own may be of another mesh).
     admits_all: Option<AdmitsAll>,
     /// With an agent radius above the baked one: the search runs on the eroded mesh.
-    radius: Option<RadiusSlice>,
-}
-
-/// A sliced search for an agent radius: on the eroded copy of the mesh the query began
-/// on, as [`Query::find_path`] runs it.
-struct RadiusSlice {
-    /// The mesh the query began on, whose flags [`SliceProgress::flags_changed`] watches
-    /// and whose polygons the corridor is given in.
-    original: NavMesh,
-    /// The eroded copy, whose search mesh ([`ErodedMesh::search_mesh`]) is searched.
-    eroded: Arc<ErodedMesh>,
-    /// The start and goal asked for, for the search on the eroded pieces when the
-    /// path found cannot be walked across `original` (as `find_path` falls back).
-    asked: (Vec3, Vec3),
+    radius: Option<radius::RadiusSlice>,
 }
 
 /// Where a sliced search is.
@@ -271,6 +257,7 @@ impl Query {
                 return Err(QueryError::SlicedPathInterrupted);
             }
             let used = self.advance_exact_slice(&mut state, on, max_expansions);
+            self.settle_radius(&mut state);
             let status = match state.stage {
                 Stage::Answered(_) => SliceStatus::Done,
                 _ => SliceStatus::InProgress,
@@ -322,6 +309,7 @@ impl Query {
             };
             used
         });
+        self.settle_radius(&mut state);
         let status = match state.stage {
             Stage::Answered(_) => SliceStatus::Done,
             _ => SliceStatus::InProgress,
@@ -483,38 +471,6 @@ impl Query {
         Ok(state)
     }
 
-    /// [`Query::begin_path`] for an agent whose radius exceeds the baked one by
-    /// `erosion > 0` (`options` validated): the search begun on the eroded mesh with the
-    /// options [`Query::find_path`] gives it there, and the goal's move by the filter
-    /// judged on the mesh itself, as `find_path` judges it.
-    fn begin_sliced_for_agent(
-        &mut self,
-        start: Vec3,
-        goal: Vec3,
-        options: &PathOptions,
-        erosion: f32,
-    ) -> Result<SlicedState, QueryError> {
-        let (eroded, moved) = self.agent_search_setup(goal, options, erosion)?;
-        let original = self.mesh.clone();
-        let inner = eroded_options(options);
-        let mut state = self.on_mesh(eroded.search_mesh(), |query| {
-            query.begin_sliced(start, goal, &inner)
-        })?;
-        if moved {
-            state.moved = true;
-            if let Stage::Answered(Ok(status)) = &mut state.stage {
-                *status = PathStatus::Partial;
-            }
-        }
-        state.generation = original.data().flags_generation();
-        state.radius = Some(RadiusSlice {
-            original,
-            eroded,
-            asked: (start, goal),
-        });
-        Ok(state)
-    }
-
     /// The default mode's part of [`Query::begin_path`] (also where the exact mode's
     /// search falls back to it, as [`Query::find_path`] does): the path without a search
     /// (answered), or the corridor search begun.
@@ -579,23 +535,8 @@ impl Query {
         self.cost = answer.cost;
         self.stats = state.stats;
         self.path.arcs.clear();
-        if let Some(radius) = &state.radius {
-            // As `find_path` gives it: the corridor in the mesh's own polygons, or, when
-            // the path cannot be walked across them, the search on the eroded pieces;
-            // and the turns round wall corners.
-            let walked = self.on_mesh(&radius.original, |query| {
-                query.corridor_from_eroded(&radius.eroded)
-            });
-            if !walked && matches!(state.stage, Stage::Answered(Ok(_))) {
-                let (start, goal) = radius.asked;
-                let inner = eroded_options(&state.options);
-                let on_pieces = self.on_mesh(&radius.original, |query| {
-                    query.path_on_pieces(start, goal, &inner, &radius.eroded)
-                });
-                arc_turns(&radius.eroded.arcs, &self.path.corners, &mut self.path.arcs);
-                return on_pieces.map(|status| state.final_status(status));
-            }
-            arc_turns(&radius.eroded.arcs, &self.path.corners, &mut self.path.arcs);
+        if let Some(answer) = self.finish_radius(&state) {
+            return answer;
         }
         match state.stage {
             Stage::Answered(answer) => answer,
@@ -615,7 +556,14 @@ impl Query {
     ) -> T {
         let mesh = state.mesh.clone();
         self.swap_sliced(state);
+        // On an eroded copy, every slice uses landmarks as `find_path` does there.
+        let landmarks = if state.radius.is_some() {
+            self.landmarks_on_copy()
+        } else {
+            self.landmarks
+        };
         let answer = work(self, state, mesh.data());
+        self.landmarks = landmarks;
         self.swap_sliced(state);
         state.runs = self.search.runs();
         answer
