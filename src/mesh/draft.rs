@@ -4,6 +4,7 @@
 //! so that the caller chooses their order before the mesh is built.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 use glam::Vec3;
@@ -136,25 +137,37 @@ impl Draft {
             .reserve(mesh.corners.as_single().len() + merged.indices.len());
         // Per original polygon: the one present polygon it is, if it is there whole.
         let whole = present.map(|p| sole_pieces(p, mesh.polygon_count() as usize));
-        for p in 0..cut.len() as u32 {
-            if cut[p as usize] {
+        let source_of = |p: u32| match (&whole, present) {
+            (Some(whole), Some(present)) => {
+                let q = whole[p as usize];
+                let now = present.mesh;
+                if q != NO_SOURCE
+                    && now.corners[now.corner_range(q)] == mesh.corners[mesh.corner_range(p)]
+                {
+                    q
+                } else {
+                    NO_SOURCE
+                }
+            }
+            _ => NO_SOURCE,
+        };
+        // The polygons not cut, run by run of consecutive ones.
+        let mut p = 0;
+        while p < cut.len() {
+            if cut[p] {
+                p += 1;
                 continue;
             }
-            draft.degenerate |= polygon_area(mesh, p) <= 0.0;
-            let corners = &mesh.corners[mesh.corner_range(p)];
-            let source = match (&whole, present) {
-                (Some(whole), Some(present)) => {
-                    let q = whole[p as usize];
-                    let now = present.mesh;
-                    if q != NO_SOURCE && now.corners[now.corner_range(q)] == *corners {
-                        q
-                    } else {
-                        NO_SOURCE
-                    }
-                }
-                _ => NO_SOURCE,
-            };
-            draft.push(corners, mesh, p, source);
+            let end = cut[p..]
+                .iter()
+                .position(|&c| c)
+                .map_or(cut.len(), |n| p + n);
+            let run = p as u32..end as u32;
+            if !draft.degenerate {
+                draft.degenerate = run.clone().any(|q| polygon_area(mesh, q) <= 0.0);
+            }
+            draft.push_run(mesh, run, source_of);
+            p = end;
         }
         // A piece's corner at a corner of its original polygon is that vertex; the others
         // are new, one per merged vertex.
@@ -271,6 +284,25 @@ impl Draft {
         self.source.push(source);
         self.areas.push(mesh.areas[owner as usize]);
         self.flags.push(mesh.flags_of(owner));
+    }
+
+    /// Adds the polygons `run` of `mesh` as they are (each its own original), with
+    /// `source` giving the present polygon each one is, or [`NO_SOURCE`]: what
+    /// [`Draft::push`] does for each, with the tables copied run-wise.
+    fn push_run(&mut self, mesh: &MeshData, run: Range<u32>, source: impl Fn(u32) -> u32) {
+        let (first, last) = (run.start as usize, run.end as usize);
+        let starts = &mesh.poly_start.as_single()[first..=last];
+        let from = starts[0] as usize;
+        let base = self.indices.len();
+        self.indices
+            .extend_from_slice(&mesh.corners.as_single()[from..starts[last - first] as usize]);
+        self.starts
+            .extend(starts[1..].iter().map(|&s| base + s as usize - from));
+        self.of_original.extend(run.clone());
+        self.source.extend(run.clone().map(source));
+        self.areas
+            .extend_from_slice(&mesh.areas.as_single()[first..last]);
+        self.flags.extend(run.map(|p| mesh.flags_of(p)));
     }
 
     /// The number of polygons.
@@ -423,4 +455,67 @@ fn sole_pieces(present: &Present<'_>, count: usize) -> Vec<u32> {
         }
     }
     sole
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::{Draft, Present};
+    use crate::mesh::partition::Merged;
+    use crate::mesh::{MeshInput, MeshOptions, NavMesh};
+
+    /// A row of `n` unit squares (y up), square `i` with area `i % 3` and flags `1 << i`.
+    fn row(n: u32) -> NavMesh {
+        let v = |x: u32, z: u32| Vec3::new(x as f32, 0.0, z as f32);
+        let vertices: Vec<Vec3> = (0..=n).flat_map(|x| [v(x, 0), v(x, 1)]).collect();
+        let indices: Vec<u32> = (0..n)
+            .flat_map(|x| [2 * x, 2 * x + 1, 2 * x + 3, 2 * x + 2])
+            .collect();
+        let sizes = vec![4; n as usize];
+        let areas: Vec<u8> = (0..n).map(|i| (i % 3) as u8).collect();
+        let flags: Vec<u32> = (0..n).map(|i| 1 << i).collect();
+        let input = MeshInput::new(&vertices, &indices)
+            .with_polygon_sizes(&sizes)
+            .with_areas(&areas)
+            .with_flags(&flags);
+        NavMesh::from_input(&input, &MeshOptions::default()).unwrap()
+    }
+
+    /// The polygons no cut touches are taken as they are, in runs between the cut ones:
+    /// each with its corners, area, flags and original, and (made against the tile
+    /// itself) the present polygon it is.
+    #[test]
+    fn the_polygons_not_cut_are_taken_as_they_are() {
+        let mesh = row(9);
+        let data = mesh.data();
+        let cut = [false, true, false, false, true, true, false, false, true];
+        let identity: Vec<u32> = (0..9).collect();
+        let present = Present {
+            mesh: data,
+            of_original: &identity,
+            changed: &[],
+        };
+        for against in [None, Some(&present)] {
+            let draft = Draft::of(data, &cut, &Merged::default(), against);
+            let kept: Vec<u32> = (0..9).filter(|&p| !cut[p as usize]).collect();
+            assert_eq!(draft.of_original, kept);
+            for (i, &p) in kept.iter().enumerate() {
+                let corners: Vec<Vec3> = draft.corners(i).collect();
+                let expected: Vec<Vec3> = data.corners[data.corner_range(p)]
+                    .iter()
+                    .map(|&v| data.vertices[v as usize])
+                    .collect();
+                assert_eq!(corners, expected, "polygon {p}");
+                assert_eq!(draft.areas[i], mesh.polygon_area(p));
+                assert_eq!(draft.flags[i], mesh.polygon_flags(p));
+                assert_eq!(draft.present_polygon(i), against.map(|_| p));
+            }
+            let order: Vec<u32> = (0..kept.len() as u32).collect();
+            let (built, of_original) = draft.build(&order, None).unwrap();
+            assert_eq!(of_original, kept);
+            assert_eq!(built.polygon_count(), 5);
+            assert!(!draft.degenerate);
+        }
+    }
 }

@@ -167,4 +167,53 @@ mod tests {
         cache.keep(last, border_of(last));
         assert_eq!(cache.len(), RECENT_BORDERS);
     }
+
+    /// A tile with no neighbour is never stitched to one, so its wall grid is not made
+    /// (an obstacle carved into a level added as one tile pays nothing for it); a
+    /// neighbour added later makes it, and the seams are those of stitching all again.
+    #[test]
+    fn a_tile_without_neighbours_makes_no_grid() {
+        use crate::mesh::Obstacle;
+        use crate::world::{World, WorldOptions};
+        let world = World::new(&WorldOptions::default()).unwrap();
+        let room = square(0.0);
+        let t = world.add_tile(&room).unwrap();
+        let made = |world: &World, slot: u32| {
+            let state = world.lock();
+            let tile = state.slots[slot as usize].as_ref().expect("a tile");
+            tile.border_if_made().is_some()
+        };
+        assert!(!made(&world, t.slot), "added alone");
+        let id = world
+            .add_obstacle(&Obstacle::circle(glam::Vec2::new(0.5, 0.5), 0.1).unwrap())
+            .unwrap();
+        assert!(world.snapshot().polygon_count() > 1, "carved");
+        assert!(!made(&world, t.slot), "carved alone");
+        let r = world.add_tile(&square(1.0)).unwrap();
+        assert!(made(&world, t.slot) && made(&world, r.slot), "stitched");
+        world.remove_obstacle(id).unwrap();
+        let full = {
+            let mut state = world.lock();
+            state.restitch_all().unwrap();
+            state.snapshot()
+        };
+        let now = world.snapshot();
+        assert_eq!(now.polygon_count(), 2);
+        for p in now.data().polygon_ids() {
+            let range = now.data().corner_range(p);
+            assert_eq!(
+                &now.data().neighbours[range.clone()],
+                &full.neighbours[range.clone()]
+            );
+            assert_eq!(&now.data().twin[range.clone()], &full.twin[range]);
+        }
+        // The two squares share the edge x = 1: one seam each way.
+        let seams = now
+            .data()
+            .polygon_ids()
+            .flat_map(|p| now.data().neighbours[now.data().corner_range(p)].to_vec())
+            .filter(|&n| n != crate::mesh::NO_NEIGHBOUR)
+            .count();
+        assert_eq!(seams, 2);
+    }
 }

@@ -97,17 +97,9 @@ impl Tile {
         }
     }
 
-    /// The tile's walls and bounds ([`Border::of`] its mesh).
+    /// The tile's walls and bounds ([`Border::of`] its mesh), made on first use.
     pub fn border(&self) -> &Border {
-        self.border.get_or_init(|| {
-            let data = self.mesh.data();
-            Arc::new(Border::of(
-                data.ground.as_single(),
-                data.poly_start.as_single(),
-                data.corners.as_single(),
-                data.neighbours.as_single(),
-            ))
-        })
+        self.shape().border()
     }
 
     /// Takes the grid the world kept for this tile's mesh, if any (see
@@ -148,7 +140,8 @@ impl Tile {
             ground: data.ground.as_single(),
             poly_start: data.poly_start.as_single(),
             corners: data.corners.as_single(),
-            border: self.border(),
+            neighbours: data.neighbours.as_single(),
+            border: &self.border,
         }
     }
 

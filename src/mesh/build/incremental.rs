@@ -99,12 +99,19 @@ fn try_rebuild(
         return None;
     }
     let poly_start = polygon_offsets(indices.len(), &PolygonSizes::Listed(sizes)).ok()?;
-    check_vertices_finite(vertices).ok()?;
+    // The leading vertices that the previous mesh has at the same positions (a carved
+    // tile's draft starts with the present tile's): checked when that mesh was built.
+    let old_vertices = old.vertices.as_single();
+    let same = old_vertices
+        .iter()
+        .zip(vertices)
+        .take_while(|(a, b)| a == b)
+        .count();
+    check_vertices_finite(&vertices[same..]).ok()?;
     let up = options.up_axis;
     let ground: Vec<_> = vertices.iter().map(|&v| up.ground(v)).collect();
     let polygon_count = sizes.len();
     let (old_start, old_corners) = (old.poly_start.as_single(), old.corners.as_single());
-    let old_vertices = old.vertices.as_single();
 
     // Which polygons are kept (their source has the same corners at the same
     // positions), and the new number of each kept old polygon.
@@ -119,8 +126,9 @@ fn try_rebuild(
                 &old_corners[old_start[q as usize] as usize..old_start[q as usize + 1] as usize];
             was == &indices[range.clone()]
                 && was.iter().all(|&v| {
-                    (v as usize) < vertices.len()
-                        && old_vertices.get(v as usize) == Some(&vertices[v as usize])
+                    (v as usize) < same
+                        || ((v as usize) < vertices.len()
+                            && old_vertices.get(v as usize) == Some(&vertices[v as usize]))
                 })
         };
         if same {

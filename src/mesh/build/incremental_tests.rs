@@ -220,3 +220,38 @@ fn refused_input_gets_the_full_builders_error() {
     assert!(matches!(error, MeshError::IndexOutOfRange { .. }));
     assert_eq!(error, full(&vertices, &bent).err().expect("refused"));
 }
+
+/// Only the vertices after those the previous mesh has at the same positions are
+/// checked again: a vertex that is not finite there, whether added after them or in
+/// place of one of them, gets the full builder's error.
+#[test]
+fn a_vertex_not_finite_after_the_kept_ones_gets_the_full_builders_error() {
+    let (vertices, polygons) = grid(3, 2, &[true], &[false]);
+    let old = full(&vertices, &polygons).unwrap();
+    let source: Vec<u32> = (0..polygons.len() as u32).collect();
+    let mut added = vertices.clone();
+    added.push(Vec3::new(f32::NAN, 0.0, 0.0));
+    let error = again(&old, &source, &added, &polygons)
+        .err()
+        .expect("refused");
+    assert!(matches!(
+        error,
+        MeshError::NonFiniteVertex { vertex: 12, .. }
+    ));
+    // (NaN is not equal to itself: the errors are compared as they print.)
+    let expected = full(&added, &polygons).err().expect("refused");
+    assert_eq!(format!("{error:?}"), format!("{expected:?}"));
+    let mut replaced = vertices.clone();
+    replaced[5].x = f32::INFINITY;
+    let error = again(&old, &source, &replaced, &polygons)
+        .err()
+        .expect("refused");
+    assert_eq!(error, full(&replaced, &polygons).err().expect("refused"));
+    // Past the vertices kept, the rest are still checked, here and not only in polygons.
+    let mut far = vertices.clone();
+    far.push(Vec3::new(1e30, 0.0, 0.0));
+    let error = again(&old, &source, &far, &polygons)
+        .err()
+        .expect("refused");
+    assert!(matches!(error, MeshError::CoordinateTooLarge { .. }));
+}

@@ -27,6 +27,8 @@ mod split;
 #[cfg(test)]
 mod tests;
 
+use std::sync::{Arc, OnceLock};
+
 use glam::{Vec2, Vec3};
 
 use crate::geometry::{UpAxis, signed_area2};
@@ -58,8 +60,11 @@ pub(crate) struct TileShape<'a> {
     pub poly_start: &'a [u32],
     /// Corner vertex ids, counter-clockwise in the ground plane.
     pub corners: &'a [u32],
-    /// The tile's walls and bounds ([`Border::of`] the same tile).
-    pub border: &'a Border,
+    /// Per slot: the polygon across its edge, or `NO_NEIGHBOUR` for a wall.
+    pub neighbours: &'a [u32],
+    /// The tile's walls and bounds, made on first use ([`TileShape::border`]): a tile
+    /// with no neighbour to stitch to never needs them.
+    pub border: &'a OnceLock<Arc<Border>>,
 }
 
 /// One edge in the ground plane with the heights of its ends.
@@ -105,7 +110,20 @@ impl Segment {
     }
 }
 
-impl TileShape<'_> {
+impl<'a> TileShape<'a> {
+    /// The tile's walls and bounds ([`Border::of`] the tile), made the first time they
+    /// are asked for and kept in the tile.
+    pub fn border(&self) -> &'a Border {
+        self.border.get_or_init(|| {
+            Arc::new(Border::of(
+                self.ground,
+                self.poly_start,
+                self.corners,
+                self.neighbours,
+            ))
+        })
+    }
+
     /// The slot after `slot` in `polygon`, wrapping round.
     fn next_slot(&self, polygon: u32, slot: u32) -> u32 {
         if slot + 1 == self.poly_start[polygon as usize + 1] {

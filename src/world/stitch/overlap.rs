@@ -54,11 +54,12 @@ pub(crate) struct Overlap {
 /// Every pair of wall edges of `a` and `b` that join.
 pub(crate) fn overlaps(a: &TileShape<'_>, b: &TileShape<'_>, rules: &SeamRules) -> Vec<Overlap> {
     let mut found = Vec::new();
-    let near_b = a.border.walls_near(b.border.bounds, rules.tolerance);
+    let (border_a, border_b) = (a.border(), b.border());
+    let near_b = border_a.walls_near(border_b.bounds, rules.tolerance);
     if near_b.is_empty() {
         return found;
     }
-    let near_a = b.border.walls_near(a.border.bounds, rules.tolerance);
+    let near_a = border_b.walls_near(border_a.bounds, rules.tolerance);
     let segments: Vec<Segment> = near_a
         .iter()
         .map(|&(slot, polygon)| b.segment(rules.up, polygon, slot))

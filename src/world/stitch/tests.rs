@@ -1,6 +1,8 @@
 //! Tests of stitching: the wall grid, the overlaps, the splits and the seam pairs on
 //! hand-made tiles.
 
+use std::sync::OnceLock;
+
 use glam::{Vec2, Vec3};
 
 use super::{Border, Overlap, SeamRules, SplitTile, TileShape, overlaps, seam_pairs, split_tile};
@@ -14,7 +16,8 @@ struct Tile {
     ground: Vec<Vec2>,
     poly_start: Vec<u32>,
     corners: Vec<u32>,
-    border: Border,
+    neighbours: Vec<u32>,
+    border: OnceLock<std::sync::Arc<Border>>,
 }
 
 fn tile(points: &[[f32; 3]], polygons: &[&[u32]]) -> Tile {
@@ -39,13 +42,13 @@ fn tile(points: &[[f32; 3]], polygons: &[&[u32]]) -> Tile {
             neighbours.push(across.map_or(NO_NEIGHBOUR, |q| q as u32));
         }
     }
-    let border = Border::of(&ground, &poly_start, &corners, &neighbours);
     Tile {
         vertices,
         ground,
         poly_start,
         corners,
-        border,
+        neighbours,
+        border: OnceLock::new(),
     }
 }
 
@@ -64,6 +67,7 @@ impl Tile {
             ground: &self.ground,
             poly_start: &self.poly_start,
             corners: &self.corners,
+            neighbours: &self.neighbours,
             border: &self.border,
         }
     }
@@ -176,7 +180,7 @@ fn walls_near_a_box_are_found_through_the_grid() {
     }
     let polygons: Vec<&[u32]> = polygons.iter().map(Vec::as_slice).collect();
     let t = tile(&points, &polygons);
-    let border = &t.border;
+    let border = t.shape().border();
     assert_eq!(border.walls.len(), 4 * 12 * 9);
     let mut seed = 7u32;
     let mut next = || {
