@@ -23,7 +23,7 @@ fn exact(query: &mut Query, a: Vec3, b: Vec3) -> f32 {
 
 /// Checks every portal of `data` (a layer of `snapshot`) against the shortest ways to
 /// `goal`; returns how many portal sides had a known row and how many the unknown one.
-fn check_layer(
+pub(super) fn check_layer(
     data: &MeshData,
     snapshot: &NavMesh,
     goal: Vec3,

@@ -1,0 +1,117 @@
+//! Whether a world's ground still lies within the ground its landmark tables were
+//! measured on ([`Reference`]): the tables stay valid exactly while it does (see
+//! `mesh/landmarks/carry.rs`), whatever the changes were (tiles removed, added back,
+//! replaced by an equal mesh, obstacles added, moved, removed).
+//!
+//! Tile by tile: the tile in a slot now lies within the reference's tile of that slot
+//! when its mesh has the very ground of the reference tile's (the same mesh, or one with
+//! the same vertices and polygons), or, when the reference tile was not carved, when the
+//! mesh it was added as has that ground (carving only takes ground away); and a tile
+//! that lay within stays so while changes only take ground away (carved further). Two
+//! tiles that each lie within theirs meet at seams the reference tiles had too (seams
+//! follow from the tiles' walls), so the world's ground and the edges joining it lie
+//! within the reference's.
+
+use super::landmarks::Change;
+use super::state::State;
+use super::tile::Tile;
+use crate::mesh::{MeshData, NavMesh};
+
+/// The ground a world's landmark tables were measured on, and how each tile of the world
+/// now stands against it.
+pub(super) struct Reference {
+    /// Per slot of the world the tables were measured on: its tile there.
+    tiles: Vec<Option<ReferenceTile>>,
+    /// Per slot now: the tile's mesh when last looked at, and whether its ground lies
+    /// within the reference tile's (the mesh is held, so its address is not reused).
+    seen: Vec<Option<(NavMesh, bool)>>,
+}
+
+/// A tile of the world the tables were measured on.
+struct ReferenceTile {
+    /// Its mesh in the world (carved, if it was).
+    mesh: NavMesh,
+    /// Whether it was not carved (so `mesh` is the mesh it was added as, and any carving
+    /// of that mesh lies within it).
+    uncarved: bool,
+}
+
+impl Reference {
+    /// The world of `state` as the reference.
+    pub fn of(state: &State) -> Reference {
+        let tiles: Vec<Option<ReferenceTile>> = (0u32..)
+            .zip(&state.slots)
+            .map(|(slot, tile)| {
+                tile.as_ref().map(|t| ReferenceTile {
+                    mesh: t.mesh.clone(),
+                    uncarved: !state.obstacles.is_carved(slot),
+                })
+            })
+            .collect();
+        let seen = tiles
+            .iter()
+            .map(|t| t.as_ref().map(|t| (t.mesh.clone(), true)))
+            .collect();
+        Reference { tiles, seen }
+    }
+
+    /// Looks at the tiles of `state` after a change of kind `change` (only the slots
+    /// whose mesh changed are compared again) and tells whether every tile present lies
+    /// within the reference.
+    pub fn update(&mut self, state: &State, change: Change) -> bool {
+        if self.seen.len() < state.slots.len() {
+            self.seen.resize_with(state.slots.len(), || None);
+        }
+        let mut within = true;
+        for (slot, seen) in (0u32..).zip(self.seen.iter_mut()) {
+            let Some(tile) = state.slots.get(slot as usize).and_then(Option::as_ref) else {
+                *seen = None;
+                continue;
+            };
+            let changed = !seen
+                .as_ref()
+                .is_some_and(|(mesh, _)| same_data(mesh, &tile.mesh));
+            if changed {
+                let still = match (change, seen.as_ref()) {
+                    // Carved further (the slot's tile was not replaced by a removal).
+                    (Change::Shrinks, Some(&(_, was))) => was,
+                    _ => self
+                        .tiles
+                        .get(slot as usize)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|r| r.holds(tile, state.obstacles.added_mesh(slot, tile))),
+                };
+                *seen = Some((tile.mesh.clone(), still));
+            }
+            within &= seen.as_ref().is_some_and(|&(_, w)| w);
+        }
+        within
+    }
+}
+
+impl ReferenceTile {
+    /// Whether `tile` (added as `added`) lies within this tile.
+    fn holds(&self, tile: &Tile, added: &NavMesh) -> bool {
+        same_ground(&self.mesh, &tile.mesh) || (self.uncarved && same_ground(&self.mesh, added))
+    }
+}
+
+/// Whether `a` and `b` are the very same mesh.
+fn same_data(a: &NavMesh, b: &NavMesh) -> bool {
+    std::ptr::eq(a.data(), b.data())
+}
+
+/// Whether the meshes `a` and `b` (tiles: one chunk each) cover the very same ground:
+/// the same mesh, or the same vertices and polygons.
+pub(super) fn same_ground(a: &NavMesh, b: &NavMesh) -> bool {
+    if same_data(a, b) {
+        return true;
+    }
+    let (a, b): (&MeshData, &MeshData) = (a.data(), b.data());
+    let one_chunk = |d: &MeshData| d.tiles.len() == 1 && d.local_bits == 32;
+    one_chunk(a)
+        && one_chunk(b)
+        && a.poly_start.as_single() == b.poly_start.as_single()
+        && a.corners.as_single() == b.corners.as_single()
+        && a.vertices.as_single() == b.vertices.as_single()
+}
