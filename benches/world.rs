@@ -18,9 +18,16 @@
 //! 3. Query creation: time of `Query::new` and its scratch bytes, on maze512-1-0 (39,937
 //!    polygons) and on the world of table 2.
 //!
+//! 4. Streaming (only when asked for: `-- streaming`): the world of table 2 with its
+//!    landmark tables prepared, then 10 random steps (a tile removed, added back, or
+//!    replaced by an equal mesh built again); the nodes expanded and the time of a fixed
+//!    set of long exact-mode queries with the tables the world kept, without tables,
+//!    and with tables built again on the world as it is.
+//!
 //! Run: `cargo bench -p navstar --bench world` (`-- --quick` for fewer queries and
-//! changes; `-- queries`, `-- changes` or `-- creation` for one table; `NAVSTAR_DATA=dir`
-//! reads the maps from `dir` instead).
+//! changes; `-- queries`, `-- changes` or `-- creation` for one table; `-- --landmarks`
+//! prepares the world's landmark tables before table 2's changes, which keep them;
+//! `NAVSTAR_DATA=dir` reads the maps from `dir` instead).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -28,7 +35,8 @@ use std::time::{Duration, Instant};
 
 use navstar::io::{PolygonSoup, ScenarioProblem, load_mesh_file, parse_scenario};
 use navstar::{
-    MeshOptions, NavMesh, PathMode, PathOptions, Query, UpAxis, World, WorldOptions, glam::Vec3,
+    MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query, TileRef, UpAxis, World,
+    WorldOptions, glam::Vec3,
 };
 
 /// A benchmark map: its file, its scenario, whether the scenario's points are grid cells,
@@ -267,7 +275,13 @@ fn moved(mesh: &NavMesh, offset: Vec3) -> NavMesh {
         .expect("a moved tile builds")
 }
 
-fn tile_changes(quick: bool) -> Option<NavMesh> {
+/// A world, its tiles with the meshes they were added as, and the index of one tile.
+type ChangeWorld = (World, Vec<(TileRef, NavMesh)>, usize);
+
+/// The world of table 2 (3 x 3 copies of maze512-1-0 cut at side 90), its tiles with
+/// the meshes they were added as, and the index of the tile of about 1,000 polygons
+/// nearest its middle; `None` when the map is absent.
+fn change_world() -> Option<ChangeWorld> {
     let path = data("grid/maze512-1-0.map");
     if !path.exists() {
         eprintln!("skipping tile changes: {} not found", path.display());
@@ -298,6 +312,25 @@ fn tile_changes(quick: bool) -> Option<NavMesh> {
         .filter(|(_, (_, t))| t.polygon_count().abs_diff(1000) < 150)
         .min_by_key(|(i, _)| i.abs_diff(middle))
         .expect("a tile of about 1,000 polygons");
+    Some((world, tiles, index))
+}
+
+/// Prepares the landmark tables of `world`, printing the time and bytes.
+fn prepare(world: &World) {
+    let start = Instant::now();
+    assert!(world.prepare_landmarks(), "the world gets tables");
+    println!(
+        "Landmark tables prepared in {:.0} ms, {} bytes.",
+        start.elapsed().as_secs_f64() * 1e3,
+        world.landmark_bytes()
+    );
+}
+
+fn tile_changes(quick: bool, landmarks: bool) -> Option<NavMesh> {
+    let (world, tiles, index) = change_world()?;
+    if landmarks {
+        prepare(&world);
+    }
     let snapshot = world.snapshot();
     let (mut tile_ref, tile) = tiles[index].clone();
     let rounds = if quick { 20 } else { 100 };
@@ -312,6 +345,10 @@ fn tile_changes(quick: bool) -> Option<NavMesh> {
             .add_tile(fresh.as_ref().unwrap_or(&tile))
             .expect("the tile fits again");
         let took = start.elapsed();
+        assert!(
+            !landmarks || world.landmark_bytes() > 0,
+            "the tables are kept"
+        );
         if fresh.is_some() {
             fresh_adds.push(took);
         } else {
@@ -404,21 +441,178 @@ fn query_creation(world: Option<NavMesh>) {
     }
 }
 
+/// Long exact-mode queries: pairs of polygon centres of the tiles `meshes` (world
+/// coordinates) in one copy of the maze and at least 300 apart along the ground,
+/// picked by a fixed sequence.
+fn long_pairs(meshes: &[NavMesh], count: usize) -> Vec<(Vec3, Vec3)> {
+    let mut k: u64 = 1;
+    let mut next = || {
+        k = k
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (k >> 33) as usize
+    };
+    let mut point = || {
+        let mesh = &meshes[next() % meshes.len()];
+        let corners = mesh.polygon_vertices(next() as u32 % mesh.polygon_count());
+        let v = mesh.vertices();
+        (
+            mesh.up_axis(),
+            corners.iter().map(|&c| v[c as usize]).sum::<Vec3>() / corners.len() as f32,
+        )
+    };
+    let mut pairs = Vec::new();
+    while pairs.len() < count {
+        let ((up, s), (_, t)) = (point(), point());
+        let (a, b) = (up.ground(s), up.ground(t));
+        // The copies of the maze are apart (walls all round): both in one copy.
+        let same_copy = (a / 512.0).floor() == (b / 512.0).floor();
+        if same_copy && (a - b).length() >= 300.0 {
+            pairs.push((s, t));
+        }
+    }
+    pairs
+}
+
+/// The long queries on `mesh` with landmarks `on` or off: the nodes expanded, the
+/// median time, the number of complete paths.
+fn run_long_queries(mesh: &NavMesh, pairs: &[(Vec3, Vec3)], on: bool) -> (u64, Duration, usize) {
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let mut query = Query::new(mesh);
+    query.set_landmarks(on);
+    let (mut expanded, mut complete) = (0, 0);
+    let mut times = Vec::new();
+    for &(s, t) in pairs {
+        let start = Instant::now();
+        let path = query.find_path(s, t, &options).expect("the points snap");
+        complete += usize::from(path.status == PathStatus::Complete);
+        times.push(start.elapsed());
+        expanded += query.last_search_stats().expanded;
+    }
+    times.sort_unstable();
+    (expanded, percentile(&times, 0.5), complete)
+}
+
+// One function per kind of table, so that callgrind counts each apart
+// (`--toggle-collect='*long_queries_*'`, then `callgrind_annotate --inclusive=yes`); each
+// names itself to `black_box`, so that the linker does not fold two into one.
+#[inline(never)]
+fn long_queries_kept(mesh: &NavMesh, pairs: &[(Vec3, Vec3)]) -> (u64, Duration, usize) {
+    black_box("kept");
+    run_long_queries(mesh, pairs, true)
+}
+
+#[inline(never)]
+fn long_queries_without(mesh: &NavMesh, pairs: &[(Vec3, Vec3)]) -> (u64, Duration, usize) {
+    black_box("without");
+    run_long_queries(mesh, pairs, false)
+}
+
+#[inline(never)]
+fn long_queries_fresh(mesh: &NavMesh, pairs: &[(Vec3, Vec3)]) -> (u64, Duration, usize) {
+    black_box("fresh");
+    run_long_queries(mesh, pairs, true)
+}
+
+fn streaming_queries(quick: bool) {
+    let Some((world, mut tiles, _)) = change_world() else {
+        return;
+    };
+    prepare(&world);
+    let mut present = vec![true; tiles.len()];
+    let mut k: u64 = 7;
+    let mut steps = Vec::new();
+    for step in 0..10 {
+        // Remove a tile, add one back, replace one by an equal mesh built again, in turn.
+        let mut pick = |want: bool| loop {
+            k = k
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (k >> 33) as usize % tiles.len();
+            if present[i] == want {
+                return i;
+            }
+        };
+        let what = match step % 3 {
+            0 => {
+                let i = pick(true);
+                world.remove_tile(tiles[i].0).expect("the tile is there");
+                present[i] = false;
+                format!("remove tile {i}")
+            }
+            1 => {
+                let i = pick(false);
+                tiles[i].0 = world.add_tile(&tiles[i].1).expect("the tile fits again");
+                present[i] = true;
+                format!("add back tile {i}")
+            }
+            _ => {
+                let i = pick(true);
+                let again = moved(&tiles[i].1, Vec3::ZERO);
+                tiles[i].0 = world
+                    .replace_tile(tiles[i].0, &again)
+                    .expect("an equal mesh replaces it");
+                format!("replace tile {i} by an equal mesh")
+            }
+        };
+        steps.push(what);
+    }
+    let kept = world.snapshot();
+    println!();
+    println!("Steps: {}.", steps.join(", "));
+    println!(
+        "Tables kept: {} bytes ({} tiles absent).",
+        world.landmark_bytes(),
+        present.iter().filter(|&&p| !p).count()
+    );
+    let meshes: Vec<NavMesh> = tiles.iter().map(|(_, m)| m.clone()).collect();
+    let pairs = long_pairs(&meshes, if quick { 10 } else { 40 });
+    let rows = [
+        ("kept through the steps", long_queries_kept(&kept, &pairs)),
+        ("none", long_queries_without(&kept, &pairs)),
+    ];
+    prepare(&world);
+    let fresh = world.snapshot();
+    let fresh_row = (
+        "built again after the steps",
+        long_queries_fresh(&fresh, &pairs),
+    );
+    println!(
+        "{} long exact-mode queries; load average {}.",
+        pairs.len(),
+        load_average()
+    );
+    println!();
+    println!("| tables | nodes expanded | median µs | complete |");
+    println!("|---|---:|---:|---:|");
+    for (name, (expanded, median, complete)) in rows.into_iter().chain([fresh_row]) {
+        println!(
+            "| {name} | {expanded} | {:.0} | {complete} |",
+            micros(median)
+        );
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `--quick` runs fewer queries and changes; the
     // words `queries`, `changes` and `creation` pick tables (all without any).
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let picked: Vec<&str> = ["queries", "changes", "creation"]
+    let landmarks = args.iter().any(|a| a == "--landmarks");
+    let picked: Vec<&str> = ["queries", "changes", "creation", "streaming"]
         .into_iter()
         .filter(|t| args.iter().any(|a| a == t))
         .collect();
     let wants = |table: &str| picked.is_empty() || picked.contains(&table);
+    if picked.contains(&"streaming") {
+        streaming_queries(quick);
+        return;
+    }
     if wants("queries") {
         query_times(quick);
     }
     if wants("changes") || wants("creation") {
-        let world = tile_changes(quick);
+        let world = tile_changes(quick, landmarks);
         if wants("creation") {
             query_creation(world);
         }

@@ -124,8 +124,13 @@ impl LayerTable {
     }
 
     /// Gives `mesh` (a later snapshot of the layer, its ground within the ground the
-    /// table was built on) its part of the table.
+    /// table was built on) its part of the table; none while it has off-mesh links
+    /// (given with a tile added back, or in an equal mesh's own links): they could be
+    /// shorter than the ground the table measured.
     fn attach(&mut self, mesh: &MeshData) {
+        if mesh.links.hop_count() > 0 {
+            return;
+        }
         let kept: Vec<bool> = (0..mesh.portals.chunk_count())
             .map(|t| self.kept(mesh, t))
             .collect();
