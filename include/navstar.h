@@ -1037,9 +1037,9 @@ NavstarStatus navstar_mesh_prepare_landmarks(const struct NavstarMesh *mesh,
 // snapshots have tables only from this call. Later snapshots keep them while the world's
 // ground lies within the ground they were built on: through removals and added
 // obstacles (`navstar_world_remove_tile`, `navstar_world_add_obstacle`), and through
-// changes that bring that ground back (a tile removed and added back into its slot, a
-// tile replaced by an equal mesh, an obstacle added after the build moved or removed).
-// Ground they never saw (a tile into a slot that held another or none at the build, an
+// changes that bring that ground back (a tile removed and added back, in whatever slot,
+// a tile replaced by an equal mesh, an obstacle added after the build moved or
+// removed). Ground they never saw (a tile that was not in the world at the build, an
 // obstacle present at the build moved or removed) drops them: call this again then
 // (prepare on the whole world, then stream tiles out and in). It builds without the
 // world's writer lock (tile changes and queries go on meanwhile; about 0.1-0.5 s per

@@ -12,18 +12,20 @@ impl World {
     /// polygons).
     ///
     /// Every later snapshot keeps the tables while the world's ground lies within the
-    /// ground they were measured on (every tile present is the tile of its slot at the
-    /// build, or a mesh with the same vertices and polygons, or a carving of one):
+    /// ground they were measured on (every tile present is a tile of the world at the
+    /// build, or a mesh with the same vertices and polygons, or a carving of one, in
+    /// whatever slot):
     /// [`World::remove_tile`] and [`World::add_obstacle`] keep them, and so do
     /// [`World::add_tile`], [`World::replace_tile`], [`World::add_tiles`],
     /// [`World::move_obstacle`] and [`World::remove_obstacle`] when they bring back
-    /// ground of the build (a tile streamed out and back into its slot, a tile
+    /// ground of the build (a tile streamed out and back in, a tile
     /// replaced by an equal mesh, an obstacle added after the build moved or removed).
     /// The tiles a change touches, and the neighbours stitched again, get no bound from
     /// the table until they are stitched as they were at the build (the tile and its
-    /// neighbours back as they were), when they get their bounds back; the rest keep
-    /// theirs. A change that adds ground the tables do not know (a tile in a slot that
-    /// held another or none at the build, an obstacle present at the build removed)
+    /// neighbours back as they were, in their slots), when they get their bounds back;
+    /// the rest keep theirs. A change that adds ground the tables do not know (a tile
+    /// that was not in the world at the build, an obstacle present then moved or
+    /// removed)
     /// drops them, since a shortcut it opens would make a bound too large. So prepare
     /// the tables on the whole world (all tiles added) and stream tiles out and in
     /// after; call this again after a change that dropped them, on any thread: it
@@ -56,8 +58,8 @@ impl World {
     /// query.set_landmarks(true);
     /// let path = query.find_path_vec(v(0.5, 0.5), v(3.5, 0.5), &options)?;
     /// assert!((path.length() - 3.0).abs() < 1e-5);
-    /// // A removal keeps the tables, and so does adding the same ground back (a mesh
-    /// // equal to the one removed, into its slot): the tables know that ground.
+    /// // A removal keeps the tables, and so does adding the same ground back (here a
+    /// // mesh equal to the one removed): the tables know that ground.
     /// world.remove_tile(right)?;
     /// assert!(world.snapshot().landmark_bytes() > 0);
     /// world.add_tile(&strip(2.0)?)?;

@@ -3,25 +3,46 @@
 //! `mesh/landmarks/carry.rs`), whatever the changes were (tiles removed, added back,
 //! replaced by an equal mesh, obstacles added, moved, removed).
 //!
-//! Tile by tile: the tile in a slot now lies within the reference's tile of that slot
-//! when its mesh has the very ground of the reference tile's (the same mesh, or one with
-//! the same vertices and polygons), or, when the reference tile was not carved, when the
-//! mesh it was added as has that ground (carving only takes ground away); and a tile
-//! that lay within stays so while changes only take ground away (carved further). Two
-//! tiles that each lie within theirs meet at seams the reference tiles had too (seams
-//! follow from the tiles' walls), so the world's ground and the edges joining it lie
-//! within the reference's.
+//! Tile by tile: a tile now lies within the reference when its mesh has the very ground
+//! of a tile of the reference (the same mesh, or one with the same vertices and
+//! polygons), in its slot or in any other (a tile streamed back goes into the lowest
+//! free slot, not always its own; slots do not change ground), or the mesh it was added
+//! as has the ground of an uncarved reference tile (carving only takes ground away);
+//! and a tile that lay within stays so while changes only take ground away (carved
+//! further). Tiles that each lie within reference tiles meet at seams those had too
+//! (seams follow from the tiles' walls), so the world's ground and the edges joining it
+//! lie within the reference's.
+
+use std::collections::HashMap;
 
 use super::landmarks::Change;
 use super::state::State;
 use super::tile::Tile;
 use crate::mesh::{MeshData, NavMesh};
 
+/// What meshes of the same ground share: polygon and vertex counts and the bits of the
+/// low corner of their bounds.
+type ShapeKey = (u32, u32, [u32; 3]);
+
+/// The key of `mesh`.
+fn key_of(mesh: &NavMesh) -> ShapeKey {
+    let data = mesh.data();
+    let min = data.bounds.min;
+    (
+        data.polygon_count(),
+        data.vertices.total_len() as u32,
+        [min.x.to_bits(), min.y.to_bits(), min.z.to_bits()],
+    )
+}
+
 /// The ground a world's landmark tables were measured on, and how each tile of the world
 /// now stands against it.
 pub(super) struct Reference {
     /// Per slot of the world the tables were measured on: its tile there.
     tiles: Vec<Option<ReferenceTile>>,
+    /// The slots of `tiles` by the key of their mesh (and, for an uncarved one, that is
+    /// the mesh it was added as).
+    by_key: HashMap<ShapeKey, Vec<u32>>,
     /// Per slot now: the tile's mesh when last looked at, and whether its ground lies
     /// within the reference tile's (the mesh is held, so its address is not reused).
     seen: Vec<Option<(NavMesh, bool)>>,
@@ -52,7 +73,17 @@ impl Reference {
             .iter()
             .map(|t| t.as_ref().map(|t| (t.mesh.clone(), true)))
             .collect();
-        Reference { tiles, seen }
+        let mut by_key: HashMap<ShapeKey, Vec<u32>> = HashMap::new();
+        for (slot, tile) in (0u32..).zip(&tiles) {
+            if let Some(tile) = tile {
+                by_key.entry(key_of(&tile.mesh)).or_default().push(slot);
+            }
+        }
+        Reference {
+            tiles,
+            by_key,
+            seen,
+        }
     }
 
     /// Looks at the tiles of `state` after a change of kind `change` (only the slots
@@ -63,6 +94,7 @@ impl Reference {
             self.seen.resize_with(state.slots.len(), || None);
         }
         let mut within = true;
+        let (tiles, by_key) = (&self.tiles, &self.by_key);
         for (slot, seen) in (0u32..).zip(self.seen.iter_mut()) {
             let Some(tile) = state.slots.get(slot as usize).and_then(Option::as_ref) else {
                 *seen = None;
@@ -75,11 +107,13 @@ impl Reference {
                 let still = match (change, seen.as_ref()) {
                     // Carved further (the slot's tile was not replaced by a removal).
                     (Change::Shrinks, Some(&(_, was))) => was,
-                    _ => self
-                        .tiles
-                        .get(slot as usize)
-                        .and_then(Option::as_ref)
-                        .is_some_and(|r| r.holds(tile, state.obstacles.added_mesh(slot, tile))),
+                    _ => lies_within(
+                        tiles,
+                        by_key,
+                        slot,
+                        tile,
+                        state.obstacles.added_mesh(slot, tile),
+                    ),
                 };
                 *seen = Some((tile.mesh.clone(), still));
             }
@@ -87,6 +121,30 @@ impl Reference {
         }
         within
     }
+}
+
+/// Whether `tile` (in `slot`, added as `added`) lies within a tile of the reference of
+/// `tiles` (indexed by `by_key`): that of its slot first, then those of its mesh's key.
+fn lies_within(
+    tiles: &[Option<ReferenceTile>],
+    by_key: &HashMap<ShapeKey, Vec<u32>>,
+    slot: u32,
+    tile: &Tile,
+    added: &NavMesh,
+) -> bool {
+    let reference = |s: u32| tiles.get(s as usize).and_then(Option::as_ref);
+    if reference(slot).is_some_and(|r| r.holds(tile, added)) {
+        return true;
+    }
+    let mut keys = vec![key_of(&tile.mesh)];
+    if !std::ptr::eq(added.data(), tile.mesh.data()) {
+        keys.push(key_of(added));
+    }
+    keys.iter()
+        .filter_map(|k| by_key.get(k))
+        .flatten()
+        .filter_map(|&s| reference(s))
+        .any(|r| r.holds(tile, added))
 }
 
 impl ReferenceTile {

@@ -1479,7 +1479,7 @@ class World {
     // Builds landmark tables for the world as it is now (navstar_world_prepare_landmarks)
     // and publishes a snapshot with them; later snapshots keep them while the world's ground
     // lies within the ground they were built on (removals, added obstacles, tiles added
-    // back into their slots or replaced by equal meshes) and lose them on ground they
+    // back or replaced by equal meshes) and lose them on ground they
     // never saw (call it again then).
     // has_table is set to whether the world has them (with off-mesh links, only for the
     // merged copy the exact mode searches, which does not follow links).

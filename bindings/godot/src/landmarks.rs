@@ -18,8 +18,8 @@ impl Navigator {
     /// them while the world's ground lies within the ground they were built on: through
     /// `remove_tile` and `add_obstacle` (the changed tiles just get no bound from them),
     /// and through `add_tile`, `replace_tile`, `move_obstacle` and `remove_obstacle`
-    /// when these bring back ground of the build (a tile added back into its slot or
-    /// replaced by an equal mesh, an obstacle added later moved or removed); ground they
+    /// when these bring back ground of the build (a tile added back or replaced by an
+    /// equal mesh, an obstacle added later moved or removed); ground they
     /// never saw drops them: call this again then. Exact paths are the same with and without tables. Not safe to call
     /// while another thread uses this object (as every `&mut self` method).
     ///

@@ -6,9 +6,10 @@
 //! **Why the bounds still hold.** The table bounds `d0`, the distances of the world it
 //! was built on (its *reference*): for a point `x` of a portal with a row and a goal
 //! `g`, the bound is at most `d0(x, g)` (see the module above). Say the world now has
-//! ground that lies within the reference's: every tile present is the reference's tile
-//! of its slot, or a mesh with the same vertices and polygons, or a carving of one of
-//! those, and (for a tile the reference had carved) not less carved. Then every polygon
+//! ground that lies within the reference's: every tile present is a tile of the
+//! reference (in its slot or another: slot numbers do not change ground), or a mesh with
+//! the same vertices and polygons, or a carving of one of those, and (for a tile the
+//! reference had carved) not less carved. Then every polygon
 //! now lies in a polygon of the reference, and two polygons now join through an edge
 //! only where their reference polygons did (inside a tile, carved pieces join across
 //! the edges of the polygons they come from; between tiles, seams follow from the
@@ -16,8 +17,8 @@
 //! of the reference, and `d0 <= d`: the bound is at most the distance now. The ways
 //! there came and went do not matter: a tile removed and added back, replaced by an
 //! equal mesh, an obstacle added after the build then moved or removed all leave the
-//! ground within the reference's; only new ground (a tile the reference did not have in
-//! that slot, an obstacle the reference had carved taken away) may open a shortcut and
+//! ground within the reference's; only new ground (a tile whose ground the reference did
+//! not have, an obstacle the reference had carved taken away) may open a shortcut and
 //! make a bound too large, and the world drops the table then (`world/landmarks.rs`).
 //!
 //! A row is only used where it was measured: a tile's slots keep their rows when its
