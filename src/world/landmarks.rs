@@ -158,7 +158,9 @@ pub(super) struct LandmarkState {
 }
 
 /// The landmark tables of a world: of its fine layer and of its merged copy, and the
-/// ground they were measured on.
+/// ground they were measured on. They hold the build's tile meshes and stitched chunks,
+/// so the memory of tiles removed or changed since stays taken until the tables are
+/// dropped or built again.
 pub(super) struct WorldLandmarks {
     fine: Option<LayerTable>,
     merged: Option<LayerTable>,
