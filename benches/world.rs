@@ -18,17 +18,29 @@
 //! 3. Query creation: time of `Query::new` and its scratch bytes, on maze512-1-0 (39,937
 //!    polygons) and on the world of table 2.
 //!
+//! 4. Streaming (only when asked for: `-- streaming`): the world of table 2 with its
+//!    landmark tables prepared, then 10 random steps (a tile removed, added back, or
+//!    replaced by an equal mesh built again); the nodes expanded and the time of a fixed
+//!    set of long exact-mode queries with the tables the world kept, without tables,
+//!    and with tables built again on the world as it is.
+//!
 //! Run: `cargo bench -p navstar --bench world` (`-- --quick` for fewer queries and
-//! changes; `-- queries`, `-- changes` or `-- creation` for one table; `NAVSTAR_DATA=dir`
-//! reads the maps from `dir` instead).
+//! changes; `-- queries`, `-- changes` or `-- creation` for one table; `-- --landmarks`
+//! prepares the world's landmark tables before table 2's changes, which keep them;
+//! `NAVSTAR_DATA=dir` reads the maps from `dir` instead).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+// Table 4, in a file of its own (a subfolder, so that cargo does not take it for a bench).
+#[path = "world/streaming.rs"]
+mod streaming;
+
 use navstar::io::{PolygonSoup, ScenarioProblem, load_mesh_file, parse_scenario};
 use navstar::{
-    MeshOptions, NavMesh, PathMode, PathOptions, Query, UpAxis, World, WorldOptions, glam::Vec3,
+    MeshOptions, NavMesh, PathMode, PathOptions, Query, TileRef, UpAxis, World, WorldOptions,
+    glam::Vec3,
 };
 
 /// A benchmark map: its file, its scenario, whether the scenario's points are grid cells,
@@ -267,7 +279,13 @@ fn moved(mesh: &NavMesh, offset: Vec3) -> NavMesh {
         .expect("a moved tile builds")
 }
 
-fn tile_changes(quick: bool) -> Option<NavMesh> {
+/// A world, its tiles with the meshes they were added as, and the index of one tile.
+type ChangeWorld = (World, Vec<(TileRef, NavMesh)>, usize);
+
+/// The world of table 2 (3 x 3 copies of maze512-1-0 cut at side 90), its tiles with
+/// the meshes they were added as, and the index of the tile of about 1,000 polygons
+/// nearest its middle; `None` when the map is absent.
+fn change_world() -> Option<ChangeWorld> {
     let path = data("grid/maze512-1-0.map");
     if !path.exists() {
         eprintln!("skipping tile changes: {} not found", path.display());
@@ -298,6 +316,25 @@ fn tile_changes(quick: bool) -> Option<NavMesh> {
         .filter(|(_, (_, t))| t.polygon_count().abs_diff(1000) < 150)
         .min_by_key(|(i, _)| i.abs_diff(middle))
         .expect("a tile of about 1,000 polygons");
+    Some((world, tiles, index))
+}
+
+/// Prepares the landmark tables of `world`, printing the time and bytes.
+fn prepare(world: &World) {
+    let start = Instant::now();
+    assert!(world.prepare_landmarks(), "the world gets tables");
+    println!(
+        "Landmark tables prepared in {:.0} ms, {} bytes.",
+        start.elapsed().as_secs_f64() * 1e3,
+        world.landmark_bytes()
+    );
+}
+
+fn tile_changes(quick: bool, landmarks: bool) -> Option<NavMesh> {
+    let (world, tiles, index) = change_world()?;
+    if landmarks {
+        prepare(&world);
+    }
     let snapshot = world.snapshot();
     let (mut tile_ref, tile) = tiles[index].clone();
     let rounds = if quick { 20 } else { 100 };
@@ -312,6 +349,10 @@ fn tile_changes(quick: bool) -> Option<NavMesh> {
             .add_tile(fresh.as_ref().unwrap_or(&tile))
             .expect("the tile fits again");
         let took = start.elapsed();
+        assert!(
+            !landmarks || world.landmark_bytes() > 0,
+            "the tables are kept"
+        );
         if fresh.is_some() {
             fresh_adds.push(took);
         } else {
@@ -409,16 +450,21 @@ fn main() {
     // words `queries`, `changes` and `creation` pick tables (all without any).
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
-    let picked: Vec<&str> = ["queries", "changes", "creation"]
+    let landmarks = args.iter().any(|a| a == "--landmarks");
+    let picked: Vec<&str> = ["queries", "changes", "creation", "streaming"]
         .into_iter()
         .filter(|t| args.iter().any(|a| a == t))
         .collect();
     let wants = |table: &str| picked.is_empty() || picked.contains(&table);
+    if picked.contains(&"streaming") {
+        streaming::streaming_queries(quick);
+        return;
+    }
     if wants("queries") {
         query_times(quick);
     }
     if wants("changes") || wants("creation") {
-        let world = tile_changes(quick);
+        let world = tile_changes(quick, landmarks);
         if wants("creation") {
             query_creation(world);
         }

@@ -39,14 +39,17 @@ pub unsafe extern "C" fn navstar_mesh_prepare_landmarks(
 
 /// Builds landmark tables for `world` as it is now and publishes a snapshot that has
 /// them (`World::prepare_landmarks`). A world never builds them on the query path: its
-/// snapshots have tables only from this call. Later snapshots keep them while the world
-/// only loses walkable ground (`navstar_world_remove_tile`,
-/// `navstar_world_add_obstacle`); any change that may add ground (a tile added or
-/// replaced, an obstacle moved or removed) drops them: call this again after such
-/// changes (after a batch of streamed tiles, say). It builds without the world's writer
-/// lock (tile changes and queries go on meanwhile; about 0.1-0.5 s per few thousand
-/// polygons); if a change that may add ground came during the build, the tables are
-/// thrown away and `out_has_table` is 0: call it again. Snapshots taken before this call stay without tables: queries use the
+/// snapshots have tables only from this call. Later snapshots keep them while the world's
+/// ground lies within the ground they were built on: through removals and added
+/// obstacles (`navstar_world_remove_tile`, `navstar_world_add_obstacle`), and through
+/// changes that bring that ground back (a tile removed and added back, in whatever slot,
+/// a tile replaced by an equal mesh, an obstacle added after the build moved or
+/// removed). Ground they never saw (a tile that was not in the world at the build, an
+/// obstacle present at the build moved or removed) drops them: call this again then
+/// (prepare on the whole world, then stream tiles out and in). It builds without the
+/// world's writer lock (tile changes and queries go on meanwhile; about 0.1-0.5 s per
+/// few thousand polygons); if ground the build did not see was added meanwhile, the
+/// tables are thrown away and `out_has_table` is 0: call it again. Snapshots taken before this call stay without tables: queries use the
 /// tables on snapshots taken after it (`navstar_world_snapshot`).
 ///
 /// * `out_has_table` (out, optional): 1 when the world has tables now, 0 when it gets

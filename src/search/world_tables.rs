@@ -9,19 +9,29 @@ impl World {
     /// has them; tells whether it got any. Path searches on a world's snapshots use a
     /// table only when the world made one here: a world never builds one on the query
     /// path, since a build floods the whole world (about 0.1-0.5 s per few thousand
-    /// polygons) and a tile added later makes it invalid.
+    /// polygons).
     ///
-    /// Every later snapshot keeps the tables while the world only loses walkable ground:
-    /// [`World::remove_tile`] and [`World::add_obstacle`] keep them (the tiles they
-    /// change, and the neighbours stitched again, get no bound from the table; the rest
-    /// keep theirs). A change that may add ground drops them, since a shortcut it opens
-    /// would make a bound too large: [`World::add_tile`], [`World::replace_tile`],
-    /// [`World::add_tiles`], [`World::move_obstacle`], [`World::remove_obstacle`].
-    /// Call this again after such changes (after a batch of streamed tiles, say), on any
-    /// thread: it builds on the snapshot published when it begins, without the writers'
-    /// lock, so tile changes and queries go on meanwhile; removals and added obstacles
-    /// made during the build are allowed for as above, but if a change that may add
-    /// ground came meanwhile the tables are thrown away and it returns `false` (call it
+    /// Every later snapshot keeps the tables while the world's ground lies within the
+    /// ground they were measured on (every tile present is a tile of the world at the
+    /// build, or a mesh with the same vertices and polygons, or a carving of one, in
+    /// whatever slot):
+    /// [`World::remove_tile`] and [`World::add_obstacle`] keep them, and so do
+    /// [`World::add_tile`], [`World::replace_tile`], [`World::add_tiles`],
+    /// [`World::move_obstacle`] and [`World::remove_obstacle`] when they bring back
+    /// ground of the build (a tile streamed out and back in, a tile
+    /// replaced by an equal mesh, an obstacle added after the build moved or removed).
+    /// The tiles a change touches, and the neighbours stitched again, get no bound from
+    /// the table until they are stitched as they were at the build (the tile and its
+    /// neighbours back as they were, in their slots), when they get their bounds back;
+    /// the rest keep theirs. A change that adds ground the tables do not know (a tile
+    /// that was not in the world at the build, an obstacle present then moved or
+    /// removed)
+    /// drops them, since a shortcut it opens would make a bound too large. So prepare
+    /// the tables on the whole world (all tiles added) and stream tiles out and in
+    /// after; call this again after a change that dropped them, on any thread: it
+    /// builds on the snapshot published when it begins, without the writers' lock, so
+    /// tile changes and queries go on meanwhile; if a change meanwhile added ground the
+    /// build does not know, the tables are thrown away and it returns `false` (call it
     /// again). The tables never make an estimate exceed the true remaining length, so
     /// exact paths are the same with and without them. A world with off-mesh links gets a
     /// table for its merged copy only (the exact mode's search, which does not follow
@@ -48,10 +58,18 @@ impl World {
     /// query.set_landmarks(true);
     /// let path = query.find_path_vec(v(0.5, 0.5), v(3.5, 0.5), &options)?;
     /// assert!((path.length() - 3.0).abs() < 1e-5);
-    /// // A removal keeps the tables; an addition drops them.
+    /// // A removal keeps the tables, and so does adding the same ground back (here a
+    /// // mesh equal to the one removed): the tables know that ground.
     /// world.remove_tile(right)?;
     /// assert!(world.snapshot().landmark_bytes() > 0);
     /// world.add_tile(&strip(2.0)?)?;
+    /// assert!(world.snapshot().landmark_bytes() > 0);
+    /// let mut query = Query::new(&world.snapshot());
+    /// query.set_landmarks(true);
+    /// let path = query.find_path_vec(v(0.5, 0.5), v(3.5, 0.5), &options)?;
+    /// assert!((path.length() - 3.0).abs() < 1e-5);
+    /// // Ground the tables never saw (a third tile) drops them.
+    /// world.add_tile(&strip(4.0)?)?;
     /// assert_eq!(world.snapshot().landmark_bytes(), 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

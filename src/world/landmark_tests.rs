@@ -23,7 +23,7 @@ fn exact(query: &mut Query, a: Vec3, b: Vec3) -> f32 {
 
 /// Checks every portal of `data` (a layer of `snapshot`) against the shortest ways to
 /// `goal`; returns how many portal sides had a known row and how many the unknown one.
-fn check_layer(
+pub(super) fn check_layer(
     data: &MeshData,
     snapshot: &NavMesh,
     goal: Vec3,
@@ -118,6 +118,26 @@ proptest! {
     }
 }
 
+/// A tile of two unit squares side by side along x from `x0` (y up).
+fn strip(x0: f32) -> NavMesh {
+    let v = |x: f32, z: f32| Vec3::new(x0 + x, 0.0, z);
+    let vertices = [
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(2.0, 0.0),
+        v(2.0, 1.0),
+        v(1.0, 1.0),
+        v(0.0, 1.0),
+    ];
+    NavMesh::from_polygons(
+        &vertices,
+        &[0, 5, 4, 1, 1, 4, 3, 2],
+        &[4, 4],
+        &MeshOptions::default(),
+    )
+    .unwrap()
+}
+
 /// The tile to add while a build runs, and the world to add it to (see
 /// [`build_while_adding`]).
 static ADD_DURING_BUILD: std::sync::Mutex<Option<(&'static World, NavMesh)>> =
@@ -136,24 +156,6 @@ fn build_while_adding(mesh: &MeshData) -> Option<crate::mesh::Landmarks> {
 
 #[test]
 fn a_build_that_an_addition_overtakes_is_thrown_away_and_a_removal_is_not() {
-    let strip = |x0: f32| {
-        let v = |x: f32, z: f32| Vec3::new(x0 + x, 0.0, z);
-        let vertices = [
-            v(0.0, 0.0),
-            v(1.0, 0.0),
-            v(2.0, 0.0),
-            v(2.0, 1.0),
-            v(1.0, 1.0),
-            v(0.0, 1.0),
-        ];
-        NavMesh::from_polygons(
-            &vertices,
-            &[0, 5, 4, 1, 1, 4, 3, 2],
-            &[4, 4],
-            &MeshOptions::default(),
-        )
-        .unwrap()
-    };
     let world: &'static World = Box::leak(Box::new(World::new(&WorldOptions::default()).unwrap()));
     world.add_tile(&strip(0.0)).unwrap();
     let right = world.add_tile(&strip(2.0)).unwrap();
@@ -170,4 +172,39 @@ fn a_build_that_an_addition_overtakes_is_thrown_away_and_a_removal_is_not() {
     assert!(world.snapshot().landmark_bytes() > 0);
     assert!(world.install_landmarks(crate::search::landmarks::build));
     assert!(world.snapshot().landmark_bytes() > 0);
+}
+
+#[test]
+fn ground_added_back_with_a_link_gets_no_table_on_the_layer_that_takes_links() {
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.add_tile(&strip(0.0)).unwrap();
+    let right = world.add_tile(&strip(2.0)).unwrap();
+    assert!(world.prepare_landmarks());
+    let fine = |world: &World| {
+        let snapshot = world.snapshot();
+        crate::search::landmarks::table(snapshot.data()).is_some()
+    };
+    assert!(fine(&world));
+    world.remove_tile(right).unwrap();
+    // The same ground back, with a link from its far end to the near tile's start (a
+    // link may cost less than any way over the ground the table measured).
+    let jump =
+        crate::OffMeshLink::new(Vec3::new(3.9, 0.0, 0.5), Vec3::new(0.1, 0.0, 0.5)).with_cost(0.5);
+    let back = world.add_tile_with_links(&strip(2.0), &[jump]).unwrap();
+    assert_eq!(back.slot(), right.slot());
+    assert!(world.landmark_bytes() > 0);
+    assert!(!fine(&world));
+    let mut query = Query::new(&world.snapshot());
+    query.set_landmarks(true);
+    let path = query
+        .find_path_vec(
+            Vec3::new(3.9, 0.0, 0.5),
+            Vec3::new(0.1, 0.0, 0.5),
+            &PathOptions::default().with_mode(PathMode::Funnel),
+        )
+        .unwrap();
+    assert!(path.details.iter().any(|corner| corner.link.is_some()));
+    // Without the link again, the table is back.
+    world.replace_tile(back, &strip(2.0)).unwrap();
+    assert!(fine(&world));
 }

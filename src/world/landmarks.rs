@@ -1,30 +1,90 @@
 //! A world's landmark tables: built on a snapshot by [`World::prepare_landmarks`] (with
-//! the search layer's builder: `search/world_tables.rs`), given
-//! to every later snapshot while the world only loses ground (tiles removed, obstacles
-//! added), dropped by any change that may add ground (see `mesh/landmarks/carry.rs` for
-//! why that keeps every bound a lower bound).
+//! the search layer's builder: `search/world_tables.rs`) and given to every later
+//! snapshot while the world's ground lies within the ground they were measured on
+//! (`landmark_ground.rs`): through removals and carving, and through additions that
+//! bring back ground the tables know (a tile streamed out and back in, replaced by an
+//! equal mesh, an obstacle added after the build moved or removed). A tile whose
+//! stitched tables are again those of the build gets its rows back; the other changed
+//! tiles get the row that bounds nothing. A change that adds ground the tables do not
+//! know drops them (see `mesh/landmarks/carry.rs` for why every bound stays a lower
+//! bound).
 
 use std::sync::Arc;
 
+use glam::Vec2;
+
 use super::World;
+use super::landmark_ground::Reference;
+use super::state::State;
+use crate::mesh::landmarks::UnknownChunks;
 use crate::mesh::{Landmarks, MeshData};
 
-/// Whether a change may add walkable ground (and so open a shortcut that a landmark
-/// table built before it does not know).
+/// Whether a change may add walkable ground.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Change {
-    /// Tiles removed or carved: only ground taken away. The tables are kept.
+    /// Tiles removed or carved: only ground taken away.
     Shrinks,
-    /// Tiles added or replaced, obstacles moved or removed. The tables are dropped.
+    /// Tiles added or replaced, obstacles moved or removed: the tables are kept when
+    /// the world's ground still lies within the ground they were measured on.
     MayGrow,
 }
 
-/// The tables of one layer (the fine polygons, or the merged copy) as built, with the
-/// portal chunks of the snapshot they were built on: a later snapshot's tile keeps its
-/// part of the table while its portal chunk is the very same one.
+/// The chunks of one tile slot of a layer that say which slots, corners, positions and
+/// portals it has (what a row of the table was measured for).
+#[derive(Clone)]
+struct SlotChunks {
+    poly_start: Arc<[u32]>,
+    corners: Arc<[u32]>,
+    neighbours: Arc<[u32]>,
+    portals: Arc<[[u32; 2]]>,
+    ground: Arc<[Vec2]>,
+}
+
+impl SlotChunks {
+    /// Those of tile slot `t` of `mesh`.
+    fn of(mesh: &MeshData, t: usize) -> SlotChunks {
+        SlotChunks {
+            poly_start: Arc::clone(mesh.poly_start.chunk(t)),
+            corners: Arc::clone(mesh.corners.chunk(t)),
+            neighbours: Arc::clone(mesh.neighbours.chunk(t)),
+            portals: Arc::clone(mesh.portals.chunk(t)),
+            ground: Arc::clone(mesh.ground.chunk(t)),
+        }
+    }
+
+    /// Whether both are the very same chunks.
+    fn same(&self, other: &SlotChunks) -> bool {
+        Arc::ptr_eq(&self.poly_start, &other.poly_start)
+            && Arc::ptr_eq(&self.corners, &other.corners)
+            && Arc::ptr_eq(&self.neighbours, &other.neighbours)
+            && Arc::ptr_eq(&self.portals, &other.portals)
+            && Arc::ptr_eq(&self.ground, &other.ground)
+    }
+
+    /// Whether both hold the same slots, corners, positions, neighbours and portals.
+    fn equal(&self, other: &SlotChunks) -> bool {
+        self.poly_start == other.poly_start
+            && self.corners == other.corners
+            && self.neighbours == other.neighbours
+            && self.portals == other.portals
+            && self.ground == other.ground
+    }
+}
+
+/// The table of one layer (the fine polygons, or the merged copy) as built, with the
+/// chunks of each tile slot it was built on: a later snapshot's tile keeps its part of
+/// the table while its chunks are those (the very same, or equal ones: a tile stitched
+/// again as it was).
 pub(super) struct LayerTable {
     table: Landmarks,
-    portals: Vec<Arc<[[u32; 2]]>>,
+    /// Per tile slot of the snapshot the table was built on: its chunks (replaced by
+    /// equal ones found later, so that the next change finds them by address).
+    built: Vec<SlotChunks>,
+    /// Per tile slot: the address of the last portal chunk found unlike the built one
+    /// (not compared again; a chunk at a reused address is only taken as unlike).
+    unlike: Vec<usize>,
+    /// The chunks of unknown rows made so far, reused by later snapshots.
+    unknown: UnknownChunks,
 }
 
 impl LayerTable {
@@ -32,24 +92,54 @@ impl LayerTable {
     /// it gets none (off-mesh links, no portals, out of memory).
     fn build(mesh: &MeshData, build: fn(&MeshData) -> Option<Landmarks>) -> Option<LayerTable> {
         let table = build(mesh)?;
-        let portals = (0..mesh.portals.chunk_count())
-            .map(|t| Arc::clone(mesh.portals.chunk(t)))
-            .collect();
-        Some(LayerTable { table, portals })
+        let slots = mesh.portals.chunk_count();
+        Some(LayerTable {
+            table,
+            built: (0..slots).map(|t| SlotChunks::of(mesh, t)).collect(),
+            unlike: vec![0; slots],
+            unknown: UnknownChunks::default(),
+        })
     }
 
-    /// Gives `mesh` (a later snapshot of the layer, nothing added since) its part of the
-    /// table.
-    fn attach(&self, mesh: &MeshData) {
-        let kept = |t: usize| {
-            t < mesh.portals.chunk_count()
-                && self
-                    .portals
-                    .get(t)
-                    .is_some_and(|built| Arc::ptr_eq(built, mesh.portals.chunk(t)))
+    /// Whether tile slot `t` of `mesh` has the slots and portals the table was built
+    /// for.
+    fn kept(&mut self, mesh: &MeshData, t: usize) -> bool {
+        let Some(built) = self.built.get_mut(t) else {
+            return false;
         };
+        let now = SlotChunks::of(mesh, t);
+        if built.same(&now) {
+            return true;
+        }
+        let address = Arc::as_ptr(&now.portals).cast::<u8>() as usize;
+        if self.unlike[t] == address {
+            return false;
+        }
+        if built.equal(&now) {
+            *built = now;
+            return true;
+        }
+        self.unlike[t] = address;
+        false
+    }
+
+    /// Gives `mesh` (a later snapshot of the layer, its ground within the ground the
+    /// table was built on) its part of the table; none while it has off-mesh links
+    /// (given with a tile added back, or in an equal mesh's own links): they could be
+    /// shorter than the ground the table measured.
+    fn attach(&mut self, mesh: &MeshData) {
+        if mesh.links.hop_count() > 0 {
+            return;
+        }
+        let kept: Vec<bool> = (0..mesh.portals.chunk_count())
+            .map(|t| self.kept(mesh, t))
+            .collect();
         // Out of memory leaves the snapshot without a table: slower, never wrong.
-        if let Some(table) = self.table.carried(mesh, kept) {
+        if let Some(table) = self.table.carried(
+            mesh,
+            |t| kept.get(t).copied().unwrap_or(false),
+            &mut self.unknown,
+        ) {
             let _ = mesh.landmarks.set(Some(Box::new(table)));
         }
     }
@@ -62,27 +152,35 @@ impl LayerTable {
 /// What a world keeps of its landmark tables (locked only with the writers' lock held).
 #[derive(Default)]
 pub(super) struct LandmarkState {
-    /// The tables as built, while no change since may have added ground.
+    /// The tables as built, while the world's ground lies within the ground they were
+    /// built on.
     built: Option<WorldLandmarks>,
-    /// The number of changes so far that may have added ground: a build that saw
-    /// another number when it began is thrown away.
-    growths: u64,
 }
 
-/// The landmark tables of a world: of its fine layer and of its merged copy.
+/// The landmark tables of a world: of its fine layer and of its merged copy, and the
+/// ground they were measured on. They hold the build's tile meshes and stitched chunks,
+/// so the memory of tiles removed or changed since stays taken until the tables are
+/// dropped or built again.
 pub(super) struct WorldLandmarks {
     fine: Option<LayerTable>,
     merged: Option<LayerTable>,
+    reference: Reference,
 }
 
 impl WorldLandmarks {
-    /// The tables of snapshot `data` (and of its merged copy), built now by `build`.
-    fn build(data: &MeshData, build: fn(&MeshData) -> Option<Landmarks>) -> WorldLandmarks {
+    /// The tables of snapshot `data` (and of its merged copy) of the world of
+    /// `reference`, built now by `build`.
+    fn build(
+        data: &MeshData,
+        build: fn(&MeshData) -> Option<Landmarks>,
+        reference: Reference,
+    ) -> WorldLandmarks {
         WorldLandmarks {
             fine: LayerTable::build(data, build),
             merged: data
                 .coarse()
                 .and_then(|c| LayerTable::build(&c.mesh, build)),
+            reference,
         }
     }
 
@@ -91,12 +189,12 @@ impl WorldLandmarks {
         self.fine.is_some() || self.merged.is_some()
     }
 
-    /// Gives snapshot `data` (nothing added since the build) its tables.
-    pub(super) fn attach(&self, data: &MeshData) {
-        if let Some(fine) = &self.fine {
+    /// Gives snapshot `data` (its ground within the ground of the build) its tables.
+    pub(super) fn attach(&mut self, data: &MeshData) {
+        if let Some(fine) = &mut self.fine {
             fine.attach(data);
         }
-        if let (Some(merged), Some(coarse)) = (&self.merged, data.coarse()) {
+        if let (Some(merged), Some(coarse)) = (&mut self.merged, data.coarse()) {
             merged.attach(&coarse.mesh);
         }
     }
@@ -116,22 +214,23 @@ impl World {
     pub(crate) fn install_landmarks(&self, build: fn(&MeshData) -> Option<Landmarks>) -> bool {
         // The build floods the whole world: it runs on the snapshot published now,
         // without the writers' lock, while other threads go on changing tiles.
-        let (growths, data) = {
-            let _state = self.lock();
-            (self.landmark_tables().growths, self.current.load())
+        let (reference, data) = {
+            let state = self.lock();
+            (Reference::of(&state), self.current.load())
         };
-        let tables = WorldLandmarks::build(&data, build);
+        let mut tables = WorldLandmarks::build(&data, build, reference);
         let mut state = self.lock();
         let mut kept = self.landmark_tables();
-        if kept.growths != growths {
-            // Ground may have been added meanwhile: a bound could be too large there.
+        if !tables.reference.update(&state, Change::MayGrow) {
+            // Ground the build did not see was added meanwhile: a bound could be too
+            // large there.
             return false;
         }
         if !tables.any() {
             kept.built = None;
             return false;
         }
-        // Removals and carving since the build are what the tables survive anyway.
+        // The changes since the build left the ground within what it measured.
         let fresh = state.snapshot();
         tables.attach(&fresh);
         kept.built = Some(tables);
@@ -141,7 +240,8 @@ impl World {
     }
 
     /// The bytes of the landmark tables [`World::prepare_landmarks`] built (0 when the
-    /// world has none now: never built, or dropped by a change that may add ground).
+    /// world has none now: never built, or dropped by a change that added ground they
+    /// do not know).
     ///
     /// # Example
     /// ```
@@ -162,20 +262,18 @@ impl World {
             .map_or(0, WorldLandmarks::bytes)
     }
 
-    /// Gives the snapshot made after a change of kind `change` the world's tables, or
-    /// drops them (called with the writers' lock held).
-    pub(super) fn carry_landmarks(&self, data: &MeshData, change: Change) {
+    /// Gives the snapshot `data` of `state`, made after a change of kind `change`, the
+    /// world's tables, or drops them when the world's ground no longer lies within the
+    /// ground they were measured on (called with the writers' lock held).
+    pub(super) fn carry_landmarks(&self, state: &State, data: &MeshData, change: Change) {
         let mut kept = self.landmark_tables();
-        match change {
-            Change::MayGrow => {
-                kept.built = None;
-                kept.growths += 1;
-            }
-            Change::Shrinks => {
-                if let Some(tables) = kept.built.as_ref() {
-                    tables.attach(data);
-                }
-            }
+        let Some(tables) = kept.built.as_mut() else {
+            return;
+        };
+        if tables.reference.update(state, change) {
+            tables.attach(data);
+        } else {
+            kept.built = None;
         }
     }
 }

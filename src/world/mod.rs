@@ -27,6 +27,7 @@ mod chunks;
 mod compose;
 mod cut_tiles;
 mod islands;
+mod landmark_ground;
 mod landmarks;
 mod links;
 mod numbering;
@@ -642,11 +643,11 @@ impl World {
     }
 
     /// Publishes the snapshot of `state` after a change of kind `change`, with the
-    /// world's landmark tables when the change keeps them (called with the writers'
+    /// world's landmark tables while its ground lies within theirs (called with the writers'
     /// lock held, so snapshots are published in the order of the changes).
     fn publish(&self, state: &mut State, change: Change) {
         let data = state.snapshot();
-        self.carry_landmarks(&data, change);
+        self.carry_landmarks(state, &data, change);
         self.current.store(Arc::new(data));
     }
 
@@ -687,6 +688,9 @@ mod island_tests;
 
 #[cfg(test)]
 mod landmark_tests;
+
+#[cfg(test)]
+mod landmark_stream_tests;
 
 #[cfg(test)]
 mod operation_tests;

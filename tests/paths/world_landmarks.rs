@@ -1,10 +1,12 @@
-//! A world's landmark tables (`World::prepare_landmarks`): kept by changes that only take
-//! walkable ground away (tiles removed, obstacles added), dropped by changes that may add
-//! some; on every snapshot the exact mode's lengths with the table equal those without
-//! it, and those of the one-piece mesh of the cells present.
+//! A world's landmark tables (`World::prepare_landmarks`): kept while the world's ground
+//! lies within the ground they were built on (tiles removed, obstacles added, tiles
+//! added back), dropped by ground they do not know (a tile that was out at the build);
+//! on every snapshot the exact mode's lengths with the table equal those
+//! without it, and those of the one-piece mesh of the cells present; after a tile is
+//! added back, long queries still expand fewer nodes with the table than without.
 
 use glam::Vec2;
-use navstar::{NavMesh, Obstacle, PathStatus, Query, TileRef};
+use navstar::{NavMesh, Obstacle, PathMode, PathOptions, PathStatus, Query, TileRef};
 
 use super::optimal;
 use super::world::{Map, cut};
@@ -58,43 +60,66 @@ fn check(map: &Map, snapshot: &NavMesh, whole: Option<&NavMesh>, seed: u64, pair
 }
 
 #[test]
-fn removals_and_obstacles_keep_the_table_and_additions_drop_it() {
+fn the_table_is_kept_while_the_ground_is_the_builds_and_dropped_by_new_ground() {
     let map = Map::random(0x1a4d, 64, 48);
     let (world, tiles) = cut(&map, &[9, 21, 30, 44, 53], &[8, 19, 27, 38]);
-    let whole = map.whole();
+    let mut rng = Rng(11);
+    let mut changed = map.clone();
+    let mut present: Vec<Option<TileRef>> = tiles.iter().map(|t| Some(t.4)).collect();
+    let cells_of = |i: usize| {
+        let (x0, z0, w, h, _) = tiles[i];
+        (z0..z0 + h).flat_map(move |z| (x0..x0 + w).map(move |x| (z * map.width + x) as usize))
+    };
+    // One tile left out of the build: adding it later is new ground.
+    let out = tiles.len() / 2;
+    world.remove_tile(tiles[out].4).unwrap();
+    present[out] = None;
+    cells_of(out).for_each(|c| changed.walkable[c] = false);
     assert!(world.prepare_landmarks());
     assert!(world.landmark_bytes() > 0);
     let snapshot = world.snapshot();
     assert!(snapshot.landmark_bytes() > 0);
-    assert!(check(&map, &snapshot, Some(&whole), 1, 150) > 50);
+    assert!(check(&changed, &snapshot, Some(&changed.whole()), 1, 150) > 50);
 
-    let mut rng = Rng(11);
-    let mut changed = map.clone();
-    let mut present: Vec<Option<TileRef>> = tiles.iter().map(|t| Some(t.4)).collect();
+    // Per tile: whether it was in the world when the tables were last built.
+    let mut built: Vec<bool> = present.iter().map(Option::is_some).collect();
     let mut obstacles = 0;
     let mut prepared = true;
-    for round in 0..12u64 {
-        let i = rng.below(tiles.len() as u32) as usize;
+    let (mut kept_adds, mut dropping_adds) = (0, 0);
+    for round in 0..24u64 {
+        let mut i = rng.below(tiles.len() as u32) as usize;
+        if round % 4 == 3 {
+            // Every fourth round, the tile left out of the first build, if it is out.
+            if present[out].is_none() {
+                i = out;
+            }
+        }
         let (x0, z0, w, h, _) = tiles[i];
-        let cells =
-            (z0..z0 + h).flat_map(|z| (x0..x0 + w).map(move |x| (z * map.width + x) as usize));
-        let grows = match (present[i], round % 3) {
+        match (present[i], round % 3) {
             (Some(r), 0 | 1) => {
                 world.remove_tile(r).unwrap();
                 present[i] = None;
-                cells.for_each(|c| changed.walkable[c] = false);
-                false
+                cells_of(i).for_each(|c| changed.walkable[c] = false);
             }
             (None, _) => {
-                for c in cells {
+                for c in cells_of(i) {
                     changed.walkable[c] = map.walkable[c];
                 }
+                // A mesh built again from the same cells, into the lowest free slot:
+                // ground of the build when the tile was there at the build.
                 present[i] = Some(
                     world
                         .add_tile(&changed.mesh(x0, z0, w, h).unwrap())
                         .unwrap(),
                 );
-                true
+                if prepared {
+                    if built[i] {
+                        kept_adds += 1;
+                    } else {
+                        dropping_adds += 1;
+                        prepared = false;
+                    }
+                }
             }
             (Some(_), _) => {
                 // A disc on a walkable cell of the tile: carved, ground taken away.
@@ -103,11 +128,7 @@ fn removals_and_obstacles_keep_the_table_and_additions_drop_it() {
                     .add_obstacle(&Obstacle::circle(Vec2::new(at.x, at.z), 0.4).unwrap())
                     .unwrap();
                 obstacles += 1;
-                false
             }
-        };
-        if grows {
-            prepared = false;
         }
         let snapshot = world.snapshot();
         assert_eq!(snapshot.landmark_bytes() > 0, prepared, "round {round}");
@@ -118,9 +139,67 @@ fn removals_and_obstacles_keep_the_table_and_additions_drop_it() {
         if !prepared && round % 2 == 1 {
             assert!(world.prepare_landmarks());
             prepared = true;
+            built = present.iter().map(Option::is_some).collect();
             check(&changed, &world.snapshot(), whole.as_ref(), round + 100, 60);
         }
     }
+    assert!(
+        kept_adds > 0 && dropping_adds > 0,
+        "{kept_adds} kept, {dropping_adds} dropped"
+    );
+}
+
+/// The nodes the exact mode expands on `pairs` far pairs of `map` (at least half the
+/// map's width apart) on `snapshot`, with the landmark table and without; and the
+/// number of pairs.
+fn expanded(map: &Map, snapshot: &NavMesh, seed: u64, pairs: u32) -> (u64, u64, u32) {
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let mut rng = Rng(seed);
+    let (mut on, mut off) = (Query::new(snapshot), Query::new(snapshot));
+    on.set_landmarks(true);
+    off.set_landmarks(false);
+    let (mut with, mut without, mut far) = (0u64, 0u64, 0);
+    while far < pairs {
+        let (s, t) = (map.point(&mut rng), map.point(&mut rng));
+        if (s.x - t.x).abs() < map.width as f32 / 2.0 {
+            continue;
+        }
+        let a = on.find_path(s, t, &options).unwrap().length();
+        with += on.last_search_stats().expanded;
+        let b = off.find_path(s, t, &options).unwrap().length();
+        without += off.last_search_stats().expanded;
+        assert!(
+            (a - b).abs() <= 1e-4 * b.max(1.0),
+            "{s} -> {t}: {a} with, {b} without"
+        );
+        far += 1;
+    }
+    (with, without, far)
+}
+
+#[test]
+fn a_tile_streamed_out_and_back_in_keeps_the_table_and_its_fewer_expansions() {
+    let map = Map::random(0x77a1, 64, 48);
+    let (world, tiles) = cut(&map, &[9, 21, 30, 44, 53], &[8, 19, 27, 38]);
+    assert!(world.prepare_landmarks());
+    let (built_with, built_without, _) = expanded(&map, &world.snapshot(), 5, 40);
+    assert!(
+        built_with < built_without,
+        "{built_with} with, {built_without} without"
+    );
+    // Two tiles in the middle out and back in, the second from a mesh built again.
+    for &i in &[tiles.len() / 2, tiles.len() / 2 + 1] {
+        let (x0, z0, w, h, r) = tiles[i];
+        world.remove_tile(r).unwrap();
+        let again = world.add_tile(&map.mesh(x0, z0, w, h).unwrap()).unwrap();
+        assert_eq!(again.slot(), r.slot());
+        assert!(world.landmark_bytes() > 0);
+        assert!(world.snapshot().landmark_bytes() > 0);
+    }
+    check(&map, &world.snapshot(), Some(&map.whole()), 2, 80);
+    // Stitched as they were, the tiles have every row back: the same expansions.
+    let (with, without, _) = expanded(&map, &world.snapshot(), 5, 40);
+    assert_eq!((with, without), (built_with, built_without));
 }
 
 /// Tables prepared on one thread while another removes and adds tiles and two more

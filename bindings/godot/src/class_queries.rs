@@ -330,9 +330,10 @@ impl NavstarMesh {
     /// `landmarks` property). True when the mesh has them; false without a mesh (see
     /// `get_last_error()`) and for a mesh built whole with off-mesh links, which gets
     /// none. A world of tiles gets tables only from this call: they survive
-    /// `remove_tile` and `add_obstacle`, and are dropped by `add_tile`, `replace_tile`,
-    /// `move_obstacle` and `remove_obstacle` (which may add ground), so call it again
-    /// after streaming a batch of tiles. Exact paths are the same with and without.
+    /// `remove_tile` and `add_obstacle`, and `add_tile`, `replace_tile`,
+    /// `move_obstacle` and `remove_obstacle` that bring back ground of the build (a
+    /// tile added back, an obstacle added later moved); ground they never
+    /// saw drops them, so call it again then. Exact paths are the same with and without.
     #[func]
     fn prepare_landmarks(&mut self) -> bool {
         self.nav.prepare_landmarks().unwrap_or(false)

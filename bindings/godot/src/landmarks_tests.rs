@@ -1,6 +1,7 @@
-//! Landmark tables of a world of tiles: built on request, kept through removals and
-//! added obstacles, dropped by additions; exact path lengths checked against a mesh
-//! built whole from the same cells, with the tables on and off.
+//! Landmark tables of a world of tiles: built on request, kept through removals, added
+//! obstacles and changes that bring back ground of the build, dropped by new ground;
+//! exact path lengths checked against a mesh built whole from the same cells, with the
+//! tables on and off.
 
 use navstar::OffMeshLink;
 use navstar::glam::Vec3;
@@ -158,7 +159,7 @@ fn check_paths(nav: &mut Navigator, want: &[f32]) {
 }
 
 #[test]
-fn world_tables_stay_through_removals_and_go_with_additions() {
+fn world_tables_stay_through_removals_and_returns_and_go_with_new_ground() {
     let (mut nav, ids) = grid_world();
     assert_eq!(nav.tile_count(), 6);
     let oracle = lengths(&mut whole(None), &exact(LANDMARKS_OFF));
@@ -188,7 +189,23 @@ fn world_tables_stay_through_removals_and_go_with_additions() {
     );
     check_paths(&mut nav, &without);
 
-    // Adding a tile may open shortcuts: the tables are dropped until prepared again.
+    // The tile added back (the same ground, into its slot): the tables know that
+    // ground and stay, the tile's part back.
+    let back = add_grid_tile(&mut nav, 1, 1);
+    assert_eq!(
+        back & 0xffff_ffff,
+        ids[4] & 0xffff_ffff,
+        "the tile's slot again"
+    );
+    assert_eq!(nav.landmark_bytes(), built);
+    check_paths(&mut nav, &oracle);
+
+    // Tables built without the tile: adding it is ground they never saw, which may
+    // open shortcuts (it holds the gap), so they are dropped until prepared again.
+    nav.remove_tile(back).unwrap();
+    assert_eq!(nav.prepare_landmarks(), Ok(true));
+    assert!(nav.landmark_bytes() > 0);
+    check_paths(&mut nav, &without);
     add_grid_tile(&mut nav, 1, 1);
     assert_eq!(nav.landmark_bytes(), 0);
     check_paths(&mut nav, &oracle);
@@ -198,7 +215,7 @@ fn world_tables_stay_through_removals_and_go_with_additions() {
 }
 
 #[test]
-fn world_tables_stay_through_added_obstacles_and_go_when_one_moves() {
+fn world_tables_stay_through_obstacles_added_later_and_go_when_an_earlier_one_moves() {
     let (mut nav, _) = grid_world();
     assert_eq!(nav.prepare_landmarks(), Ok(true));
     // A box over the bottom row's cells 2 and 3: paths from the corner go round it.
@@ -220,13 +237,21 @@ fn world_tables_stay_through_added_obstacles_and_go_when_one_moves() {
     assert!(off[2] > before[2] + 0.1, "{} vs {}", off[2], before[2]);
     assert_same_lengths(&lengths(&mut nav, &exact(LANDMARKS_ON)), &off);
 
-    // Moving it gives ground back: the tables go.
+    // Moving it gives back ground the tables were built on: they stay.
     nav.move_obstacle(id, &shape(7.0)).unwrap();
-    assert_eq!(nav.landmark_bytes(), 0);
+    assert!(nav.landmark_bytes() > 0);
     let moved = lengths(&mut nav, &exact(LANDMARKS_OFF));
+    assert_same_lengths(&lengths(&mut nav, &exact(LANDMARKS_ON)), &moved);
+
+    // Built again with the obstacle there, moving it gives ground the new tables
+    // never saw: they go.
+    assert_eq!(nav.prepare_landmarks(), Ok(true));
+    nav.move_obstacle(id, &shape(3.0)).unwrap();
+    assert_eq!(nav.landmark_bytes(), 0);
+    let back = lengths(&mut nav, &exact(LANDMARKS_OFF));
     assert_eq!(nav.prepare_landmarks(), Ok(true));
     assert!(nav.landmark_bytes() > 0);
-    assert_same_lengths(&lengths(&mut nav, &exact(LANDMARKS_ON)), &moved);
+    assert_same_lengths(&lengths(&mut nav, &exact(LANDMARKS_ON)), &back);
 }
 
 #[test]

@@ -26,8 +26,8 @@
 //! straight-line estimates alone), nor does a mesh without portals. A mesh's geometry
 //! never changes (a carved or re-tiled mesh is a new mesh with a table of its own). A
 //! world's snapshot has the table its world built (`World::prepare_landmarks`) or kept
-//! through changes that only take ground away (`carry.rs`); any change that may add
-//! ground drops it.
+//! while the world's ground lies within the ground it was measured on (`carry.rs`:
+//! removals, carving, and additions of ground it knows); new ground drops it.
 //!
 //! **Cost.** `16 * LANDMARKS` bytes per portal (half of it read only for a goal) and 4
 //! per corner slot (see [`Landmarks::bytes`]); built by one exact flood per landmark (and
@@ -43,6 +43,8 @@ mod tests;
 use std::sync::Arc;
 
 use glam::DVec2;
+
+pub(crate) use carry::UnknownChunks;
 
 use crate::mesh::{MeshData, Tiled};
 
