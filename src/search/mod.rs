@@ -8,8 +8,10 @@
 
 pub(crate) mod astar;
 pub(crate) mod exact;
+pub(crate) mod hub;
 pub(crate) mod landmarks;
 pub(crate) mod map;
 mod world_tables;
 
 pub use astar::{ReachedPolygon, SearchStrategy};
+pub use hub::FastLaneStats;
