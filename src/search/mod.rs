@@ -1,7 +1,8 @@
 //! The two searches over a mesh. [`astar`] finds a polygon corridor (A* and the other
 //! strategies, with a funnel-state estimate per node), and floods the polygons within a
 //! cost; [`exact`] finds the exact shortest path of the exact mode
-//! ([`crate::PathMode::Optimal`]) by an any-angle search over intervals of edges. Both
+//! ([`crate::PathMode::Optimal`]) by an any-angle search over intervals of edges;
+//! [`hub`] is the exact mode's optional index (the fast lane). All
 //! keep their scratch memory between queries and read the mesh, never write it. May use
 //! `corridor`, `mesh`, `world`, `filter`, `geometry`, `alloc`, `error` (`world_tables.rs`
 //! fills a world's landmark tables).

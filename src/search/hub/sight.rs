@@ -10,7 +10,7 @@
 use glam::DVec2;
 
 use crate::geometry::point_near_segment;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, next_in};
 use crate::search::exact::polygons_at;
 
 /// A cone to go on with: the polygon it enters, the corner slot of that polygon it
@@ -44,7 +44,7 @@ impl Sight {
     /// Calls `seen(slot)` for a corner slot of every vertex of `mesh` in straight sight
     /// of ground point `s` (which lies in `polygon`), possibly several times (the slot
     /// names the vertex and the polygon it was seen in); expands at most `max_cones`
-    /// cones. Returns whether ground point `target` is in sight too, when the
+    /// cones. `mesh` is a mesh of one tile. Returns whether ground point `target` is in sight too, when the
     /// polygons in `target_set` are all those whose closed area holds it (empty: no
     /// target).
     pub fn sweep(
@@ -56,25 +56,33 @@ impl Sight {
         max_cones: usize,
         mut seen: impl FnMut(usize),
     ) -> Result<bool, TooManyCones> {
-        let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
+        // The tables as plain slices (one tile): no tile lookups in the loop.
+        let (ground, corners) = (mesh.ground.as_single(), mesh.corners.as_single());
+        let (neighbours, twins) = (mesh.neighbours.as_single(), mesh.twin.as_single());
+        let poly_start = mesh.poly_start.as_single();
+        let ground = |v: u32| ground[v as usize].as_dvec2();
+        let range = |p: u32| poly_start[p as usize] as usize..poly_start[p as usize + 1] as usize;
         polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
         self.stack.clear();
         let mut target_seen = self.start_set.iter().any(|p| target_set.contains(p));
         for &p in &self.start_set {
-            for slot in mesh.corner_range(p) {
-                let v = mesh.corners[slot];
+            let here = range(p);
+            for slot in here.clone() {
                 seen(slot);
-                let q = mesh.neighbours[slot];
-                if q == NO_NEIGHBOUR || mesh.twin[slot] == NO_TWIN || self.start_set.contains(&q) {
+                let q = neighbours[slot];
+                if q == NO_NEIGHBOUR || twins[slot] == NO_TWIN || self.start_set.contains(&q) {
                     continue;
                 }
-                let (a, b) = (ground(v), ground(mesh.corners[mesh.next_slot(p, slot)]));
+                let (a, b) = (
+                    ground(corners[slot]),
+                    ground(corners[next_in(here.clone(), slot)]),
+                );
                 if point_near_segment(s, a, b) || orient(s, a, b) <= 0.0 {
                     continue;
                 }
                 self.stack.push(Cone {
                     polygon: q,
-                    entry: mesh.twin[slot] as usize,
+                    entry: twins[slot] as usize,
                     right: a,
                     left: b,
                 });
@@ -91,21 +99,21 @@ impl Sight {
                 target_seen =
                     orient(s, cone.right, target) >= 0.0 && orient(s, cone.left, target) <= 0.0;
             }
-            for slot in mesh.corner_range(p) {
-                let v = mesh.corners[slot];
-                let point = ground(v);
+            let here = range(p);
+            for slot in here.clone() {
+                let point = ground(corners[slot]);
                 if orient(s, cone.right, point) >= 0.0 && orient(s, cone.left, point) <= 0.0 {
                     seen(slot);
                 }
                 if slot == cone.entry {
                     continue;
                 }
-                let q = mesh.neighbours[slot];
-                if q == NO_NEIGHBOUR || mesh.twin[slot] == NO_TWIN {
+                let q = neighbours[slot];
+                if q == NO_NEIGHBOUR || twins[slot] == NO_TWIN {
                     continue;
                 }
                 let a = point;
-                let b = ground(mesh.corners[mesh.next_slot(p, slot)]);
+                let b = ground(corners[next_in(here.clone(), slot)]);
                 if orient(s, a, b) <= 0.0 {
                     // An edge facing `s`: the cone came in through the polygon's front.
                     continue;
@@ -125,7 +133,7 @@ impl Sight {
                 if orient(s, right, left) > 0.0 {
                     self.stack.push(Cone {
                         polygon: q,
-                        entry: mesh.twin[slot] as usize,
+                        entry: twins[slot] as usize,
                         right,
                         left,
                     });
