@@ -6,6 +6,8 @@
 //! against it. The corners between `u` and `v` come from the labels' next-node entries.
 //! Everything is scratch kept between queries.
 
+use std::cell::Cell;
+
 use glam::DVec2;
 
 use super::sight::{Sight, TooManyCones};
@@ -139,21 +141,36 @@ impl LaneScratch {
         let sweep = self.next_sweep(n);
         let (taken, best) = (&mut self.taken, &self.best);
         let mut found = (f64::INFINITY, NO_CORNER, NO_CORNER);
+        // The length of `found`, for the bound on the edges to go past.
+        let shortest = Cell::new(f64::INFINITY);
         let mut seen = 0;
-        let swept = self
-            .sight
-            .sweep(mesh, t_polygon, t, (&[], t), max_cones, |slot| {
+        let swept = self.sight.sweep_within(
+            mesh,
+            t_polygon,
+            t,
+            (&[], t),
+            max_cones,
+            |slot| {
                 let Some((c, b)) = take(lane, taken, sweep, slot, t) else {
                     return;
                 };
                 seen += 1;
+                if s.distance(lane.point[c as usize]) + b >= found.0 {
+                    // Not even the straight way from the start through it is shorter.
+                    return;
+                }
                 for l in lane.labels_of(c) {
                     let total = best[l.hub as usize] + l.distance + b;
                     if total < found.0 {
                         found = (total, l.hub, c);
                     }
                 }
-            });
+                shortest.set(found.0);
+            },
+            // A corner past edge `a b` is at least as far from the goal, and from the
+            // start, as the edge is: beyond a bound as long as the best way, nothing.
+            |a, b| segment_distance(t, a, b) + segment_distance(s, a, b) < shortest.get(),
+        );
         self.seen_from_goal = seen;
         let (length, hub, goal_corner) = found;
         let start_corner = if hub == NO_CORNER {
@@ -203,6 +220,19 @@ fn take(
     }
     taken[c as usize] = sweep;
     Some((c, from.distance(lane.point[c as usize])))
+}
+
+/// The distance from `p` to the segment `a b`.
+#[inline]
+fn segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let t = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + ab * t).distance(p)
 }
 
 /// Calls `each` on the corners from `from` to `hub` (both included) along the labels'

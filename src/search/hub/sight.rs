@@ -44,10 +44,25 @@ impl Sight {
     /// Calls `seen(slot)` for a corner slot of every vertex of `mesh` in straight sight
     /// of ground point `s` (which lies in `polygon`), possibly several times (the slot
     /// names the vertex and the polygon it was seen in); expands at most `max_cones`
-    /// cones. `mesh` is a mesh of one tile. Returns whether ground point `target` is in sight too, when the
-    /// polygons in `target_set` are all those whose closed area holds it (empty: no
-    /// target).
+    /// cones. `mesh` is a mesh of one tile. Returns whether ground point `target` is
+    /// in sight too, when the polygons in `target_set` are all those whose closed area
+    /// holds it (empty: no target).
     pub fn sweep(
+        &mut self,
+        mesh: &MeshData,
+        polygon: u32,
+        s: DVec2,
+        target: (&[u32], DVec2),
+        max_cones: usize,
+        seen: impl FnMut(usize),
+    ) -> Result<bool, TooManyCones> {
+        self.sweep_within(mesh, polygon, s, target, max_cones, seen, |_, _| true)
+    }
+
+    /// [`Sight::sweep`], not going on past an edge `a b` (beyond the polygons holding
+    /// `s`) for which `go_on(a, b)` is false: what lies beyond is not wanted.
+    #[allow(clippy::too_many_arguments)]
+    pub fn sweep_within(
         &mut self,
         mesh: &MeshData,
         polygon: u32,
@@ -55,6 +70,7 @@ impl Sight {
         (target_set, target): (&[u32], DVec2),
         max_cones: usize,
         mut seen: impl FnMut(usize),
+        go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
         // The tables as plain slices (one tile): no tile lookups in the loop.
         let (ground, corners) = (mesh.ground.as_single(), mesh.corners.as_single());
@@ -130,7 +146,7 @@ impl Sight {
                 } else {
                     cone.left
                 };
-                if orient(s, right, left) > 0.0 {
+                if orient(s, right, left) > 0.0 && go_on(a, b) {
                     self.stack.push(Cone {
                         polygon: q,
                         entry: twins[slot] as usize,
