@@ -80,10 +80,11 @@ impl FastLane {
 }
 
 /// Whether a straight segment from `from` to a corner at `point` whose walls end at
-/// `walls` leaves both walls on one side (`None`: not known, true). Within 1e-6
-/// (relative) of the line counts as on it, which keeps the corner: points are `f32`,
-/// so an end snapped onto a wall lies off its line by about 1e-7 (relative); a kept
-/// corner costs time, never a wrong answer.
+/// `walls` leaves both walls on one side (`None`: not known, true). A wall within
+/// 1e-6 of the line, relative to the coordinates' size, counts as on it, which keeps
+/// the corner: points are `f32`, so an end snapped onto a wall lies off its line by
+/// up to half a unit in the last place of its coordinates; a kept corner costs time,
+/// never a wrong answer.
 #[inline]
 pub(crate) fn taut(point: DVec2, walls: Option<[DVec2; 2]>, from: DVec2) -> bool {
     let Some([a, b]) = walls else {
@@ -92,7 +93,7 @@ pub(crate) fn taut(point: DVec2, walls: Option<[DVec2; 2]>, from: DVec2) -> bool
     let d = point - from;
     let (da, db) = (a - point, b - point);
     let (sa, sb) = (d.perp_dot(da), d.perp_dot(db));
-    let tolerance = 1e-6 * d.length();
-    !((sa > tolerance * da.length() && sb < -tolerance * db.length())
-        || (sa < -tolerance * da.length() && sb > tolerance * db.length()))
+    let scale = 1e-6 * point.abs().max(from.abs()).max_element().max(1.0);
+    let (ta, tb) = (scale * da.length(), scale * db.length());
+    !((sa > ta && sb < -tb) || (sa < -ta && sb > tb))
 }

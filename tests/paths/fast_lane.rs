@@ -221,3 +221,15 @@ fn meshes_with_off_mesh_links_or_several_tiles_get_no_index() {
     let snapshot = world.snapshot();
     assert!(!snapshot.prepare_fast_lane());
 }
+
+/// A goal on a wall 0.11 from the corner at the wall's end: the segment to the corner
+/// runs along the wall, off its line only by `f32` rounding (once dropped as not taut,
+/// making the index's path 16 % longer).
+#[test]
+fn an_end_on_a_wall_keeps_the_corner_at_its_end() {
+    let mesh = seeded_grid(2851958586184941646, 6, 16).build();
+    let (s, t) = (p(3.081643, 14.414744), p(3.948373, 8.0589));
+    let (corners, used) = indexed(&mesh, s, t);
+    assert!(used);
+    assert_eq!(corners[corners.len() - 2], p(3.837809, 8.07438));
+}
