@@ -11,6 +11,7 @@ use std::cell::Cell;
 use glam::DVec2;
 
 use super::sight::{Sight, TooManyCones};
+use crate::geometry::closest_point_on_segment_2d_f64;
 use crate::mesh::MeshData;
 use crate::mesh::fast_lane::{FastLane, HubLabel, NO_CORNER};
 use crate::search::exact::polygons_at;
@@ -169,7 +170,11 @@ impl LaneScratch {
             },
             // A corner past edge `a b` is at least as far from the goal, and from the
             // start, as the edge is: beyond a bound as long as the best way, nothing.
-            |a, b| segment_distance(t, a, b) + segment_distance(s, a, b) < shortest.get(),
+            |a, b| {
+                closest_point_on_segment_2d_f64(t, a, b).distance(t)
+                    + closest_point_on_segment_2d_f64(s, a, b).distance(s)
+                    < shortest.get()
+            },
         );
         self.seen_from_goal = seen;
         let (length, hub, goal_corner) = found;
@@ -220,19 +225,6 @@ fn take(
     }
     taken[c as usize] = sweep;
     Some((c, from.distance(lane.point[c as usize])))
-}
-
-/// The distance from `p` to the segment `a b`.
-#[inline]
-fn segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + ab * t).distance(p)
 }
 
 /// Calls `each` on the corners from `from` to `hub` (both included) along the labels'
