@@ -233,3 +233,33 @@ fn an_end_on_a_wall_keeps_the_corner_at_its_end() {
     assert!(used);
     assert_eq!(corners[corners.len() - 2], p(3.837809, 8.07438));
 }
+
+/// The time-sliced search begins as the one-shot query does: with the index, the answer
+/// is known at `begin_path` (no slices) and is the one-shot path.
+#[test]
+fn a_sliced_search_is_answered_by_the_index_at_once() {
+    use navstar::SliceStatus;
+    let mesh = seeded_grid(7, 12, 12).build();
+    assert!(mesh.prepare_fast_lane());
+    let mut rng = Rng(0x511c);
+    let mut answered = 0;
+    for _ in 0..60 {
+        let (s, t) = (random_point(&mesh, &mut rng), random_point(&mesh, &mut rng));
+        let mut query = Query::new(&mesh);
+        let one_shot = query.find_path_vec(s, t, &optimal()).unwrap();
+        let by_index = query.fast_lane_corners_seen().is_some();
+        let begun = query.begin_path(s, t, &optimal()).unwrap();
+        if by_index {
+            assert_eq!(begun, SliceStatus::Done, "{s} -> {t}");
+            answered += 1;
+        }
+        while query.advance_path(64).unwrap().status != SliceStatus::Done {}
+        let sliced = query.finish_path().unwrap().to_owned_path();
+        assert_eq!(
+            (sliced.status, &sliced.corners),
+            (one_shot.status, &one_shot.corners),
+            "{s} -> {t}"
+        );
+    }
+    assert!(answered > 10, "only {answered} answered by the index");
+}
