@@ -1,8 +1,8 @@
 //! The corner visibility graph: an edge between two corners in straight sight of each
 //! other when the segment between them leaves, at both ends, the corner's two walls on
 //! one side (otherwise no shortest path runs along it: it would bend the wrong way
-//! round a corner). Weights are ground-plane lengths. Corners are then renumbered by
-//! decreasing degree, the hub order of the labels.
+//! round a corner). Weights are ground-plane lengths. Corners are then renumbered in
+//! the hub order of the labels (`order.rs`).
 
 use glam::DVec2;
 
@@ -93,24 +93,6 @@ pub(super) fn build(
         )?;
     }
     Ok(Graph::from_edges(n, edges))
-}
-
-/// The order of the hubs: nodes by decreasing degree (ties by number). Returns
-/// `rank` per node.
-pub(super) fn hub_order(graph: &Graph) -> Vec<u32> {
-    let n = graph.node_count();
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by_key(|&u| {
-        (
-            std::cmp::Reverse(graph.start[u as usize + 1] - graph.start[u as usize]),
-            u,
-        )
-    });
-    let mut rank = vec![0u32; n];
-    for (r, &u) in order.iter().enumerate() {
-        rank[u as usize] = r as u32;
-    }
-    rank
 }
 
 /// `graph` with node `u` renamed `rank[u]`.

@@ -19,6 +19,7 @@ mod corners;
 mod graph;
 mod labels;
 mod online;
+mod order;
 mod sight;
 #[cfg(test)]
 mod tests;
@@ -50,7 +51,7 @@ pub(crate) fn build(mesh: &MeshData) -> Option<FastLane> {
     let mut sight = sight::Sight::default();
     let limit = query_cone_limit(searched.polygon_count());
     let graph = graph::build(searched, &found, &mut sight, limit).ok()?;
-    let rank = graph::hub_order(&graph);
+    let rank = order::hub_order(&graph);
     let graph = graph::renumbered(&graph, &rank);
     let (label_start, labels) = labels::build(&graph);
     let n = found.vertex.len();

@@ -10,7 +10,7 @@ use glam::Vec3;
 use proptest::prelude::*;
 
 use super::graph::{self, Graph};
-use super::{corners, labels, sight};
+use super::{corners, labels, order, sight};
 use crate::mesh::fast_lane::HubLabel;
 use crate::{MeshOptions, NavMesh};
 
@@ -101,7 +101,7 @@ proptest! {
         let found = corners::find(data);
         let mut sweeps = sight::Sight::default();
         let graph = graph::build(data, &found, &mut sweeps, 1 << 20).expect("small mesh");
-        let rank = graph::hub_order(&graph);
+        let rank = order::hub_order(&graph);
         let graph = graph::renumbered(&graph, &rank);
         let (start, entries) = labels::build(&graph);
         let n = graph.node_count();
