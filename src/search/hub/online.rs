@@ -3,8 +3,12 @@
 //! `|s u| + d(u, v) + |v t|` over them without pairing every `u` with every `v`: the
 //! start's side leaves, per hub, the best `|s u| + label(u, hub)` in a scratch array
 //! (reset through the list of hubs touched), and the goal's side scans its own labels
-//! against it. The corners between `u` and `v` come from the labels' next-node entries.
-//! Everything is scratch kept between queries.
+//! against it. Bounds keep the work down: the start corner whose straight way on to
+//! the goal is shortest goes first, which gives an upper bound of the way during the
+//! goal's sweep; that sweep goes past no edge whose distances to both ends already sum
+//! to the bound, and only the corners whose straight ways beat it are joined after. The
+//! corners between `u` and `v` come from the labels' next-node entries. Everything is
+//! scratch kept between queries.
 
 use std::cell::Cell;
 
@@ -42,6 +46,9 @@ pub(crate) struct LaneScratch {
     back: Vec<u32>,
     /// The polygons whose closed area holds the goal.
     target_set: Vec<u32>,
+    /// The corners taken from the start and from the goal, with their distances.
+    start_side: Vec<(u32, f64)>,
+    goal_side: Vec<(u32, f64)>,
     /// What the last query saw: corners taken from the start and from the goal.
     pub seen_from_start: usize,
     pub seen_from_goal: usize,
@@ -58,6 +65,7 @@ impl LaneScratch {
                 + self.target_set.capacity())
                 * 4
             + self.best.capacity() * 8
+            + (self.start_side.capacity() + self.goal_side.capacity()) * 16
     }
 
     /// A fresh sweep number (every corner's mark older).
@@ -96,51 +104,40 @@ impl LaneScratch {
         corners.clear();
         let n = lane.corner_count();
         polygons_at(mesh, &|_| true, t_polygon, t, &mut self.target_set);
-        // The start's side.
+        // The start's side: the corners taken, and the one whose straight way on to
+        // the goal is shortest, spread first (an upper bound of the way, early).
         let sweep = self.next_sweep(n);
-        let (taken, best, best_from, touched) = (
-            &mut self.taken,
-            &mut self.best,
-            &mut self.best_from,
-            &mut self.touched,
-        );
-        let mut seen = 0;
+        let (taken, start_side) = (&mut self.taken, &mut self.start_side);
+        start_side.clear();
         let target = (self.target_set.as_slice(), t);
         let swept = self
             .sight
             .sweep(mesh, s_polygon, s, target, max_cones, |slot| {
-                let Some((c, a)) = take(lane, taken, sweep, slot, s) else {
-                    return;
-                };
-                seen += 1;
-                for l in lane.labels_of(c) {
-                    let x = a + l.distance;
-                    let hub = l.hub as usize;
-                    if x < best[hub] {
-                        if best[hub] == f64::INFINITY {
-                            touched.push(l.hub);
-                        }
-                        best[hub] = x;
-                        best_from[hub] = c;
-                    }
+                if let Some(taken) = take(lane, taken, sweep, slot, s) {
+                    start_side.push(taken);
                 }
             });
-        self.seen_from_start = seen;
+        self.seen_from_start = self.start_side.len();
         self.seen_from_goal = 0;
         match swept {
-            Err(e) => {
-                self.reset_best();
-                return Err(e);
-            }
-            Ok(true) => {
-                self.reset_best();
-                return Ok(LaneAnswer::Found(s.distance(t)));
-            }
+            Err(e) => return Err(e),
+            Ok(true) => return Ok(LaneAnswer::Found(s.distance(t))),
             Ok(false) => {}
         }
-        // The goal's side.
+        let via = |&(c, a): &(u32, f64)| a + lane.point[c as usize].distance(t);
+        let first = self
+            .start_side
+            .iter()
+            .min_by(|x, y| via(x).total_cmp(&via(y)))
+            .copied();
+        if let Some((c, a)) = first {
+            self.spread(lane, c, a);
+        }
+        // The goal's side, against that corner alone; the corners that may still
+        // give a shorter way are kept.
         let sweep = self.next_sweep(n);
-        let (taken, best) = (&mut self.taken, &self.best);
+        let (taken, best, goal_side) = (&mut self.taken, &self.best, &mut self.goal_side);
+        goal_side.clear();
         let mut found = (f64::INFINITY, NO_CORNER, NO_CORNER);
         // The length of `found`, for the bound on the edges to go past.
         let shortest = Cell::new(f64::INFINITY);
@@ -160,12 +157,8 @@ impl LaneScratch {
                     // Not even the straight way from the start through it is shorter.
                     return;
                 }
-                for l in lane.labels_of(c) {
-                    let total = best[l.hub as usize] + l.distance + b;
-                    if total < found.0 {
-                        found = (total, l.hub, c);
-                    }
-                }
+                goal_side.push((c, b));
+                join(lane, best, c, b, &mut found);
                 shortest.set(found.0);
             },
             // A corner past edge `a b` is at least as far from the goal, and from the
@@ -176,6 +169,23 @@ impl LaneScratch {
                     < shortest.get()
             },
         );
+        if let Err(e) = swept {
+            self.reset_best();
+            return Err(e);
+        }
+        // The other start corners whose straight way on to the goal beats the bound,
+        // then the goal's corners again against them all.
+        for i in 0..self.start_side.len() {
+            let (c, a) = self.start_side[i];
+            if Some((c, a)) != first && via(&(c, a)) < found.0 {
+                self.spread(lane, c, a);
+            }
+        }
+        for &(c, b) in &self.goal_side {
+            if s.distance(lane.point[c as usize]) + b < found.0 {
+                join(lane, &self.best, c, b, &mut found);
+            }
+        }
         self.seen_from_goal = seen;
         let (length, hub, goal_corner) = found;
         let start_corner = if hub == NO_CORNER {
@@ -184,7 +194,6 @@ impl LaneScratch {
             self.best_from[hub as usize]
         };
         self.reset_best();
-        swept?;
         if hub == NO_CORNER {
             return Ok(LaneAnswer::NoWay);
         }
@@ -199,12 +208,39 @@ impl LaneScratch {
         Ok(LaneAnswer::Found(length))
     }
 
+    /// Spreads start corner `c`, at `a` from the start, over the per-hub bests.
+    fn spread(&mut self, lane: &FastLane, c: u32, a: f64) {
+        for l in lane.labels_of(c) {
+            let x = a + l.distance;
+            let hub = l.hub as usize;
+            if x < self.best[hub] {
+                if self.best[hub] == f64::INFINITY {
+                    self.touched.push(l.hub);
+                }
+                self.best[hub] = x;
+                self.best_from[hub] = c;
+            }
+        }
+    }
+
     /// Empties the per-hub bests.
     fn reset_best(&mut self) {
         for &h in &self.touched {
             self.best[h as usize] = f64::INFINITY;
         }
         self.touched.clear();
+    }
+}
+
+/// Joins goal corner `c`, at `b` from the goal, with the per-hub bests `best`: the
+/// shortest way through it so far into `found` (length, hub, goal corner).
+#[inline]
+fn join(lane: &FastLane, best: &[f64], c: u32, b: f64, found: &mut (f64, u32, u32)) {
+    for l in lane.labels_of(c) {
+        let total = best[l.hub as usize] + l.distance + b;
+        if total < found.0 {
+            *found = (total, l.hub, c);
+        }
     }
 }
 
