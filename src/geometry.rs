@@ -249,6 +249,12 @@ pub fn point_on_segment_2d(p: Vec2, a: Vec2, b: Vec2) -> bool {
 /// `f32` coordinates, since that is what the mesh stores.
 pub fn point_near_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
     let tolerance = rounding_tolerance(p, a, b);
+    closest_point_on_segment_2d_f64(p, a, b).distance_squared(p) <= tolerance * tolerance
+}
+
+/// The point of segment `a b` closest to `p`, in `f64`.
+#[inline]
+pub fn closest_point_on_segment_2d_f64(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let ab = b - a;
     let len2 = ab.length_squared();
     let t = if len2 > 0.0 {
@@ -256,7 +262,7 @@ pub fn point_near_segment(p: DVec2, a: DVec2, b: DVec2) -> bool {
     } else {
         0.0
     };
-    (a + ab * t).distance_squared(p) <= tolerance * tolerance
+    a + ab * t
 }
 
 /// Whether `p` lies on the line through `a` and `b` (two distinct points), up to the

@@ -63,5 +63,5 @@ pub use query::{
     SliceStatus, WallDistance,
 };
 pub use random::SplitMix64;
-pub use search::{ReachedPolygon, SearchStrategy};
+pub use search::{FastLaneStats, ReachedPolygon, SearchStrategy};
 pub use world::{ObstacleId, PolyRef, TileRef, WeakNavMesh, World, WorldOptions};

@@ -141,6 +141,8 @@ fn steady_state_queries_do_not_allocate() {
 
 #[test]
 fn steady_state_optimal_queries_do_not_allocate() {
+    // First searched, then answered from the fast-lane index (`prepare_fast_lane`,
+    // built once; the query's scratch grows on its first uses).
     for mesh in [
         seeded_grid(12, 30, 30).build(),
         Soup::from_ascii(&["......", "#####.", "....#.", ".##.#.", ".####.", "......"]).build(),
@@ -149,13 +151,31 @@ fn steady_state_optimal_queries_do_not_allocate() {
         for (_, _, o) in &mut work {
             o.mode = navstar::PathMode::Optimal;
         }
-        let mut query = Query::new(&mesh);
-        let warm = run(&mut query, &work);
-        assert!(warm > 2 * work.len(), "the workload should have real paths");
-        let mut again = 0;
-        let n = allocations_in(|| again = run(&mut query, &work));
-        assert_eq!(again, warm);
-        assert_eq!(n, 0, "{n} allocations in steady state (optimal mode)");
+        for indexed in [false, true] {
+            assert_eq!(indexed, indexed && mesh.prepare_fast_lane());
+            let mut query = Query::new(&mesh);
+            let warm = run(&mut query, &work);
+            assert!(warm > 2 * work.len(), "the workload should have real paths");
+            // With the index, it answered many of them (others: in sight, not snapped).
+            let answered = work
+                .iter()
+                .filter(|(s, g, o)| {
+                    query.find_path(*s, *g, o).is_ok() && query.fast_lane_corners_seen().is_some()
+                })
+                .count();
+            assert_eq!(
+                indexed,
+                answered > work.len() / 4,
+                "{answered} answered by the index"
+            );
+            let mut again = 0;
+            let n = allocations_in(|| again = run(&mut query, &work));
+            assert_eq!(again, warm);
+            assert_eq!(
+                n, 0,
+                "{n} allocations in steady state (optimal mode, index {indexed})"
+            );
+        }
     }
 }
 

@@ -19,6 +19,7 @@ mod coarse_patch;
 mod cut;
 pub(crate) mod draft;
 mod fan;
+pub(crate) mod fast_lane;
 mod grid;
 mod interpolate;
 pub(crate) mod landmarks;
@@ -150,6 +151,9 @@ pub(crate) struct MeshData {
     /// The landmark table of the searches' estimates, made on first use (see
     /// [`landmarks`]).
     pub landmarks: OnceLock<Option<Box<Landmarks>>>,
+    /// The fast lane's index of the exact mode, made only on request (see
+    /// [`fast_lane`]).
+    pub fast_lane: OnceLock<Option<Box<fast_lane::FastLane>>>,
     /// The radius the mesh was baked for and its eroded copies for larger agents (see
     /// [`clearance`]).
     pub clearance: Clearance,

@@ -395,6 +395,7 @@ impl MeshData {
             links,
             coarse: OnceLock::new(),
             landmarks: OnceLock::new(),
+            fast_lane: OnceLock::new(),
             clearance: super::Clearance::new(0.0),
         }
     }

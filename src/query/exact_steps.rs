@@ -51,6 +51,10 @@ impl Query {
             self.corridor_from_corners(mesh, start.polygon, |p| filter.admits(mesh.flags_of(p)));
             return ExactBegin::Answered;
         }
+        if self.fast_lane_path(mesh, start, target, filter) {
+            self.exact_path_found(mesh, start.polygon, filter);
+            return ExactBegin::Answered;
+        }
         match self.begin_exact(mesh, start, target, filter) {
             (ExactStep::Found, _) => {
                 self.exact_path_found(mesh, start.polygon, filter);

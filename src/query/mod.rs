@@ -13,6 +13,7 @@ mod eroded_corridor;
 #[cfg(test)]
 mod eroded_corridor_tests;
 mod exact_steps;
+mod fast_lane;
 mod follow;
 mod landmarks;
 mod merged;
@@ -103,6 +104,8 @@ pub struct Query {
     pub(super) sliced: sliced::Sliced,
     /// Scratch of the default mode's tightening round inner vertices.
     pub(super) tighten: tighten::Tighten,
+    /// Whether the exact mode answers from the mesh's fast-lane index, and its scratch.
+    pub(super) fast_lane: fast_lane::FastLaneUse,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -200,6 +203,7 @@ impl Query {
             agent: clearance::AgentScratch::default(),
             sliced: sliced::Sliced::default(),
             tighten: tighten::Tighten::default(),
+            fast_lane: fast_lane::FastLaneUse::default(),
         })
     }
 
@@ -271,6 +275,7 @@ impl Query {
             + exact(&self.exact_coarse)
             + self.merged_region.bytes()
             + self.sliced.bytes()
+            + self.fast_lane.bytes()
             + (self.corridor.capacity()
                 + self.best_corridor.capacity()
                 + self.merged_corridor.capacity())
@@ -414,6 +419,7 @@ impl Query {
         options: &PathOptions,
     ) -> Result<PathStatus, QueryError> {
         self.stats = SearchStats::default();
+        self.fast_lane.answered = false;
         self.path.arcs.clear();
         options.validate()?;
         let erosion = self.mesh.data().erosion_for(options.agent_radius);

@@ -34,6 +34,7 @@ mod corridor_rejoin;
 mod corridor_repair;
 mod exact;
 mod exact_corridor;
+mod fast_lane;
 mod follow;
 mod homotopy;
 mod known;

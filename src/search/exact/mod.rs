@@ -450,7 +450,7 @@ fn admits(mesh: &MeshData, include: u32, exclude: u32, polygon: u32) -> bool {
 
 /// The admitted polygons whose closed area holds `p` (which lies in `polygon`):
 /// `polygon` and, across edges through `p`, its neighbours (all round a vertex).
-fn polygons_at(
+pub(crate) fn polygons_at(
     mesh: &MeshData,
     admitted: &impl Fn(u32) -> bool,
     polygon: u32,

@@ -1,0 +1,156 @@
+//! The fast lane: an optional index that answers the exact mode's queries
+//! ([`crate::PathMode::Optimal`]) without the interval search, after End Point Search
+//! (Shen, Cheema, Harabor and Stuckey, IJCAI 2020) with hub labels in place of its
+//! first-move table (as Euclidean Hub Labeling, Du, Shen and Cheema, AAAI 2023, labels
+//! the same graph). Offline, per mesh: the corners where a shortest path can bend
+//! ([`corners`]), the visibility graph between them ([`graph`], sight lines by
+//! [`sight`]), and hub labels of its distances ([`labels`]). Online ([`online`]): the
+//! corners seen from the start and from the goal, joined through the labels.
+//!
+//! The index is built on the mesh's merged copy when it has one (fewer polygons for the
+//! sweeps; the walkable region, and so every answer, is the same), for a plain mesh of
+//! one tile without off-mesh links. It depends on the geometry only; a query uses it
+//! only where it gives the exact mode's own answer: the filter admits every polygon, no
+//! agent radius (an eroded mesh has no index), and the two ends not in sight of each
+//! other (the caller answers that with the segment). Otherwise, or when it finds no
+//! way, the exact search runs as before.
+
+mod corners;
+mod graph;
+mod labels;
+mod online;
+mod order;
+mod sight;
+#[cfg(test)]
+mod tests;
+
+use crate::NavMesh;
+use crate::mesh::MeshData;
+use crate::mesh::fast_lane::FastLane;
+
+pub(crate) use online::{LaneAnswer, LaneScratch};
+
+/// Each sweep of the build may expand at most this many cones per polygon of the mesh
+/// (a guard against pathological input; the build then gives no index).
+const BUILD_CONES_PER_POLYGON: usize = 64;
+
+/// The most cones one sweep of a query may expand, on a mesh of `polygons` polygons.
+pub(crate) fn query_cone_limit(polygons: u32) -> usize {
+    BUILD_CONES_PER_POLYGON * polygons as usize + 4096
+}
+
+/// The index of `mesh`: `None` for a mesh of several tiles or with off-mesh links, or
+/// when a sweep gave up.
+pub(crate) fn build(mesh: &MeshData) -> Option<FastLane> {
+    if mesh.tiles.len() != 1 || mesh.links.hop_count() != 0 {
+        return None;
+    }
+    let coarse = mesh.coarse();
+    let searched = coarse.map_or(mesh, |c| &c.mesh);
+    let found = corners::find(searched);
+    let mut sight = sight::Sight::default();
+    let limit = query_cone_limit(searched.polygon_count());
+    let graph = graph::build(searched, &found, &mut sight, limit).ok()?;
+    let rank = order::hub_order(&graph);
+    let graph = graph::renumbered(&graph, &rank);
+    let (label_start, labels) = labels::build(&graph);
+    let n = found.vertex.len();
+    let mut lane = FastLane {
+        on_coarse: coarse.is_some(),
+        vertex: vec![0; n],
+        node_of_slot: found.node_of_slot,
+        point: vec![glam::DVec2::ZERO; n],
+        walls: vec![None; n],
+        label_start,
+        labels,
+        edge_count: graph.target.len() / 2,
+    };
+    for (old, &new) in rank.iter().enumerate() {
+        let new = new as usize;
+        lane.vertex[new] = found.vertex[old];
+        lane.point[new] = found.point[old];
+        lane.walls[new] = found.walls[old];
+    }
+    for c in &mut lane.node_of_slot {
+        if *c != crate::mesh::fast_lane::NO_CORNER {
+            *c = rank[*c as usize];
+        }
+    }
+    Some(lane)
+}
+
+/// Sizes of a mesh's fast-lane index ([`NavMesh::fast_lane_stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastLaneStats {
+    /// Corners where a shortest path may bend (the graph's nodes).
+    pub corners: usize,
+    /// Undirected edges of the corner visibility graph.
+    pub edges: usize,
+    /// Hub label entries over all corners.
+    pub labels: usize,
+    /// Bytes held by the index.
+    pub bytes: usize,
+}
+
+impl NavMesh {
+    /// Builds the mesh's fast-lane index for the exact mode, if it has none yet, and
+    /// tells whether it has one. Queries ([`crate::Query`]) then answer exact-mode paths
+    /// (and the default [`crate::PathMode::Auto`] where it runs the exact mode) from
+    /// the index when their filter admits every polygon and no agent radius is set,
+    /// with the same lengths as the exact search; [`crate::Query::set_fast_lane`] turns
+    /// that off per query. A mesh of several tiles (a world's snapshot) or with
+    /// off-mesh links gets none. The index depends on the geometry only, so flag
+    /// changes never make it wrong (a query whose filter refuses a polygon searches as
+    /// before). Build time grows with the corners times what each sees; memory: see
+    /// [`NavMesh::fast_lane_stats`]. Thread-safe; the first caller builds, others wait.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh, PathMode, PathOptions, Query};
+    ///
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// // An L of three unit squares: the path bends round the inner corner (1, 1).
+    /// let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(2.0, 1.0), v(1.0, 1.0), v(0.0, 1.0), v(1.0, 2.0), v(0.0, 2.0)];
+    /// let indices = [0, 1, 4, 5, /**/ 1, 2, 3, 4, /**/ 5, 4, 6, 7];
+    /// let mesh = NavMesh::from_polygons(&vertices, &indices, &[4; 3], &MeshOptions::default())?;
+    /// assert!(mesh.prepare_fast_lane());
+    /// assert_eq!(mesh.fast_lane_stats().map(|s| s.corners), Some(1));
+    /// let mut query = Query::new(&mesh);
+    /// let options = PathOptions::default().with_mode(PathMode::Optimal);
+    /// let path = query.find_path(v(1.8, 0.5), v(0.5, 1.8), &options)?;
+    /// assert_eq!(path.corners[1], v(1.0, 1.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare_fast_lane(&self) -> bool {
+        self.data()
+            .fast_lane
+            .get_or_init(|| build(self.data()).map(Box::new))
+            .is_some()
+    }
+
+    /// The sizes of the mesh's fast-lane index, or `None` before
+    /// [`NavMesh::prepare_fast_lane`] built one.
+    ///
+    /// # Example
+    /// ```
+    /// use navstar::{glam::Vec3, MeshOptions, NavMesh};
+    ///
+    /// let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+    /// let mesh = NavMesh::from_polygons(&[v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)], &[0, 1, 2, 3], &[4], &MeshOptions::default())?;
+    /// assert_eq!(mesh.fast_lane_stats(), None);
+    /// assert!(mesh.prepare_fast_lane());
+    /// // A convex room: no corner where a path bends.
+    /// assert_eq!(mesh.fast_lane_stats().map(|s| s.corners), Some(0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn fast_lane_stats(&self) -> Option<FastLaneStats> {
+        let lane = self.data().fast_lane.get()?.as_deref()?;
+        Some(FastLaneStats {
+            corners: lane.corner_count(),
+            edges: lane.edge_count,
+            labels: lane.labels.len(),
+            bytes: lane.bytes(),
+        })
+    }
+}
