@@ -58,9 +58,9 @@ pub use mesh::{
     WallHit,
 };
 pub use query::{
-    LANDMARK_MIN_POLYGONS, MERGED_SEARCH_MIN_POLYGONS, NearestTarget, OwnedPath, Path,
-    PathCorridor, PathMode, PathOptions, PathStatus, Query, Repair, SearchStats, SliceProgress,
-    SliceStatus, WallDistance,
+    FAST_LANE_MIN_POLYGONS, LANDMARK_MIN_POLYGONS, MERGED_SEARCH_MIN_POLYGONS, NearestTarget,
+    OwnedPath, Path, PathCorridor, PathMode, PathOptions, PathStatus, Query, Repair, SearchStats,
+    SliceProgress, SliceStatus, WallDistance,
 };
 pub use random::SplitMix64;
 pub use search::{FastLaneStats, ReachedPolygon, SearchStrategy};

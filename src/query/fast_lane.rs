@@ -7,7 +7,19 @@ use glam::Vec3;
 use super::Query;
 use crate::filter::QueryFilter;
 use crate::mesh::{MeshData, NearestPoint};
-use crate::search::hub::{LaneAnswer, LaneScratch, query_cone_limit};
+use crate::search::hub::{self, Budget, LaneAnswer, LaneScratch, query_cone_limit};
+
+/// The fewest polygons of a mesh on which a query builds the fast-lane index on first
+/// use (see [`Query::set_fast_lane`]); smaller meshes use one only when
+/// [`crate::NavMesh::prepare_fast_lane`] built it. The benchmark maps of 635 polygons
+/// and more answer their scenarios 1.1-7.8x faster with it (BENCHMARKS.md "session
+/// 21"); on small meshes the search is short already.
+///
+/// # Example
+/// ```
+/// assert_eq!(navstar::FAST_LANE_MIN_POLYGONS, 500);
+/// ```
+pub const FAST_LANE_MIN_POLYGONS: u32 = 500;
 
 /// A query's use of the fast lane, and its scratch.
 #[derive(Debug)]
@@ -40,10 +52,19 @@ impl FastLaneUse {
 }
 
 impl Query {
-    /// Whether this query answers exact-mode paths from the mesh's fast-lane index when
-    /// the mesh has one ([`crate::NavMesh::prepare_fast_lane`]); on by default. Off, or
-    /// without an index, the exact search runs. Either way the path's length is the
-    /// same (up to rounding); where two ways are equally short the corners may differ.
+    /// Whether this query answers exact-mode paths from the mesh's fast-lane index; on
+    /// by default. On, a mesh of at least [`FAST_LANE_MIN_POLYGONS`] polygons gets its
+    /// index on the first exact-mode query that can use it (built once per mesh and
+    /// shared by every thread, on the thread of that query: 0.02-0.11 s on the
+    /// benchmark maps, so call [`crate::NavMesh::prepare_fast_lane`] at load time to
+    /// keep it off the query path; a mesh of more than 16,384 corners, or whose labels
+    /// would take more than 128 entries per polygon, gets none that way), and a smaller
+    /// mesh uses
+    /// one when `prepare_fast_lane` built it. Off, or without an index, the exact
+    /// search runs. Either way the path's length is the same (up to rounding); where
+    /// two ways are equally short the corners may differ. Queries with an agent radius
+    /// search the eroded copy without an index, and a query with a node limit
+    /// ([`Query::with_max_nodes`]) always searches (the limit bounds its work).
     ///
     /// # Example
     /// ```
@@ -107,17 +128,24 @@ impl Query {
         target: &NearestPoint,
         filter: &QueryFilter,
     ) -> bool {
-        if !self.fast_lane.on || mesh.links.hop_count() != 0 {
-            return false;
-        }
-        let Some(lane) = mesh.fast_lane.get().and_then(|l| l.as_deref()) else {
-            return false;
-        };
-        if mesh.island(start.polygon) != mesh.island(target.polygon)
+        if !self.fast_lane.on
+            || self.max_nodes != Query::DEFAULT_MAX_NODES
+            || mesh.links.hop_count() != 0
+            || mesh.island(start.polygon) != mesh.island(target.polygon)
             || !self.admits_every_polygon(filter)
         {
             return false;
         }
+        let lane = if mesh.polygon_count() >= FAST_LANE_MIN_POLYGONS {
+            mesh.fast_lane
+                .get_or_init(|| hub::build(mesh, Budget::Default).map(Box::new))
+                .as_deref()
+        } else {
+            mesh.fast_lane.get().and_then(|l| l.as_deref())
+        };
+        let Some(lane) = lane else {
+            return false;
+        };
         let (searched, s_polygon, t_polygon) = if lane.on_coarse {
             let Some(coarse) = mesh.coarse() else {
                 return false;

@@ -42,6 +42,7 @@ use crate::search::exact::{ExactSearch, ExactStep};
 use crate::search::map::NodeMap;
 use direct::direct_cost;
 use exact_steps::ExactBegin;
+pub use fast_lane::FAST_LANE_MIN_POLYGONS;
 pub use follow::{PathCorridor, Repair};
 pub use landmarks::LANDMARK_MIN_POLYGONS;
 pub use merged::MERGED_SEARCH_MIN_POLYGONS;

@@ -263,3 +263,39 @@ fn a_sliced_search_is_answered_by_the_index_at_once() {
     }
     assert!(answered > 10, "only {answered} answered by the index");
 }
+
+/// The default: a query builds the index on first use on a mesh of at least
+/// `FAST_LANE_MIN_POLYGONS` polygons and answers from it (the same length as the
+/// search); a smaller mesh gets none unless prepared; a query with the fast lane off or
+/// with a node limit searches.
+#[test]
+fn large_meshes_get_the_index_on_first_use() {
+    let large = seeded_grid(21, 24, 24).build();
+    let small = seeded_grid(22, 8, 8).build();
+    assert!(large.polygon_count() >= navstar::FAST_LANE_MIN_POLYGONS);
+    assert!(small.polygon_count() < navstar::FAST_LANE_MIN_POLYGONS);
+    let (s, t) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(23.5, 0.0, 23.5));
+    let (u, w) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(7.5, 0.0, 7.5));
+    assert!(large.fast_lane_stats().is_none());
+    let domain = Domain::new(&large);
+    // `check` compares with a query whose fast lane is off (the search).
+    assert!(check(&large, &domain, s, t, "large, default"));
+    assert!(large.fast_lane_stats().is_some(), "built on first use");
+    let mut limited = Query::new(&large).with_max_nodes(1_000_000);
+    limited.find_path(s, t, &optimal()).unwrap();
+    assert_eq!(
+        limited.fast_lane_corners_seen(),
+        None,
+        "a node limit searches"
+    );
+    let mut query = Query::new(&small);
+    query.find_path(u, w, &optimal()).unwrap();
+    assert_eq!(query.fast_lane_corners_seen(), None);
+    assert!(
+        small.fast_lane_stats().is_none(),
+        "no index on a small mesh"
+    );
+    assert!(small.prepare_fast_lane());
+    let domain = Domain::new(&small);
+    assert!(check(&small, &domain, u, w, "small, prepared"));
+}

@@ -16,9 +16,11 @@ use crate::mesh::fast_lane::HubLabel;
 type Entry = Reverse<(u64, u32)>;
 
 /// The labels of every node of `graph`: `(start, entries)`, node `u` owning
-/// `entries[start[u]..start[u + 1]]`, sorted by hub.
-pub(super) fn build(graph: &Graph) -> (Vec<u32>, Vec<HubLabel>) {
+/// `entries[start[u]..start[u + 1]]`, sorted by hub; `None` as soon as there are more
+/// than `budget` entries in all (a graph whose labels would take too much memory).
+pub(super) fn build(graph: &Graph, budget: usize) -> Option<(Vec<u32>, Vec<HubLabel>)> {
     let n = graph.node_count();
+    let mut made = 0usize;
     let mut labels: Vec<Vec<HubLabel>> = vec![Vec::new(); n];
     // Per hub: the root's distance to it (from the root's labels), for the pruning.
     let mut root_to = vec![f64::INFINITY; n];
@@ -51,6 +53,10 @@ pub(super) fn build(graph: &Graph) -> (Vec<u32>, Vec<HubLabel>) {
                 toward: toward[u as usize],
                 distance: d,
             });
+            made += 1;
+            if made > budget {
+                return None;
+            }
             for (w, weight) in graph.edges(u) {
                 let nd = d + weight;
                 if nd < distance[w as usize] {
@@ -78,7 +84,7 @@ pub(super) fn build(graph: &Graph) -> (Vec<u32>, Vec<HubLabel>) {
         entries.extend_from_slice(l);
         start.push(entries.len() as u32);
     }
-    (start, entries)
+    Some((start, entries))
 }
 
 /// The shortest distance between nodes `u` and `v` by their labels, with the hub it

@@ -39,21 +39,47 @@ pub(crate) fn query_cone_limit(polygons: u32) -> usize {
     BUILD_CONES_PER_POLYGON * polygons as usize + 4096
 }
 
-/// The index of `mesh`: `None` for a mesh of several tiles or with off-mesh links, or
-/// when a sweep gave up.
-pub(crate) fn build(mesh: &MeshData) -> Option<FastLane> {
+/// Hub labels per polygon of the mesh the index may hold in all; a graph whose labels
+/// take more gets no index (the maze512 benchmark map's would take 388 per polygon and
+/// 250 MB, built in 10 s; the other benchmark maps take 44-86).
+const LABELS_PER_POLYGON: usize = 128;
+
+/// What an index may cost: `Unbounded` for [`NavMesh::prepare_fast_lane`] (the caller
+/// asked for it), `Default` for the build a query makes on first use, which gives up
+/// on meshes of more than [`DEFAULT_MAX_CORNERS`] corners before the costly part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Budget {
+    Unbounded,
+    Default,
+}
+
+/// The most corners of an index built on first use: its build grows with the corners
+/// times what each one sees (the benchmark maps: 912-2,423 corners in 0.02-0.11 s;
+/// maze512: 49,154 in 9.6 s).
+pub(crate) const DEFAULT_MAX_CORNERS: usize = 16_384;
+
+/// The index of `mesh` within `budget`: `None` for a mesh of several tiles or with
+/// off-mesh links, when a sweep gave up, or when the budget is exceeded.
+pub(crate) fn build(mesh: &MeshData, budget: Budget) -> Option<FastLane> {
     if mesh.tiles.len() != 1 || mesh.links.hop_count() != 0 {
         return None;
     }
     let coarse = mesh.coarse();
     let searched = coarse.map_or(mesh, |c| &c.mesh);
     let found = corners::find(searched);
+    if budget == Budget::Default && found.vertex.len() > DEFAULT_MAX_CORNERS {
+        return None;
+    }
     let mut sight = sight::Sight::default();
     let limit = query_cone_limit(searched.polygon_count());
     let graph = graph::build(searched, &found, &mut sight, limit).ok()?;
     let rank = order::hub_order(&graph);
     let graph = graph::renumbered(&graph, &rank);
-    let (label_start, labels) = labels::build(&graph);
+    let label_budget = match budget {
+        Budget::Unbounded => usize::MAX,
+        Budget::Default => LABELS_PER_POLYGON * mesh.polygon_count() as usize,
+    };
+    let (label_start, labels) = labels::build(&graph, label_budget)?;
     let n = found.vertex.len();
     let mut lane = FastLane {
         on_coarse: coarse.is_some(),
@@ -124,7 +150,7 @@ impl NavMesh {
     pub fn prepare_fast_lane(&self) -> bool {
         self.data()
             .fast_lane
-            .get_or_init(|| build(self.data()).map(Box::new))
+            .get_or_init(|| build(self.data(), Budget::Unbounded).map(Box::new))
             .is_some()
     }
 

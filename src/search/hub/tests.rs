@@ -103,8 +103,13 @@ proptest! {
         let graph = graph::build(data, &found, &mut sweeps, 1 << 20).expect("small mesh");
         let rank = order::hub_order(&graph);
         let graph = graph::renumbered(&graph, &rank);
-        let (start, entries) = labels::build(&graph);
+        let (start, entries) = labels::build(&graph, usize::MAX).unwrap();
         let n = graph.node_count();
+        // A budget below the labels' count gives none; at the count, the same labels.
+        if !entries.is_empty() {
+            prop_assert!(labels::build(&graph, entries.len() - 1).is_none());
+            prop_assert_eq!(labels::build(&graph, entries.len()).map(|l| l.1.len()), Some(entries.len()));
+        }
         let of = |u: usize| &entries[start[u] as usize..start[u + 1] as usize];
         let all: Vec<&[HubLabel]> = (0..n).map(of).collect();
         for u in 0..n {

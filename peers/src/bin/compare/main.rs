@@ -22,11 +22,14 @@
 //! in the ground plane. A failure is no path, or a partial one. `--worst K` lists each
 //! library's K queries furthest above the reference.
 //!
-//! navstar runs three times: the default options (`navstar`, `PathMode::Auto`: the
+//! navstar runs four times: the default options (`navstar`, `PathMode::Auto`: the
 //! exact mode on every mesh here, which all have equal area costs and no off-mesh
 //! links), the funnel mode (`navstar-funnel`, A* and the funnel), and the funnel mode
 //! with its search over the merged copy turned off (`navstar-whole`,
-//! `Query::set_merged_search(false)`). Detour runs twice: on the same polygons (cut to at most 6 corners where bigger), and
+//! `Query::set_merged_search(false)`), and the default options with the fast lane
+//! off (`navstar-search`, `Query::set_fast_lane(false)`: the exact search alone; the
+//! default row answers from the fast-lane index, built on first use on meshes of at
+//! least `FAST_LANE_MIN_POLYGONS` polygons). Detour runs twice: on the same polygons (cut to at most 6 corners where bigger), and
 //! on Recast-style merged polygons (`navstar_peers::merge`: neighbours joined while
 //! convex, at most 6 corners, as `rcBuildPolyMesh` does), the row `Detour-merged`. The
 //! column "expanded" gives the search nodes each query expanded (median / mean, from
@@ -219,6 +222,22 @@ fn main() -> ExitCode {
         });
         query.set_merged_search(true);
         notes.push(mode_comparison(&w.name, &navstar_funnel, &navstar));
+        // navstar's default options with the fast lane off: the exact search alone.
+        query.set_fast_lane(false);
+        let navstar_search = run(n, reps, |i| navstar_answer(&mut query, &w, i, &options));
+        query.set_fast_lane(true);
+        notes.push(match w.mesh.fast_lane_stats() {
+            Some(stats) => format!(
+                "{}: fast-lane index (built on first use): {} corners, {} edges, {} labels, {} bytes ({} per polygon)",
+                w.name,
+                stats.corners,
+                stats.edges,
+                stats.labels,
+                stats.bytes,
+                stats.bytes / (w.mesh.polygon_count() as usize).max(1)
+            ),
+            None => format!("{}: no fast-lane index (too small, or over the default budget)", w.name),
+        });
         let mut rows = vec![
             Row {
                 library: "navstar",
@@ -234,6 +253,11 @@ fn main() -> ExitCode {
                 library: "navstar-whole",
                 note: String::new(),
                 run: Some(navstar_whole),
+            },
+            Row {
+                library: "navstar-search",
+                note: String::new(),
+                run: Some(navstar_search),
             },
         ];
 
