@@ -65,13 +65,10 @@ impl Query {
         let original = std::mem::replace(&mut self.mesh, mesh.clone());
         let admits_all = self.admits_all.take();
         let landmarks = self.landmarks_on_copy();
-        // The copies get no fast-lane index: their searches run as before.
-        let fast_lane = std::mem::replace(&mut self.fast_lane.on, false);
         let answer = run(self);
         self.mesh = original;
         self.admits_all = admits_all;
         self.landmarks = landmarks;
-        self.fast_lane.on = fast_lane;
         answer
     }
 

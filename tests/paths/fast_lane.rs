@@ -299,3 +299,54 @@ fn large_meshes_get_the_index_on_first_use() {
     let domain = Domain::new(&small);
     assert!(check(&small, &domain, u, w, "small, prepared"));
 }
+
+/// With an agent radius the query searches the eroded copy, which gets its own index on
+/// first use when it is large enough and within the default budget (Iron Harvest at
+/// radius 0.5: a joined copy of some 3,500 polygons): every 10th scenario problem has
+/// the same status and length as the search on the copy with the fast lane off, and
+/// most are answered from the index.
+#[test]
+fn radius_queries_on_a_large_copy_equal_the_search() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
+    let file = std::path::Path::new(dir).join("scene_mp_2p_01.mesh");
+    let mesh = navstar::io::load_mesh_file(&file, &navstar::MeshOptions::default()).unwrap();
+    let text = std::fs::read_to_string(file.with_extension("mesh.scen")).unwrap();
+    let points: Vec<[f32; 4]> = text
+        .lines()
+        .skip(1)
+        .step_by(10)
+        .filter_map(|line| {
+            let n: Vec<f32> = line
+                .split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            // bucket, width, height, start x y, goal x y, optimum (the map name is no number)
+            (n.len() == 8).then(|| [n[3], n[4], n[5], n[6]])
+        })
+        .collect();
+    assert!(points.len() >= 150, "{} problems read", points.len());
+    let options = optimal().with_agent_radius(0.5);
+    let mut indexed = Query::new(&mesh);
+    let mut searched = Query::new(&mesh);
+    searched.set_fast_lane(false);
+    let up = mesh.up_axis();
+    let mut answered = 0;
+    for (k, &[sx, sy, gx, gy]) in points.iter().enumerate() {
+        let place = |x: f32, y: f32| up.place(glam::Vec2::new(x, y), 0.0);
+        let (s, t) = (place(sx, sy), place(gx, gy));
+        let with = indexed.find_path_vec(s, t, &options).unwrap();
+        answered += usize::from(indexed.fast_lane_corners_seen().is_some());
+        let without = searched.find_path_vec(s, t, &options).unwrap();
+        assert_eq!(with.status, without.status, "problem {k}: {s} -> {t}");
+        let (a, b) = (f64::from(with.length()), f64::from(without.length()));
+        assert!(
+            (a - b).abs() <= 1e-4 * b.max(1.0),
+            "problem {k}: {s} -> {t}: {a} vs {b}"
+        );
+    }
+    assert!(
+        answered > points.len() / 3,
+        "{answered} of {} answered from the copy's index",
+        points.len()
+    );
+}

@@ -192,6 +192,9 @@ fn landmarks_are_on_by_default_from_the_size_on_and_can_be_turned_off() {
     let large = big_u(250);
     assert!(large.polygon_count() >= LANDMARK_MIN_POLYGONS);
     let mut on = Query::new(&large);
+    // The searches build and use the table: the fast lane, which answers without one,
+    // is off in this test.
+    on.set_fast_lane(false);
     assert!(on.landmarks());
     let with = on.find_path_vec(ends.0, ends.1, &exact).unwrap();
     assert!(large.landmark_bytes() > 0);
@@ -201,6 +204,7 @@ fn landmarks_are_on_by_default_from_the_size_on_and_can_be_turned_off() {
     // Turned off on another mesh of the same shape: no table, the same answers.
     let same = big_u(250);
     let mut off = Query::new(&same);
+    off.set_fast_lane(false);
     off.set_landmarks(false);
     assert!(!off.landmarks());
     let without = off.find_path_vec(ends.0, ends.1, &exact).unwrap();

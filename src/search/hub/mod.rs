@@ -11,7 +11,8 @@
 //! sweeps; the walkable region, and so every answer, is the same), for a plain mesh of
 //! one tile without off-mesh links. It depends on the geometry only; a query uses it
 //! only where it gives the exact mode's own answer: the filter admits every polygon, no
-//! agent radius (an eroded mesh has no index), and the two ends not in sight of each
+//! node limit (an agent radius searches the eroded copy, which gets an index of its
+//! own), and the two ends not in sight of each
 //! other (the caller answers that with the segment). Otherwise, or when it finds no
 //! way, the exact search runs as before.
 
@@ -120,11 +121,14 @@ pub struct FastLaneStats {
 
 impl NavMesh {
     /// Builds the mesh's fast-lane index for the exact mode, if it has none yet, and
-    /// tells whether it has one. Queries ([`crate::Query`]) then answer exact-mode paths
-    /// (and the default [`crate::PathMode::Auto`] where it runs the exact mode) from
-    /// the index when their filter admits every polygon and no agent radius is set,
-    /// with the same lengths as the exact search; [`crate::Query::set_fast_lane`] turns
-    /// that off per query. A mesh of several tiles (a world's snapshot) or with
+    /// tells whether it has one, with no limit on its size (a query builds one on first
+    /// use on meshes of at least [`crate::FAST_LANE_MIN_POLYGONS`] polygons, within a
+    /// budget: see [`crate::Query::set_fast_lane`]). Queries ([`crate::Query`]) then
+    /// answer exact-mode paths (and the default [`crate::PathMode::Auto`] where it runs
+    /// the exact mode) from the index when their filter admits every polygon and they
+    /// have no node limit, with the same lengths as the exact search (an agent radius
+    /// searches an eroded copy, which gets its own index on first use);
+    /// [`crate::Query::set_fast_lane`] turns that off per query. A mesh of several tiles (a world's snapshot) or with
     /// off-mesh links gets none. The index depends on the geometry only, so flag
     /// changes never make it wrong (a query whose filter refuses a polygon searches as
     /// before). Build time grows with the corners times what each sees; memory: see
