@@ -15,10 +15,19 @@
 
 use std::collections::HashMap;
 
-use super::landmarks::Change;
 use super::state::State;
 use super::tile::Tile;
 use crate::mesh::{MeshData, NavMesh};
+
+/// Whether a change may add walkable ground.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Change {
+    /// Tiles removed or carved: only ground taken away.
+    Shrinks,
+    /// Tiles added or replaced, obstacles moved or removed: the tables are kept when
+    /// the world's ground still lies within the ground they were measured on.
+    MayGrow,
+}
 
 /// What meshes of the same ground share: polygon and vertex counts and the bits of the
 /// low corner of their bounds.

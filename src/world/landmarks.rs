@@ -14,20 +14,11 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use super::World;
+pub(super) use super::landmark_ground::Change;
 use super::landmark_ground::Reference;
 use super::state::State;
 use crate::mesh::landmarks::UnknownChunks;
 use crate::mesh::{Landmarks, MeshData};
-
-/// Whether a change may add walkable ground.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Change {
-    /// Tiles removed or carved: only ground taken away.
-    Shrinks,
-    /// Tiles added or replaced, obstacles moved or removed: the tables are kept when
-    /// the world's ground still lies within the ground they were measured on.
-    MayGrow,
-}
 
 /// The chunks of one tile slot of a layer that say which slots, corners, positions and
 /// portals it has (what a row of the table was measured for).
