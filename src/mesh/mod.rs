@@ -20,12 +20,15 @@ mod cut;
 pub(crate) mod draft;
 mod fan;
 pub(crate) mod fast_lane;
+mod flags;
 mod grid;
+mod input;
 mod interpolate;
 pub(crate) mod landmarks;
 mod links;
 mod locate;
 mod locate_patch;
+mod mesh_data;
 mod obstacle;
 mod partition;
 mod partition_cdt;
@@ -38,7 +41,6 @@ mod tiled;
 mod walk;
 
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 use glam::{Vec2, Vec3};
@@ -52,6 +54,7 @@ pub(crate) use coarse::CoarseMesh;
 pub use cut::{CutTile, MAX_CUT_TILES, TileCut};
 pub(crate) use fan::Fans;
 pub use grid::TileGrid;
+pub use input::MeshInput;
 pub(crate) use landmarks::{GoalBounds, Landmarks};
 pub use links::OffMeshLink;
 pub(crate) use links::{LinkHop, Links, validate as validate_link};
@@ -67,9 +70,9 @@ pub(crate) use tile_view::TileView;
 pub(crate) use tiled::{ElementTables, TileInfo, Tiled};
 pub(crate) use walk::WalkEnd;
 
-use crate::error::{MeshError, QueryError};
+use crate::error::MeshError;
 use crate::filter::QueryFilter;
-use crate::geometry::{Aabb, UpAxis, closest_point_on_triangle};
+use crate::geometry::{Aabb, UpAxis};
 use crate::sync::{AtomicU32, AtomicU64};
 
 /// [`MeshData::neighbours`] of a polygon edge that has no neighbour (a wall).
@@ -157,75 +160,6 @@ pub(crate) struct MeshData {
     /// The radius the mesh was baked for and its eroded copies for larger agents (see
     /// [`clearance`]).
     pub clearance: Clearance,
-}
-
-/// Everything a mesh is built from. `MeshInput::new(vertices, indices)` describes a
-/// triangle mesh with default areas and flags and no links; set the other fields to
-/// change that.
-// Serialize only: the arrays are borrowed, so a deserializer has nowhere to put them.
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[derive(Debug, Clone, Copy, Default)]
-#[non_exhaustive]
-pub struct MeshInput<'a> {
-    /// World positions.
-    pub vertices: &'a [Vec3],
-    /// The corners of all polygons, polygon after polygon.
-    pub indices: &'a [u32],
-    /// The number of corners of each polygon (each at least 3), or `None` for triangles.
-    pub polygon_sizes: Option<&'a [u32]>,
-    /// The area id of each polygon (below [`crate::MAX_AREAS`]), or `None` for area 0
-    /// everywhere.
-    pub areas: Option<&'a [u8]>,
-    /// The initial flags of each polygon, or `None` for [`crate::DEFAULT_FLAGS`]
-    /// everywhere.
-    pub flags: Option<&'a [u32]>,
-    /// Off-mesh links.
-    pub links: &'a [OffMeshLink],
-}
-
-impl<'a> MeshInput<'a> {
-    /// A triangle mesh: three indices per triangle, default areas and flags, no links.
-    #[must_use]
-    pub fn new(vertices: &'a [Vec3], indices: &'a [u32]) -> MeshInput<'a> {
-        MeshInput {
-            vertices,
-            indices,
-            ..Default::default()
-        }
-    }
-
-    /// Polygons of the given sizes instead of triangles.
-    #[must_use]
-    pub fn with_polygon_sizes(self, polygon_sizes: &'a [u32]) -> Self {
-        MeshInput {
-            polygon_sizes: Some(polygon_sizes),
-            ..self
-        }
-    }
-
-    /// An area id per polygon.
-    #[must_use]
-    pub fn with_areas(self, areas: &'a [u8]) -> Self {
-        MeshInput {
-            areas: Some(areas),
-            ..self
-        }
-    }
-
-    /// Initial flags per polygon.
-    #[must_use]
-    pub fn with_flags(self, flags: &'a [u32]) -> Self {
-        MeshInput {
-            flags: Some(flags),
-            ..self
-        }
-    }
-
-    /// Off-mesh links.
-    #[must_use]
-    pub fn with_links(self, links: &'a [OffMeshLink]) -> Self {
-        MeshInput { links, ..self }
-    }
 }
 
 /// The answer of a nearest-point query.
@@ -618,88 +552,6 @@ impl NavMesh {
         self.data.areas[polygon as usize]
     }
 
-    /// The current flags of `polygon`.
-    ///
-    /// # Panics
-    /// If `polygon` is not a polygon of the mesh (`polygon >= polygon_count()` for a mesh
-    /// built from arrays).
-    #[must_use]
-    pub fn polygon_flags(&self, polygon: u32) -> u32 {
-        self.expect_polygon(polygon);
-        self.data.flags[polygon as usize].load(Ordering::Relaxed)
-    }
-
-    /// Changes the flags of `polygon` (a door closes: clear the bit your filters
-    /// include). Safe while other threads query the mesh: no lock is taken, and each
-    /// query sees the old or the new flags of every polygon, never a mix of bits. A change
-    /// is seen by all clones of this mesh. Returns the previous flags.
-    ///
-    /// # Errors
-    /// [`QueryError::IndexOutOfRange`] when `polygon >= polygon_count()`.
-    ///
-    /// # Example
-    /// ```
-    /// # use navstar::{glam::Vec3, MeshOptions, NavMesh};
-    /// # let v = |x: f32, z: f32| Vec3::new(x, 0.0, z);
-    /// # let vertices = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(3.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(2.0, 1.0), v(3.0, 1.0)];
-    /// # let indices = [0, 1, 5, 4, /**/ 1, 2, 6, 5, /**/ 2, 3, 7, 6];
-    /// # let mesh = NavMesh::from_polygons(&vertices, &indices, &[4, 4, 4], &MeshOptions::default())?;
-    /// // `mesh`: three unit squares in a row along x, polygons 0, 1, 2 (y up).
-    /// use navstar::{PathOptions, PathStatus, Query};
-    ///
-    /// let (start, goal) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(2.5, 0.0, 0.5));
-    /// let mut query = Query::new(&mesh);
-    /// // The middle square is a door; close it (the default filter refuses flags 0).
-    /// assert_eq!(mesh.set_polygon_flags(1, 0)?, navstar::DEFAULT_FLAGS);
-    /// let path = query.find_path(start, goal, &PathOptions::default())?;
-    /// assert_eq!(path.status, PathStatus::Partial);
-    /// assert_eq!(path.corners.last(), Some(&Vec3::new(1.0, 0.0, 0.5)));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_polygon_flags(&self, polygon: u32, flags: u32) -> Result<u32, QueryError> {
-        let slot = self.data.flag_cell(polygon)?;
-        let previous = slot.swap(flags, Ordering::Relaxed);
-        self.data.flags_generation.fetch_add(1, Ordering::Release);
-        Ok(previous)
-    }
-
-    /// Number of off-mesh links.
-    #[must_use]
-    pub fn link_count(&self) -> u32 {
-        self.data.links.count()
-    }
-
-    /// The current flags of off-mesh link `link`.
-    ///
-    /// # Panics
-    /// If `link >= link_count()`.
-    #[must_use]
-    pub fn link_flags(&self, link: u32) -> u32 {
-        self.data.links.flags(link)
-    }
-
-    /// Changes the flags of off-mesh link `link`, with the same guarantees as
-    /// [`NavMesh::set_polygon_flags`]. Returns the previous flags.
-    ///
-    /// # Errors
-    /// [`QueryError::IndexOutOfRange`] when `link >= link_count()`.
-    pub fn set_link_flags(&self, link: u32, flags: u32) -> Result<u32, QueryError> {
-        let count = self.link_count();
-        let slot = self
-            .data
-            .links
-            .flags
-            .get(link as usize)
-            .ok_or(QueryError::IndexOutOfRange {
-                what: "link",
-                index: link,
-                count,
-            })?;
-        let previous = slot.swap(flags, Ordering::Relaxed);
-        self.data.flags_generation.fetch_add(1, Ordering::Release);
-        Ok(previous)
-    }
-
     /// The point of the mesh nearest to `point` (3D distance) within `max_distance`
     /// world units, among the polygons `filter` admits (every polygon, whatever its
     /// flags, for `None`); `None` when no such polygon is that close. Logarithmic in the
@@ -780,130 +632,5 @@ pub(crate) fn next_in(range: Range<usize>, slot: usize) -> usize {
         range.start
     } else {
         slot + 1
-    }
-}
-
-impl MeshData {
-    /// The number of polygons (of all tiles).
-    #[inline]
-    pub fn polygon_count(&self) -> u32 {
-        self.tiles.iter().map(|t| t.polygon_count).sum()
-    }
-
-    /// The number of vertices (of all tiles).
-    pub fn vertex_count(&self) -> u32 {
-        self.tiles.iter().map(|t| t.vertex_count).sum()
-    }
-
-    /// The current flags of `polygon` (one relaxed atomic load).
-    #[inline]
-    pub fn flags_of(&self, polygon: u32) -> u32 {
-        self.flags[polygon as usize].load(Ordering::Relaxed)
-    }
-
-    /// A number that changes whenever a polygon's flags change (read it before
-    /// scanning the flags, so that a change during the scan shows as a new number).
-    pub fn flags_generation(&self) -> u64 {
-        self.flags_generation.load(Ordering::Acquire)
-    }
-
-    /// Whether `admits` accepts the flags of every polygon.
-    pub fn admits_all(&self, admits: impl Fn(u32) -> bool) -> bool {
-        self.flags.iter().all(|f| admits(f.load(Ordering::Relaxed)))
-    }
-
-    /// The flags of `polygon`; an error when the mesh has no such polygon.
-    fn flag_cell(&self, polygon: u32) -> Result<&AtomicU32, QueryError> {
-        self.check_polygon(polygon)?;
-        Ok(&self.flags[polygon as usize])
-    }
-
-    /// The corner slots of `polygon`.
-    #[inline]
-    pub fn corner_range(&self, polygon: u32) -> Range<usize> {
-        let p = polygon as usize;
-        self.poly_start[p] as usize..self.poly_start[p + 1] as usize
-    }
-
-    /// The corner slot after `slot` in `polygon` (which owns it), wrapping round from
-    /// the last corner to the first.
-    #[inline]
-    pub fn next_slot(&self, polygon: u32, slot: usize) -> usize {
-        next_in(self.corner_range(polygon), slot)
-    }
-
-    /// The edge of corner slot `slot` of `polygon` (which owns it): its corner and the
-    /// next one, as vertex indices, counter-clockwise. Its neighbour is
-    /// `neighbours[slot]`.
-    #[inline]
-    pub fn edge(&self, polygon: u32, slot: usize) -> (u32, u32) {
-        (
-            self.corners[slot],
-            self.corners[self.next_slot(polygon, slot)],
-        )
-    }
-
-    /// The surface of a polygon is the fan of triangles from its first corner; for a
-    /// planar polygon that is the polygon itself.
-    pub fn closest_point_on_polygon(&self, polygon: u32, p: Vec3) -> Vec3 {
-        let corners = &self.corners[self.corner_range(polygon)];
-        let v0 = self.vertices[corners[0] as usize];
-        let mut best = v0;
-        let mut best_d = f32::INFINITY;
-        for pair in corners[1..].windows(2) {
-            let q = closest_point_on_triangle(
-                p,
-                v0,
-                self.vertices[pair[0] as usize],
-                self.vertices[pair[1] as usize],
-            );
-            let d = q.distance_squared(p);
-            if d < best_d {
-                best_d = d;
-                best = q;
-            }
-        }
-        best
-    }
-
-    /// Nearest point among the polygons for which `accept` holds.
-    pub fn nearest_point(
-        &self,
-        p: Vec3,
-        max_distance: f32,
-        accept: impl Fn(u32) -> bool,
-    ) -> Option<NearestPoint> {
-        let limit = if max_distance.is_finite() {
-            max_distance * max_distance
-        } else {
-            f32::INFINITY
-        };
-        self.nearest_polygon(p, limit, |poly| {
-            if accept(poly) {
-                Some(self.closest_point_on_polygon(poly, p))
-            } else {
-                None
-            }
-        })
-        .map(|(polygon, point, _)| NearestPoint {
-            polygon,
-            point,
-            // In f64: the squared f32 distance overflows beyond about 1.8e19.
-            distance: point.as_dvec3().distance(p.as_dvec3()) as f32,
-        })
-        // The squared limit bounds nothing beyond about 1.8e19 (infinite in f32) and
-        // admits too much below about 1e-19 (a tiny distance squared is 0): check the
-        // distance itself.
-        .filter(|n| !max_distance.is_finite() || n.distance <= max_distance)
-    }
-
-    /// The portal from corner slot `slot` of a polygon, as `(left, right)` vertex indices
-    /// seen when walking out of the polygon through it (precomputed at build; see
-    /// `build::topology::portal_of_slot`). `polygon` must own `slot`.
-    #[inline]
-    pub fn portal_vertices(&self, polygon: u32, slot: usize) -> (u32, u32) {
-        debug_assert!(self.corner_range(polygon).contains(&slot));
-        let [left, right] = self.portals[slot];
-        (left, right)
     }
 }
