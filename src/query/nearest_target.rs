@@ -2,7 +2,8 @@
 
 use glam::Vec3;
 
-use super::{Path, PathMode, PathOptions, PathStatus, Query, search_request};
+use super::route::search_request;
+use super::{Path, PathMode, PathOptions, PathStatus, Query};
 use crate::corridor::path_length;
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{Fans, NearestPoint};

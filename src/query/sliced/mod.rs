@@ -37,8 +37,9 @@ mod radius;
 
 use super::exact_steps::{ExactBegin, ExactOn};
 use super::merged::CorridorPass;
+use super::route::{route_target, search_request};
 use super::stats::SearchStats;
-use super::{AdmitsAll, PathOptions, PathStatus, Query, route_target, search_request};
+use super::{AdmitsAll, PathOptions, PathStatus, Query};
 use crate::corridor::{CorridorStep, PathBuffer};
 use crate::error::{Endpoint, QueryError};
 use crate::mesh::{MeshData, NavMesh, NearestPoint};

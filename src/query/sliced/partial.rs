@@ -5,7 +5,7 @@ use crate::corridor::{PullRequest, pull_corridor, walked_cost};
 use crate::mesh::MeshData;
 use crate::query::Query;
 use crate::query::merged::{CorridorPass, coarse_request, coarse_target, within_request};
-use crate::query::search_request;
+use crate::query::route::search_request;
 use crate::search::astar::SearchOutcome;
 
 impl Query {
