@@ -83,8 +83,14 @@ impl Query {
     ) -> Result<PathStatus, QueryError> {
         let (eroded, moved) = self.agent_search_setup(goal, options, erosion)?;
         let inner = eroded_options(options);
+        // A joined copy's corridor is walked again across the original polygons below:
+        // the exact mode need not walk it on the copy.
+        let ends_only = eroded.joined.is_some();
         let status = self.on_mesh(eroded.search_mesh(), |query| {
-            query.path_between(start, goal, &inner)
+            query.corridor_ends_only = ends_only;
+            let status = query.path_between(start, goal, &inner);
+            query.corridor_ends_only = false;
+            status
         })?;
         let status = if self.corridor_from_eroded(&eroded) {
             status

@@ -48,16 +48,17 @@ impl Query {
             let area = mesh.areas[start.polygon as usize];
             self.path.straight(start.point, target.point, area);
             self.cost = walked_cost(mesh, &self.path.corners, filter);
-            self.corridor_from_corners(mesh, start.polygon, |p| filter.admits(mesh.flags_of(p)));
+            let passable = |p| filter.admits(mesh.flags_of(p));
+            self.corridor_of_path(mesh, start.polygon, Some(target.polygon), passable);
             return ExactBegin::Answered;
         }
         if self.fast_lane_path(mesh, start, target, filter) {
-            self.exact_path_found(mesh, start.polygon, filter);
+            self.exact_path_found(mesh, start.polygon, Some(target.polygon), filter);
             return ExactBegin::Answered;
         }
         match self.begin_exact(mesh, start, target, filter) {
             (ExactStep::Found, _) => {
-                self.exact_path_found(mesh, start.polygon, filter);
+                self.exact_path_found(mesh, start.polygon, Some(target.polygon), filter);
                 ExactBegin::Answered
             }
             (ExactStep::NotFound, _) => ExactBegin::Fallback,
@@ -67,16 +68,19 @@ impl Query {
 
     /// Completes the exact search's corners in `self.path` (their flags, from the
     /// start's polygon), its cost, and its corridor (the polygons the corners cross,
-    /// [`Query::corridor_from_corners`]).
+    /// [`Query::corridor_of_path`]; `end_polygon` holds the last corner when known: the
+    /// target's, for a path that reached it).
     pub(super) fn exact_path_found(
         &mut self,
         mesh: &MeshData,
         start_polygon: u32,
+        end_polygon: Option<u32>,
         filter: &QueryFilter,
     ) {
         self.path.flag_plain_corners(mesh, start_polygon);
         self.cost = walked_cost(mesh, &self.path.corners, filter);
-        self.corridor_from_corners(mesh, start_polygon, |p| filter.admits(mesh.flags_of(p)));
+        let passable = |p| filter.admits(mesh.flags_of(p));
+        self.corridor_of_path(mesh, start_polygon, end_polygon, passable);
     }
 
     /// Begins the exact search from `start` to `target` (snapped, on `mesh`, this

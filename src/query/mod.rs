@@ -106,6 +106,11 @@ pub struct Query {
     pub(super) tighten: tighten::Tighten,
     /// Whether the exact mode answers from the mesh's fast-lane index, and its scratch.
     pub(super) fast_lane: fast_lane::FastLaneUse,
+    /// Whether the exact mode's answers on this query's mesh need only their corridor's
+    /// two end polygons ([`Query::corridor_of_path`]): set while a radius query runs on
+    /// an eroded joined copy, whose corridor is walked again across the original
+    /// polygons afterwards (`query/eroded_corridor.rs`).
+    pub(super) corridor_ends_only: bool,
 }
 
 /// Whether a filter with these flag masks admitted every polygon when the mesh's flags
@@ -192,6 +197,7 @@ impl Query {
             sliced: sliced::Sliced::default(),
             tighten: tighten::Tighten::default(),
             fast_lane: fast_lane::FastLaneUse::default(),
+            corridor_ends_only: false,
         })
     }
 

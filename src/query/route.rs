@@ -47,7 +47,7 @@ impl Query {
                 ExactBegin::Fallback => false,
                 ExactBegin::Searching(on) => {
                     self.advance_exact(mesh, on, u32::MAX).0 == ExactStep::Found && {
-                        self.exact_path_found(mesh, start.polygon, filter);
+                        self.exact_path_found(mesh, start.polygon, Some(target.polygon), filter);
                         true
                     }
                 }

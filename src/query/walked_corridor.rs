@@ -39,6 +39,35 @@ enum Turn {
 }
 
 impl Query {
+    /// Sets `self.corridor` for the path in `self.path.corners` as
+    /// [`Query::corridor_from_corners`] does, except while only the corridor's ends are
+    /// needed (`corridor_ends_only`) and the path is known to end in `end_polygon`: the
+    /// corridor is then the start's and the end's polygons alone, not neighbours (the
+    /// caller walks the path again over other polygons). False when the walk fails.
+    pub(super) fn corridor_of_path(
+        &mut self,
+        mesh: &MeshData,
+        start_polygon: u32,
+        end_polygon: Option<u32>,
+        passable: impl Fn(u32) -> bool,
+    ) -> bool {
+        match end_polygon.filter(|_| self.corridor_ends_only) {
+            Some(end) => {
+                self.corridor.clear();
+                for polygon in [start_polygon, end] {
+                    if self.corridor.last().is_none_or(|s| s.polygon != polygon) {
+                        self.corridor.push(CorridorStep {
+                            polygon,
+                            exit: LAST_STEP,
+                        });
+                    }
+                }
+                true
+            }
+            None => self.corridor_from_corners(mesh, start_polygon, passable),
+        }
+    }
+
     /// Sets `self.corridor` to the polygons that the path in `self.path.corners` crosses,
     /// walked over `mesh` (this query's mesh) from `start_polygon` (which holds the
     /// first corner) through polygons `passable` admits, and links its exits. False

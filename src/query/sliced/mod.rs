@@ -496,7 +496,12 @@ impl Query {
                 ExactStep::InProgress => {}
                 ExactStep::Found => {
                     let filter = &state.options.filter;
-                    query.exact_path_found(data, state.start.polygon, filter);
+                    query.exact_path_found(
+                        data,
+                        state.start.polygon,
+                        Some(state.target.polygon),
+                        filter,
+                    );
                     state.stage = Stage::Answered(Ok(state.final_status(state.status)));
                 }
                 ExactStep::NotFound => query.begin_default(data, state),
@@ -514,7 +519,8 @@ impl Query {
             }
             self.on_sliced(&mut state, |query, state, mesh| {
                 query.partial_exact(mesh, on);
-                query.exact_path_found(mesh, state.start.polygon, &state.options.filter);
+                let filter = &state.options.filter;
+                query.exact_path_found(mesh, state.start.polygon, None, filter);
             });
             state.stage = Stage::Answered(Ok(PathStatus::Partial));
         }
@@ -563,7 +569,13 @@ impl Query {
         } else {
             self.landmarks
         };
+        // On a joined copy, the corridor is walked again across the original polygons.
+        self.corridor_ends_only = state
+            .radius
+            .as_ref()
+            .is_some_and(radius::RadiusSlice::on_joined_copy);
         let answer = work(self, state, mesh.data());
+        self.corridor_ends_only = false;
         self.landmarks = landmarks;
         self.swap_sliced(state);
         state.runs = self.search.runs();

@@ -44,6 +44,14 @@ enum RadiusStage {
     OnPieces,
 }
 
+impl RadiusSlice {
+    /// Whether the search runs on the eroded mesh's joined copy, whose corridor is
+    /// walked again across the original polygons once it has answered.
+    pub(super) fn on_joined_copy(&self) -> bool {
+        self.stage == RadiusStage::Searching && self.eroded.joined.is_some()
+    }
+}
+
 impl Query {
     /// [`Query::begin_path`] for an agent whose radius exceeds the baked one by
     /// `erosion > 0` (`options` validated): the search begun on the eroded mesh with the
