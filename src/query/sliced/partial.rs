@@ -1,6 +1,7 @@
 //! The path to the best node so far of a default-mode sliced search finished early.
 
-use super::{SlicedState, target_of};
+use super::SlicedState;
+use super::steps::target_of;
 use crate::corridor::{PullRequest, pull_corridor, walked_cost};
 use crate::mesh::MeshData;
 use crate::query::Query;
