@@ -35,9 +35,14 @@
 //! column "expanded" gives the search nodes each query expanded (median / mean, from
 //! the warm-up pass): navstar's `Query::last_search_stats().expanded`, Detour's node
 //! pool count after `findPath` (every polygon it visited); Polyanya's crate reports none.
+//!
+//! Last, a second table gives navstar's throughput with the default options: queries
+//! per second with one `Query` per thread on every core against one thread, the mesh
+//! shared (`throughput.rs`; `--reps` passes over the queries).
 
 #![forbid(unsafe_code)]
 
+mod throughput;
 mod timing;
 mod workload;
 
@@ -194,6 +199,7 @@ fn main() -> ExitCode {
     );
     println!("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut notes = Vec::new();
+    let mut throughputs = Vec::new();
     for input in &inputs {
         let w = match workload(input, max_queries, seed) {
             Ok(w) => w,
@@ -226,6 +232,7 @@ fn main() -> ExitCode {
         query.set_fast_lane(false);
         let navstar_search = run(n, reps, |i| navstar_answer(&mut query, &w, i, &options));
         query.set_fast_lane(true);
+        throughputs.push(throughput::throughput(&w, &options, reps).row(&w.name));
         notes.push(match w.mesh.fast_lane_stats() {
             Some(stats) => format!(
                 "{}: fast-lane index (built on first use): {} corners, {} edges, {} labels, {} bytes ({} per polygon)",
@@ -440,6 +447,15 @@ fn main() -> ExitCode {
     println!();
     for note in notes {
         println!("- {note}");
+    }
+    println!();
+    println!(
+        "Throughput of navstar's default options, one query per thread on every core against one thread:"
+    );
+    println!();
+    println!("{}", throughput::HEADER);
+    for row in throughputs {
+        println!("{row}");
     }
     ExitCode::SUCCESS
 }
