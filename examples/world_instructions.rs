@@ -5,9 +5,11 @@
 //! alone. Prints the nodes expanded and the summed ground length, so that two runs can be
 //! checked to have searched the same.
 //!
-//! Run: `cargo run --release --example world_instructions -- MAP SCEN piece|world
-//! funnel|exact [TILE_SIDE [COUNT]]` (tile side 64, 100 problems spread over the
-//! scenario). Under callgrind:
+//! Run: `cargo run --release --example world_instructions -- MAP SCEN
+//! piece|world|world-new|world-bare funnel|exact [TILE_SIDE [COUNT]]` (tile side 64, 100
+//! problems spread over the scenario). `world` has tables built on the whole world,
+//! `world-new` tables built with the middle tile of the cut left out, added after (new
+//! ground, which caps the bounds near it), `world-bare` none. Under callgrind:
 //! `valgrind --tool=callgrind --toggle-collect='*find_path*'
 //! target/release/examples/world_instructions MAP SCEN world exact`.
 
@@ -31,26 +33,50 @@ fn endpoints(problem: &ScenarioProblem) -> (Vec3, Vec3) {
     }
 }
 
-/// The snapshot of a world of `mesh` cut into tiles of side `side`, with its landmark
-/// tables.
-fn world_of(mesh: &NavMesh, side: f32) -> Result<NavMesh, Box<dyn Error>> {
+/// Which landmark tables a world gets (see the usage line).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tables {
+    /// Built on the whole world.
+    Whole,
+    /// Built with the middle tile of the cut left out, which is added after as new
+    /// ground.
+    NewGround,
+    /// None.
+    Bare,
+}
+
+/// The snapshot of a world of `mesh` cut into tiles of side `side`, with the landmark
+/// tables `tables` says.
+fn world_of(mesh: &NavMesh, side: f32, tables: Tables) -> Result<NavMesh, Box<dyn Error>> {
     let cut = mesh.cut_into_tiles(side)?;
     let options = WorldOptions::default()
         .with_up_axis(mesh.up_axis())
         .with_max_tiles(1024);
     let world = World::new(&options)?;
-    for tile in &cut.tiles {
-        world.add_tile(&tile.mesh)?;
+    let middle = cut.tiles.len() / 2;
+    let late = |i: usize| tables == Tables::NewGround && i == middle;
+    for (i, tile) in cut.tiles.iter().enumerate() {
+        if !late(i) {
+            world.add_tile(&tile.mesh)?;
+        }
     }
-    if !world.prepare_landmarks() {
+    if tables != Tables::Bare && !world.prepare_landmarks() {
         return Err("the world's landmark tables were not built".into());
+    }
+    for (i, tile) in cut.tiles.iter().enumerate() {
+        if late(i) {
+            world.add_tile(&tile.mesh)?;
+        }
+    }
+    if tables != Tables::Bare && world.landmark_bytes() == 0 {
+        return Err("the world dropped its landmark tables".into());
     }
     Ok(world.snapshot())
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "MAP SCEN piece|world funnel|exact [TILE_SIDE [COUNT]]";
+    let usage = "MAP SCEN piece|world|world-new|world-bare funnel|exact [TILE_SIDE [COUNT]]";
     let [map, scen, side_name, mode_name, rest @ ..] = args.as_slice() else {
         return Err(usage.into());
     };
@@ -67,7 +93,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             piece.prepare_landmarks();
             piece
         }
-        "world" => world_of(&piece, tile_side)?,
+        "world" => world_of(&piece, tile_side, Tables::Whole)?,
+        "world-new" => world_of(&piece, tile_side, Tables::NewGround)?,
+        "world-bare" => world_of(&piece, tile_side, Tables::Bare)?,
         _ => return Err(usage.into()),
     };
     let problems = parse_scenario(BufReader::new(File::open(scen)?))?;

@@ -24,10 +24,9 @@
 //!   may be refused (`NAVSTAR_ERROR_INVALID_ARGUMENT`, "must not overlap"), and then
 //!   the world is unchanged;
 //! * `navstar_world_prepare_landmarks` succeeds (and refuses a NULL world by name); on
-//!   every snapshot, before and after it and after later changes (removals keep the
-//!   tables, additions keep them when they bring back ground of the build and drop
-//!   them otherwise), a path's length with the landmark tables is the length without
-//!   them;
+//!   every snapshot, before and after it and after later changes (removals and
+//!   additions keep the tables; new ground caps their bounds near it), a path's length
+//!   with the landmark tables is the length without them;
 //! * `navstar_world_add_mesh_tiles` with a tile's mesh cut at a fuzzed size gives as many
 //!   tiles as `NavMesh::cut_into_tiles` in Rust, with their polygon counts; it adds
 //!   nothing (and writes nothing) when the references do not fit, when the size is not

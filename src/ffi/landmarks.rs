@@ -45,11 +45,13 @@ pub unsafe extern "C" fn navstar_mesh_prepare_landmarks(
 /// changes that bring that ground back (a tile removed and added back, in whatever slot,
 /// a tile replaced by an equal mesh, an obstacle added after the build moved or
 /// removed). Ground they never saw (a tile that was not in the world at the build, an
-/// obstacle present at the build moved or removed) drops them: call this again then
-/// (prepare on the whole world, then stream tiles out and in). It builds without the
-/// world's writer lock (tile changes and queries go on meanwhile; about 0.1-0.5 s per
-/// few thousand polygons); if ground the build did not see was added meanwhile, the
-/// tables are thrown away and `out_has_table` is 0: call it again. Snapshots taken before this call stay without tables: queries use the
+/// obstacle present at the build moved or removed) keeps them too, every bound towards a
+/// goal capped at the goal's distance to the tiles holding that ground; they are dropped
+/// when the tiles without bounds (new ones, and those stitched again to them) hold more
+/// than a tenth of the world's corners, or more than 64 tiles hold new ground: call this again then (prepare on the whole world,
+/// then stream tiles out and in). It builds without the world's writer lock (tile
+/// changes and queries go on meanwhile; about 0.1-0.5 s per few thousand polygons);
+/// ground added meanwhile caps the new tables the same way. Snapshots taken before this call stay without tables: queries use the
 /// tables on snapshots taken after it (`navstar_world_snapshot`).
 ///
 /// * `out_has_table` (out, optional): 1 when the world has tables now, 0 when it gets

@@ -152,6 +152,8 @@ pub(crate) fn build(mesh: &MeshData) -> Option<Landmarks> {
         end_hi: Arc::from(end_hi),
         points,
         slack,
+        new_ground: Arc::from([]),
+        border: Arc::from([]),
     })
 }
 

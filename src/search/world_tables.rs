@@ -23,16 +23,21 @@ impl World {
     /// The tiles a change touches, and the neighbours stitched again, get no bound from
     /// the table until they are stitched as they were at the build (the tile and its
     /// neighbours back as they were, in their slots), when they get their bounds back;
-    /// the rest keep theirs. A change that adds ground the tables do not know (a tile
-    /// that was not in the world at the build, an obstacle present then moved or
-    /// removed)
-    /// drops them, since a shortcut it opens would make a bound too large. So prepare
-    /// the tables on the whole world (all tiles added) and stream tiles out and in
-    /// after; call this again after a change that dropped them, on any thread: it
-    /// builds on the snapshot published when it begins, without the writers' lock, so
-    /// tile changes and queries go on meanwhile; if a change meanwhile added ground the
-    /// build does not know, the tables are thrown away and it returns `false` (call it
-    /// again). The tables never make an estimate exceed the true remaining length, so
+    /// the rest keep theirs. Ground the tables do not know (a tile that was not in the
+    /// world at the build, an obstacle present then moved or removed) may open
+    /// shortcuts they never measured: they are kept, and every estimate towards a goal
+    /// is capped at the goal's distance to the boxes of the tiles holding such ground
+    /// (a path through it is at least that long), so goals far from new ground keep
+    /// their estimates whole and goals in it get none from the tables. Tiles with new
+    /// ground, and those stitched again to them, get no bound from the tables: when
+    /// those hold more than a tenth of the world's corners, or more than 64 tiles hold
+    /// new ground, the tables are dropped (they would cost more than they save). So prepare the tables on the whole world (all
+    /// tiles added) and stream tiles out and in after; call this again when much new
+    /// ground came (the estimates near it are weak) or after a change dropped them, on
+    /// any thread: it builds on the snapshot published when it begins, without the
+    /// writers' lock, so tile changes and queries go on meanwhile (ground added
+    /// meanwhile caps the new tables as above; `false` if that is more than the limit).
+    /// The tables never make an estimate exceed the true remaining length, so
     /// exact paths are the same with and without them. A world with off-mesh links gets a
     /// table for its merged copy only (the exact mode's search, which does not follow
     /// links), as a one-piece mesh with links does.
@@ -68,7 +73,9 @@ impl World {
     /// query.set_landmarks(true);
     /// let path = query.find_path_vec(v(0.5, 0.5), v(3.5, 0.5), &options)?;
     /// assert!((path.length() - 3.0).abs() < 1e-5);
-    /// // Ground the tables never saw (a third tile) drops them.
+    /// // Ground the tables never saw (a third tile) would leave two of the three tiles
+    /// // without bounds (the new one, and the one stitched to it): too many, so the
+    /// // tables go (on a world of many tiles they would stay, capped near it).
     /// world.add_tile(&strip(4.0)?)?;
     /// assert_eq!(world.snapshot().landmark_bytes(), 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())

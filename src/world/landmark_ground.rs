@@ -15,6 +15,8 @@
 
 use std::collections::HashMap;
 
+use glam::DVec2;
+
 use super::state::State;
 use super::tile::Tile;
 use crate::mesh::{MeshData, NavMesh};
@@ -24,8 +26,8 @@ use crate::mesh::{MeshData, NavMesh};
 pub(super) enum Change {
     /// Tiles removed or carved: only ground taken away.
     Shrinks,
-    /// Tiles added or replaced, obstacles moved or removed: the tables are kept when
-    /// the world's ground still lies within the ground they were measured on.
+    /// Tiles added or replaced, obstacles moved or removed: each tile changed is
+    /// looked at again (does it lie within the ground the tables were measured on?).
     MayGrow,
 }
 
@@ -129,6 +131,24 @@ impl Reference {
             within &= seen.as_ref().is_some_and(|&(_, w)| w);
         }
         within
+    }
+
+    /// The ground-plane boxes (low and high corners) of the tiles of `state` whose
+    /// ground does not lie within the reference, as last [`Reference::update`]d.
+    pub fn new_ground(&self, state: &State) -> Vec<[DVec2; 2]> {
+        (0u32..)
+            .zip(&self.seen)
+            .filter(|(_, seen)| seen.as_ref().is_some_and(|&(_, within)| !within))
+            .filter_map(|(slot, _)| state.slots.get(slot as usize)?.as_ref())
+            .map(|tile| {
+                let data = tile.mesh.data();
+                let (a, b) = (
+                    data.up.ground(data.bounds.min),
+                    data.up.ground(data.bounds.max),
+                );
+                [a.min(b).as_dvec2(), a.max(b).as_dvec2()]
+            })
+            .collect()
     }
 }
 

@@ -155,16 +155,29 @@ fn build_while_adding(mesh: &MeshData) -> Option<crate::mesh::Landmarks> {
 }
 
 #[test]
-fn a_build_that_an_addition_overtakes_is_thrown_away_and_a_removal_is_not() {
+fn a_build_that_an_addition_overtakes_lands_capped_near_the_new_ground() {
     let world: &'static World = Box::leak(Box::new(World::new(&WorldOptions::default()).unwrap()));
+    world.keep_landmarks_through_any_new_ground();
     world.add_tile(&strip(0.0)).unwrap();
     let right = world.add_tile(&strip(2.0)).unwrap();
-    // An addition during the build: the tables could miss its shortcuts.
+    // An addition during the build: the tables could miss its shortcuts, so bounds
+    // towards goals near it are capped by the distance to it.
     *ADD_DURING_BUILD.lock().unwrap() = Some((world, strip(4.0)));
-    assert!(!world.install_landmarks(build_while_adding));
-    assert_eq!(world.landmark_bytes(), 0);
-    assert_eq!(world.snapshot().landmark_bytes(), 0);
+    assert!(world.install_landmarks(build_while_adding));
+    assert!(world.snapshot().landmark_bytes() > 0);
     assert_eq!(world.tile_count(), 3);
+    // A goal inside the new tile gets no bound, and paths into it stay exact.
+    assert_eq!(
+        bound_from_first_portal(world, Vec3::new(5.5, 0.0, 0.5)),
+        0.0
+    );
+    let mut query = Query::new(&world.snapshot());
+    query.set_landmarks(true);
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let path = query
+        .find_path_vec(Vec3::new(0.5, 0.0, 0.5), Vec3::new(5.5, 0.0, 0.5), &options)
+        .unwrap();
+    assert!((path.length() - 5.0).abs() < 1e-4);
     // A quiet build lands, a removal keeps its tables, and the next build lands too.
     assert!(world.install_landmarks(crate::search::landmarks::build));
     assert!(world.snapshot().landmark_bytes() > 0);
@@ -207,4 +220,104 @@ fn ground_added_back_with_a_link_gets_no_table_on_the_layer_that_takes_links() {
     // Without the link again, the table is back.
     world.replace_tile(back, &strip(2.0)).unwrap();
     assert!(fine(&world));
+}
+
+/// The bound from the portal inside the first strip (at x = 1) towards `goal`, on the
+/// world's snapshot.
+fn bound_from_first_portal(world: &World, goal: Vec3) -> f32 {
+    let snapshot = world.snapshot();
+    let data = snapshot.data();
+    let table = crate::search::landmarks::table(data).expect("a table");
+    let near = data.nearest_point(goal, f32::INFINITY, |_| true).unwrap();
+    let bounds = table.goal(
+        data,
+        [near.polygon],
+        Vec2::new(near.point.x, near.point.z).as_dvec2(),
+    );
+    let portal = data
+        .polygon_ids()
+        .flat_map(|p| data.corner_range(p).map(move |slot| (p, slot)))
+        .find(|&(p, slot)| {
+            let (u, w) = data.edge(p, slot);
+            let (a, b) = (data.vertices[u as usize], data.vertices[w as usize]);
+            a.x == 1.0 && b.x == 1.0 && a.z != b.z
+        })
+        .map(|(_, slot)| table.slot_node(slot))
+        .expect("the first strip's inner portal");
+    table.remaining(&bounds, portal)
+}
+
+#[test]
+fn new_ground_caps_bounds_only_near_it_and_many_tiles_of_it_drop_the_tables() {
+    // Eight strips in a row, x from 0 to 16; the tables are built on them (and kept
+    // through new ground whatever share of the world loses its rows).
+    let world = World::new(&WorldOptions::default()).unwrap();
+    world.keep_landmarks_through_any_new_ground();
+    for i in 0..8 {
+        world.add_tile(&strip(2.0 * i as f32)).unwrap();
+    }
+    assert!(world.prepare_landmarks());
+    let (far, near) = (Vec3::new(5.5, 0.0, 0.5), Vec3::new(13.5, 0.0, 0.5));
+    let far_before = bound_from_first_portal(&world, far);
+    let near_before = bound_from_first_portal(&world, near);
+    // The ways from x = 1 are 4.5 and 12.5 long; the landmarks bound most of them.
+    assert!(far_before > 3.0 && far_before <= 4.5, "{far_before}");
+    assert!(near_before > 10.0 && near_before <= 12.5, "{near_before}");
+    // A ninth strip from x = 16: ground the tables never measured, 2.5 from the near
+    // goal (whose bounds it caps at 2.5) and 10.5 from the far one (whose bound, 4.5 at
+    // most, it leaves whole). The eighth strip is stitched again (no rows); the goals'
+    // strips keep theirs.
+    world.add_tile(&strip(16.0)).unwrap();
+    assert!(world.landmark_bytes() > 0);
+    assert_eq!(bound_from_first_portal(&world, far), far_before);
+    let near_after = bound_from_first_portal(&world, near);
+    assert!(near_after > 2.0 && near_after <= 2.5, "{near_after}");
+    // Every estimate stays below the true way, and the exact path is the same.
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let mut query = Query::new(&world.snapshot());
+    query.set_landmarks(true);
+    let path = query
+        .find_path_vec(
+            Vec3::new(0.5, 0.0, 0.5),
+            Vec3::new(17.5, 0.0, 0.5),
+            &options,
+        )
+        .unwrap();
+    assert!((path.length() - 17.0).abs() < 1e-4);
+    // More tiles of new ground than the limit: the tables are dropped.
+    for i in 9..(9 + super::landmarks::MAX_NEW_GROUND_TILES) {
+        world.add_tile(&strip(2.0 * i as f32)).unwrap();
+    }
+    assert_eq!(world.landmark_bytes(), 0);
+    assert_eq!(world.snapshot().landmark_bytes(), 0);
+}
+
+#[test]
+fn new_ground_keeps_the_tables_only_while_few_slots_lost_their_rows() {
+    // Three strips: a fourth (new ground) and the third stitched again are half the
+    // world without rows, more than `MAX_UNKNOWN_SHARE`: the tables go.
+    let small = World::new(&WorldOptions::default()).unwrap();
+    for i in 0..3 {
+        small.add_tile(&strip(2.0 * i as f32)).unwrap();
+    }
+    assert!(small.prepare_landmarks());
+    small.add_tile(&strip(6.0)).unwrap();
+    assert_eq!(small.landmark_bytes(), 0);
+    // Forty strips: the new one and its neighbour are 2 of 41, under the share: kept,
+    // and an exact path across the world with them is as long as without.
+    let large = World::new(&WorldOptions::default()).unwrap();
+    for i in 0..40 {
+        large.add_tile(&strip(2.0 * i as f32)).unwrap();
+    }
+    assert!(large.prepare_landmarks());
+    large.add_tile(&strip(80.0)).unwrap();
+    assert!(large.landmark_bytes() > 0);
+    let options = PathOptions::default().with_mode(PathMode::Optimal);
+    let mut query = Query::new(&large.snapshot());
+    query.set_landmarks(true);
+    let (from, to) = (Vec3::new(0.5, 0.0, 0.5), Vec3::new(81.5, 0.0, 0.5));
+    let path = query.find_path_vec(from, to, &options).unwrap();
+    assert!((path.length() - 81.0).abs() < 1e-3, "{}", path.length());
+    // A goal far from the new ground keeps its bound (39.5 long), up to the cap.
+    assert!(bound_from_first_portal(&large, Vec3::new(40.5, 0.0, 0.5)) > 30.0);
 }

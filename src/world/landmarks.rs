@@ -5,13 +5,15 @@
 //! bring back ground the tables know (a tile streamed out and back in, replaced by an
 //! equal mesh, an obstacle added after the build moved or removed). A tile whose
 //! stitched tables are again those of the build gets its rows back; the other changed
-//! tiles get the row that bounds nothing. A change that adds ground the tables do not
-//! know drops them (see `mesh/landmarks/carry.rs` for why every bound stays a lower
-//! bound).
+//! tiles get the row that bounds nothing. Ground the tables do not know (a tile never
+//! measured) keeps them too, each bound capped by the goal's distance to the boxes of
+//! the tiles that hold it, while at most [`MAX_NEW_GROUND_TILES`] tiles do; beyond
+//! that they are dropped (see `mesh/landmarks/carry.rs` for why every bound stays a
+//! lower bound).
 
 use std::sync::Arc;
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 use super::World;
 pub(super) use super::landmark_ground::Change;
@@ -19,6 +21,18 @@ use super::landmark_ground::Reference;
 use super::state::State;
 use crate::mesh::landmarks::UnknownChunks;
 use crate::mesh::{Landmarks, MeshData};
+
+/// The most tiles of ground a world's landmark tables were not measured on that they
+/// are kept through (each caps the bounds towards goals near it, and every goal's
+/// bounds look at each once); a change that leaves more drops them.
+pub(crate) const MAX_NEW_GROUND_TILES: usize = 64;
+
+/// Through new ground, the tables are kept only while at most this share of the fine
+/// layer's corner slots lie in tiles without rows (new ground, and the tiles stitched
+/// again around it): with more, the capped bounds cost more than they save (den520d in
+/// 16 tiles, 2 of them new: 6-9 % more instructions per query than without tables,
+/// BENCHMARKS.md "Session 22: a world's landmark tables through new ground").
+const MAX_UNKNOWN_SHARE: f64 = 0.1;
 
 /// The chunks of one tile slot of a layer that say which slots, corners, positions and
 /// portals it has (what a row of the table was measured for).
@@ -115,10 +129,10 @@ impl LayerTable {
     }
 
     /// Gives `mesh` (a later snapshot of the layer, its ground within the ground the
-    /// table was built on) its part of the table; none while it has off-mesh links
-    /// (given with a tile added back, or in an equal mesh's own links): they could be
-    /// shorter than the ground the table measured.
-    fn attach(&mut self, mesh: &MeshData) {
+    /// table was built on but for the boxes of `new_ground`) its part of the table;
+    /// none while it has off-mesh links (given with a tile added back, or in an equal
+    /// mesh's own links): they could be shorter than the ground the table measured.
+    fn attach(&mut self, mesh: &MeshData, new_ground: &Arc<[[DVec2; 2]]>) {
         if mesh.links.hop_count() > 0 {
             return;
         }
@@ -130,6 +144,7 @@ impl LayerTable {
             mesh,
             |t| kept.get(t).copied().unwrap_or(false),
             &mut self.unknown,
+            Arc::clone(new_ground),
         ) {
             let _ = mesh.landmarks.set(Some(Box::new(table)));
         }
@@ -138,14 +153,35 @@ impl LayerTable {
     fn bytes(&self) -> usize {
         self.table.bytes()
     }
+
+    /// Whether at most `share` of the corner slots of `mesh` (a later snapshot of the
+    /// layer) lie in tiles that lost their rows.
+    fn mostly_kept(&mut self, mesh: &MeshData, share: f64) -> bool {
+        let unknown: usize = (0..mesh.corners.chunk_count())
+            .filter(|&t| !self.kept(mesh, t))
+            .map(|t| mesh.corners.chunk(t).len())
+            .sum();
+        unknown as f64 <= share * mesh.corners.total_len() as f64
+    }
 }
 
 /// What a world keeps of its landmark tables (locked only with the writers' lock held).
-#[derive(Default)]
 pub(super) struct LandmarkState {
     /// The tables as built, while the world's ground lies within the ground they were
-    /// built on.
+    /// built on, or not much else (see [`MAX_UNKNOWN_SHARE`]).
     built: Option<WorldLandmarks>,
+    /// The share of slots without rows up to which new ground keeps the tables
+    /// ([`MAX_UNKNOWN_SHARE`]; tests raise it to keep them whatever the share).
+    unknown_share: f64,
+}
+
+impl Default for LandmarkState {
+    fn default() -> Self {
+        LandmarkState {
+            built: None,
+            unknown_share: MAX_UNKNOWN_SHARE,
+        }
+    }
 }
 
 /// The landmark tables of a world: of its fine layer and of its merged copy, and the
@@ -180,14 +216,39 @@ impl WorldLandmarks {
         self.fine.is_some() || self.merged.is_some()
     }
 
-    /// Gives snapshot `data` (its ground within the ground of the build) its tables.
-    pub(super) fn attach(&mut self, data: &MeshData) {
+    /// Gives snapshot `data` of `state` its tables, after [`Reference::update`] told
+    /// whether its ground lies `within` the ground of the build; false (nothing given)
+    /// when more than [`MAX_NEW_GROUND_TILES`] tiles hold ground the build did not know,
+    /// or, with such ground, more than `share` of the fine layer's slots lie in tiles
+    /// without rows.
+    pub(super) fn attach(
+        &mut self,
+        state: &State,
+        data: &MeshData,
+        within: bool,
+        share: f64,
+    ) -> bool {
+        let new_ground: Arc<[[DVec2; 2]]> = if within {
+            Arc::from([])
+        } else {
+            let boxes = self.reference.new_ground(state);
+            if boxes.len() > MAX_NEW_GROUND_TILES
+                || self
+                    .fine
+                    .as_mut()
+                    .is_some_and(|fine| !fine.mostly_kept(data, share))
+            {
+                return false;
+            }
+            Arc::from(boxes)
+        };
         if let Some(fine) = &mut self.fine {
-            fine.attach(data);
+            fine.attach(data, &new_ground);
         }
         if let (Some(merged), Some(coarse)) = (&mut self.merged, data.coarse()) {
-            merged.attach(&coarse.mesh);
+            merged.attach(&coarse.mesh, &new_ground);
         }
+        true
     }
 
     /// The bytes of both tables as built.
@@ -212,18 +273,17 @@ impl World {
         let mut tables = WorldLandmarks::build(&data, build, reference);
         let mut state = self.lock();
         let mut kept = self.landmark_tables();
-        if !tables.reference.update(&state, Change::MayGrow) {
-            // Ground the build did not see was added meanwhile: a bound could be too
-            // large there.
-            return false;
-        }
+        // Ground the build did not see may have been added meanwhile: bounds near it
+        // are capped.
+        let within = tables.reference.update(&state, Change::MayGrow);
         if !tables.any() {
             kept.built = None;
             return false;
         }
-        // The changes since the build left the ground within what it measured.
         let fresh = state.snapshot();
-        tables.attach(&fresh);
+        if !tables.attach(&state, &fresh, within, kept.unknown_share) {
+            return false;
+        }
         kept.built = Some(tables);
         drop(kept);
         self.current.store(Arc::new(fresh));
@@ -231,8 +291,8 @@ impl World {
     }
 
     /// The bytes of the landmark tables [`World::prepare_landmarks`] built (0 when the
-    /// world has none now: never built, or dropped by a change that added ground they
-    /// do not know).
+    /// world has none now: never built, or dropped while more than
+    /// [`MAX_NEW_GROUND_TILES`] tiles held ground they do not know).
     ///
     /// # Example
     /// ```
@@ -254,17 +314,28 @@ impl World {
     }
 
     /// Gives the snapshot `data` of `state`, made after a change of kind `change`, the
-    /// world's tables, or drops them when the world's ground no longer lies within the
-    /// ground they were measured on (called with the writers' lock held).
+    /// world's tables, or drops them when more than [`MAX_NEW_GROUND_TILES`] tiles hold
+    /// ground they were not measured on (called with the writers' lock held).
     pub(super) fn carry_landmarks(&self, state: &State, data: &MeshData, change: Change) {
         let mut kept = self.landmark_tables();
         let Some(tables) = kept.built.as_mut() else {
             return;
         };
-        if tables.reference.update(state, change) {
-            tables.attach(data);
-        } else {
+        let within = tables.reference.update(state, change);
+        let share = kept.unknown_share;
+        if !kept
+            .built
+            .as_mut()
+            .is_some_and(|t| t.attach(state, data, within, share))
+        {
             kept.built = None;
         }
+    }
+
+    /// Keeps the landmark tables through new ground whatever share of the world lost
+    /// its rows (tests of the bounds near new ground on small worlds).
+    #[cfg(test)]
+    pub(super) fn keep_landmarks_through_any_new_ground(&self) {
+        self.landmark_tables().unknown_share = 1.0;
     }
 }

@@ -1477,10 +1477,10 @@ class World {
         return Result::from_c(navstar_world_replace_tile(raw_, tile, mesh.get(), &out));
     }
     // Builds landmark tables for the world as it is now (navstar_world_prepare_landmarks)
-    // and publishes a snapshot with them; later snapshots keep them while the world's ground
-    // lies within the ground they were built on (removals, added obstacles, tiles added
-    // back or replaced by equal meshes) and lose them on ground they
-    // never saw (call it again then).
+    // and publishes a snapshot with them; later snapshots keep them through removals,
+    // added obstacles, tiles added back or replaced by equal meshes, and ground they never
+    // saw, which caps each bound at the goal's distance to it (much such
+    // ground drops them: call it again then).
     // has_table is set to whether the world has them (with off-mesh links, only for the
     // merged copy the exact mode searches, which does not follow links).
     Result prepare_landmarks(bool *has_table = nullptr) const {

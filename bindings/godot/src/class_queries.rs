@@ -332,8 +332,9 @@ impl NavstarMesh {
     /// none. A world of tiles gets tables only from this call: they survive
     /// `remove_tile` and `add_obstacle`, and `add_tile`, `replace_tile`,
     /// `move_obstacle` and `remove_obstacle` that bring back ground of the build (a
-    /// tile added back, an obstacle added later moved); ground they never
-    /// saw drops them, so call it again then. Exact paths are the same with and without.
+    /// tile added back, an obstacle added later moved); ground they never saw caps
+    /// their bounds near it (much of it drops them: call it again then).
+    /// Exact paths are the same with and without.
     #[func]
     fn prepare_landmarks(&mut self) -> bool {
         self.nav.prepare_landmarks().unwrap_or(false)

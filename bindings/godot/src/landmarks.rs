@@ -15,12 +15,14 @@ impl Navigator {
     /// builds tables for the world as it is and publishes a snapshot with them; this
     /// object's query moves onto that snapshot, as after any tile change (the last path
     /// is forgotten). A world never builds tables by itself. Its later snapshots keep
-    /// them while the world's ground lies within the ground they were built on: through
-    /// `remove_tile` and `add_obstacle` (the changed tiles just get no bound from them),
-    /// and through `add_tile`, `replace_tile`, `move_obstacle` and `remove_obstacle`
-    /// when these bring back ground of the build (a tile added back or replaced by an
-    /// equal mesh, an obstacle added later moved or removed); ground they
-    /// never saw drops them: call this again then. Exact paths are the same with and without tables. Not safe to call
+    /// them through `remove_tile` and `add_obstacle` (the changed tiles just get no
+    /// bound from them), through `add_tile`, `replace_tile`, `move_obstacle` and
+    /// `remove_obstacle` when these bring back ground of the build (a tile added back or
+    /// replaced by an equal mesh, an obstacle added later moved or removed), and through
+    /// ground they never saw, which caps every bound towards a goal at the goal's
+    /// distance to the tiles holding it (when the tiles left without bounds hold more than a tenth of the world, or more
+    /// than 64 tiles hold new ground, they are dropped: call this
+    /// again then). Exact paths are the same with and without tables. Not safe to call
     /// while another thread uses this object (as every `&mut self` method).
     ///
     /// # Errors

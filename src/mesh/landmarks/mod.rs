@@ -27,7 +27,9 @@
 //! never changes (a carved or re-tiled mesh is a new mesh with a table of its own). A
 //! world's snapshot has the table its world built (`World::prepare_landmarks`) or kept
 //! while the world's ground lies within the ground it was measured on (`carry.rs`:
-//! removals, carving, and additions of ground it knows); new ground drops it.
+//! removals, carving, and additions of ground it knows). New ground (a tile the table
+//! never measured) keeps it too, with every bound capped for the goal by the goal's
+//! distance to that ground ([`Landmarks::new_ground`]; see `carry.rs` for why).
 //!
 //! **Cost.** `16 * LANDMARKS` bytes per portal (half of it read only for a goal) and 4
 //! per corner slot (see [`Landmarks::bytes`]); built by one exact flood per landmark (and
@@ -82,7 +84,24 @@ pub(crate) struct Landmarks {
     pub(crate) points: Vec<(u32, DVec2)>,
     /// The absolute allowance subtracted from every bound.
     pub(crate) slack: f32,
+    /// Ground-plane boxes (low and high corners) holding all the ground the table was
+    /// not measured on (tiles of a world added after the build): a path that touches
+    /// such ground is at least as long as the goal's distance to its box, which caps
+    /// every bound towards that goal (`carry.rs`). Empty for a table of the mesh as it
+    /// is.
+    pub(crate) new_ground: Arc<[[DVec2; 2]]>,
+    /// With new ground: the portals with a row on the border of the tiles without rows
+    /// (which hold all new ground), and their ends (ground plane). A path that touches
+    /// new ground and ends in a polygon with rows leaves the tiles without rows last
+    /// through one of them, so its length is at least the bound from one of them to
+    /// the goal (`carry.rs`); empty when there is no new ground, or more than
+    /// [`MAX_BORDER`] of them (the boxes alone cap the bounds then).
+    pub(crate) border: Arc<[(u32, [DVec2; 2])]>,
 }
+
+/// The most border portals a table with new ground looks at per goal (see
+/// [`Landmarks::border`]).
+pub(crate) const MAX_BORDER: usize = 4096;
 
 /// A landmark whose polygon is gone: no polygon is its home.
 pub(crate) const NO_HOME: u32 = u32::MAX;
@@ -94,6 +113,9 @@ pub(crate) struct GoalBounds {
     lo: [f32; LANDMARKS],
     hi: [f32; LANDMARKS],
     slack: f32,
+    /// No bound exceeds this: the goal's distance to the nearest box of
+    /// [`Landmarks::new_ground`] (infinite when there is none).
+    cap: f32,
 }
 
 impl Landmarks {
@@ -146,7 +168,13 @@ impl Landmarks {
         let mut lo = [0.0f32; LANDMARKS];
         let mut hi = [f32::INFINITY; LANDMARKS];
         let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
+        let unknown = self.unknown();
+        // Whether every polygon of the goal has rows (its tile kept them).
+        let mut with_rows = true;
         for polygon in polygons {
+            with_rows &= mesh
+                .corner_range(polygon)
+                .all(|slot| self.portal_of_slot[slot] != unknown);
             for (l, &(home, at)) in self.points.iter().enumerate() {
                 let (mut low, mut high) = (f64::INFINITY, f64::INFINITY);
                 if home == polygon {
@@ -173,11 +201,47 @@ impl Landmarks {
                 hi[l] = hi[l].min(round_up(high));
             }
         }
-        GoalBounds {
+        let mut goal = GoalBounds {
             lo,
             hi,
             slack: self.slack,
+            cap: f32::INFINITY,
+        };
+        if !self.new_ground.is_empty() {
+            goal.cap = self.cap(with_rows, point, &goal);
         }
+        goal
+    }
+
+    /// The length below which no path that touches new ground reaches goal `point`
+    /// (whose bounds are `goal` without a cap), less the allowance: at least its
+    /// distance to the nearest box of new ground, and the smallest bound from a border
+    /// portal (see `carry.rs`); infinite (no cap) for a goal not all of whose polygons
+    /// have rows (`with_rows`), whose bounds are below its distance to its polygon's
+    /// edges.
+    fn cap(&self, with_rows: bool, point: DVec2, goal: &GoalBounds) -> f32 {
+        let boxes = self
+            .new_ground
+            .iter()
+            .map(|&[low, high]| point.clamp(low, high).distance(point))
+            .fold(f64::INFINITY, f64::min);
+        if !with_rows {
+            // A goal in a polygon without rows has no bound larger than its distance to
+            // its polygon's edges, which every path from outside crosses.
+            return f32::INFINITY;
+        }
+        let border = if !self.border.is_empty() {
+            self.border
+                .iter()
+                .map(|&(portal, [a, b])| {
+                    let bound = f64::from(self.remaining_uncapped(goal, portal));
+                    bound.max(distance_to_segment(point, a, b))
+                })
+                .fold(f64::INFINITY, f64::min)
+        } else {
+            0.0
+        };
+        (round_down(boxes.max(border)) - self.slack).max(0.0)
     }
 
     /// A lower bound of the length of any path from a point of portal `portal` to the
@@ -187,6 +251,12 @@ impl Landmarks {
         if portal == NO_PORTAL {
             return 0.0;
         }
+        smaller(self.remaining_uncapped(goal, portal), goal.cap)
+    }
+
+    /// [`Landmarks::remaining`] before the goal's cap.
+    #[inline(always)]
+    fn remaining_uncapped(&self, goal: &GoalBounds, portal: u32) -> f32 {
         let row = &self.rows[portal as usize];
         let (lo, hi) = row.split_at(LANDMARKS);
         let mut h = 0.0f32;
@@ -204,6 +274,12 @@ impl Landmarks {
 #[inline(always)]
 fn larger(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }
+}
+
+/// The smaller of `a` and `b` (one `minss`, as [`larger`]).
+#[inline(always)]
+fn smaller(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
 }
 
 /// The vertices of the portal of corner slot `slot` of `polygon` in the order of the

@@ -161,11 +161,12 @@ namespace Navstar
 
         /// <summary>
         /// Builds landmark tables for the world as it is now and publishes a snapshot with them
-        /// (snapshots taken later use them); later snapshots keep them while the world's ground
-        /// lies within the ground they were built on (tile removals, added obstacles, a tile added
-        /// back or replaced by an equal mesh, an obstacle added later moved or removed) and lose
-        /// them on ground they never saw (a tile that was not in the world at the build, an
-        /// obstacle present at the build moved or removed): call it again then. Returns whether the world has them
+        /// (snapshots taken later use them); later snapshots keep them through tile removals,
+        /// added obstacles, a tile added back or replaced by an equal mesh, an obstacle added
+        /// later moved or removed, and ground they never saw (a tile that was not in the world at
+        /// the build, an obstacle present at the build moved or removed), which caps each bound
+        /// at the goal's distance to it; much such ground (a tenth of the world left without bounds, or 64 tiles) drops them: call it
+        /// again then. Returns whether the world has them
         /// (with off-mesh links, only for the merged copy the exact mode searches).
         /// </summary>
         public bool PrepareLandmarks()
