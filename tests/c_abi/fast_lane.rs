@@ -3,8 +3,10 @@
 //! on or off per query (other values and NULLs refused by name). On the Iron Harvest map
 //! the exact paths with the lane on are the paths with it off (corners within 1e-5, or
 //! where two ways are equally short, lengths within 1e-5) and have the scenario file's
-//! lengths; a path the lane answers expands no search node, the same path searched does. A small mesh gets an index only when prepared; a world's
-//! snapshot and a mesh with off-mesh links get none.
+//! lengths; a path the lane answers expands no search node, the same path searched does.
+//! Preparing while other threads query the mesh gives them the same answers. A small
+//! mesh gets an index only when prepared; a world's snapshot and a mesh with off-mesh
+//! links get none.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -118,8 +120,8 @@ fn assert_same_corners(got: &[[f32; 3]], want: &[[f32; 3]], context: &str) {
     );
 }
 
-#[test]
-fn the_iron_harvest_map_answers_from_the_index_as_the_search_does() {
+/// The Iron Harvest map (3860 polygons, Z up) through `navstar_mesh_load`.
+fn load_iron_harvest() -> Mesh {
     let path = CString::new(format!("{MESH_DIR}/scene_mp_2p_01.mesh")).unwrap();
     let mut raw = ptr::null_mut();
     // SAFETY: a NUL-terminated path; `raw` is writable.
@@ -128,6 +130,12 @@ fn the_iron_harvest_map_answers_from_the_index_as_the_search_does() {
     assert_status(status, OK, &[]);
     let mesh = Mesh(raw);
     assert!(mesh.polygon_count() >= navstar::FAST_LANE_MIN_POLYGONS);
+    mesh
+}
+
+#[test]
+fn the_iron_harvest_map_answers_from_the_index_as_the_search_does() {
+    let mesh = load_iron_harvest();
 
     // NULLs and bad values are refused by name, and nothing is written.
     let lane = Query::new(&mesh);
@@ -212,6 +220,53 @@ fn the_iron_harvest_map_answers_from_the_index_as_the_search_does() {
     let (_, corners, expanded) = search.exact(s.to_array(), g.to_array());
     assert!(corners.len() > 2, "{corners:?}");
     assert_eq!(expanded, 0, "searched with the lane back on");
+}
+
+#[test]
+fn preparing_while_other_threads_query_gives_them_the_same_answers() {
+    let mesh = load_iron_harvest();
+    let file = File::open(format!("{MESH_DIR}/scene_mp_2p_01.mesh.scen")).unwrap();
+    let problems = parse_scenario(BufReader::new(file)).unwrap();
+    let ends: Vec<([f32; 3], [f32; 3], f64)> = problems
+        .iter()
+        .step_by(40)
+        .map(|p| {
+            (
+                p.mesh_start().to_array(),
+                p.mesh_goal().to_array(),
+                p.optimal_length,
+            )
+        })
+        .collect();
+    // Three threads query the shared mesh (their first exact path builds the index
+    // lazily: 3860 polygons) while this one prepares it (whichever build starts first
+    // is kept, the others wait for it); every answer has the file's length, and the
+    // index answers afterwards.
+    std::thread::scope(|scope| {
+        for t in 0..3 {
+            let (mesh, ends) = (&mesh, &ends);
+            scope.spawn(move || {
+                let query = Query::new(mesh);
+                for (i, &(s, g, want)) in ends.iter().enumerate().skip(t) {
+                    let (_, corners, _) = query.exact(s, g);
+                    let got = length(&corners);
+                    assert!(
+                        (got - want).abs() <= 1e-4 * want.max(1.0),
+                        "thread {t}, problem {}: {got} against {want}",
+                        40 * i
+                    );
+                }
+            });
+        }
+        assert_eq!(prepare(&mesh), 1);
+    });
+    let query = Query::new(&mesh);
+    let (s, g, _) = ends[ends.len() - 1];
+    let (_, corners, expanded) = query.exact(s, g);
+    assert!(
+        corners.len() > 2 && expanded == 0,
+        "{corners:?}, {expanded} nodes"
+    );
 }
 
 #[test]
