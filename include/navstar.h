@@ -1068,6 +1068,47 @@ NavstarStatus navstar_world_prepare_landmarks(const struct NavstarWorld *world,
 // `query` NULL or a live query not used by another thread.
 NavstarStatus navstar_query_set_landmarks(struct NavstarQuery *query, uint32_t mode);
 
+// Builds the mesh's fast-lane index now, if it has none yet, with no limit on its size,
+// and says whether the mesh has one (`NavMesh::prepare_fast_lane`). The index holds the
+// wall corners where a shortest path can bend and the shortest distances between them,
+// so that exact-mode paths (`NAVSTAR_PATH_OPTIMAL`, and `NAVSTAR_PATH_AUTO` where it
+// runs the exact mode) are answered without a search, with the same lengths as the
+// search. Without this call, a query builds it on its first exact-mode path on a mesh
+// of at least 500 polygons (`FAST_LANE_MIN_POLYGONS`), on that query's thread and
+// within a size budget (0.02-0.11 s on the benchmark maps; a mesh of more than 16,384
+// corners, or whose labels would take more than 128 entries per polygon, gets none
+// that way); a smaller mesh uses one only after this call. So call it at load time,
+// before queries start: a lazy build begun first is the one kept. The index depends on
+// the geometry only: flag changes (`navstar_mesh_set_polygon_flags`) never make it
+// wrong. A query whose filter refuses a polygon or that has a node limit
+// (`navstar_query_create_ex`) searches as before; with an agent radius the eroded copy
+// gets its own index on first use, by the 500-polygon rule. Its memory grows with the
+// corners times their hub labels (16 bytes per label).
+//
+// * `out_has_index` (out, optional): 1 when the mesh has an index now, 0 when it gets
+//   none (a mesh of several tiles, such as a world's snapshot, a mesh with off-mesh
+//   links, or a lazy build that went over its budget first). Unchanged on an error.
+//
+// Safe to call from any thread, also while other threads query the mesh: the index is
+// built once (the first caller builds, others wait) and read without locks.
+//
+// # Safety
+// `mesh` NULL or a live mesh; `out_has_index` NULL or writable.
+NavstarStatus navstar_mesh_prepare_fast_lane(const struct NavstarMesh *mesh,
+                                             uint32_t *out_has_index);
+
+// Chooses whether `query` answers exact-mode paths from the mesh's fast-lane index
+// (see `navstar_mesh_prepare_fast_lane`): `on` 1 (the default) or 0. On, a path the
+// index answers takes no search (`navstar_query_nodes_expanded` reads 0 after it); off,
+// or where the mesh has no index, the exact search runs. The path's length is the same
+// either way (up to rounding); where two ways are equally short the corners may differ.
+// `NAVSTAR_ERROR_INVALID_ARGUMENT` naming `on` for another value (the query is
+// unchanged).
+//
+// # Safety
+// `query` NULL or a live query not used by another thread.
+NavstarStatus navstar_query_set_fast_lane(struct NavstarQuery *query, uint32_t on);
+
 // The point of the mesh nearest to `point` (3D distance) within `max_distance`, among
 // the polygons `filter` admits (Unity's SamplePosition, Detour's findNearestPoly).
 //

@@ -696,6 +696,30 @@ void test_save_load_and_query_options(const std::string &scratch_path) {
     expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points), Status::ok, "with landmarks");
     expect_error(free_query.set_landmarks(7), Status::error_invalid_argument, "mode", "landmark mode 7");
     expect_status(free_query.set_landmarks(NAVSTAR_LANDMARKS_BY_SIZE), Status::ok, "landmarks by size");
+    // The fast lane: built on request, turned off per query; the exact U-turn is the same
+    // either way, answered without a search from the index and with one without it.
+    navstar::PathOptions exact;
+    exact.set_mode(NAVSTAR_PATH_OPTIMAL);
+    expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points, &exact), Status::ok,
+                  "exact before the index");
+    expect_path(path_points, u_turn, "the exact U-turn, searched");
+    check(free_query.nodes_expanded() > 0, "a small mesh builds no index by itself");
+    bool has_index = false;
+    expect_status(mesh.prepare_fast_lane(&has_index), Status::ok, "prepare the fast lane");
+    check(has_index, "the U has a fast-lane index");
+    expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points, &exact), Status::ok,
+                  "exact from the index");
+    expect_path(path_points, u_turn, "the exact U-turn from the index");
+    check(free_query.nodes_expanded() == 0, "the index answers without a search");
+    expect_status(free_query.set_fast_lane(false), Status::ok, "fast lane off");
+    expect_status(free_query.find_path({0.5f, 0, 2.5f}, {2.5f, 0, 2.5f}, path_points, &exact), Status::ok,
+                  "exact without the lane");
+    expect_path(path_points, u_turn, "the exact U-turn, searched again");
+    check(free_query.nodes_expanded() > 0, "with the lane off the search runs");
+    expect_status(free_query.set_fast_lane(true), Status::ok, "fast lane on");
+    // The C call refuses a value other than 0 and 1 by name (set_fast_lane takes a bool).
+    const navstar::Result bad_lane = navstar::Result::from_c(navstar_query_set_fast_lane(free_query.get(), 2));
+    expect_error(bad_lane, Status::error_invalid_argument, "on", "fast lane value 2");
     const navstar::QueryOptions tiny = navstar::QueryOptions().set_max_nodes(1);
     navstar::Query limited;
     expect_status(navstar::Query::create(mesh, limited, &tiny), Status::ok, "query with a node limit");

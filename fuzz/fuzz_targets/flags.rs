@@ -13,19 +13,23 @@
 //! uses a refused polygon or link: the corridor and the reached polygons are admitted,
 //! every path segment lies on admitted polygons, every link taken is admitted, the
 //! nearest point is on an admitted polygon. The C query's landmark choice
-//! (`navstar_query_set_landmarks`) is mirrored on the Rust queries, and an exact-mode
-//! path is as long as one without landmarks: the table (built at any time by
-//! `navstar_mesh_prepare_landmarks`, which agrees with Rust on whether the mesh has one)
-//! stays a lower bound whatever the flags.
+//! (`navstar_query_set_landmarks`) and fast-lane choice (`navstar_query_set_fast_lane`;
+//! values other than 0 and 1 refused naming `on`) are mirrored on the Rust queries, and
+//! an exact-mode path is as long as one without landmarks and without the fast lane: the
+//! table (built at any time by `navstar_mesh_prepare_landmarks`, which agrees with Rust
+//! on whether the mesh has one) stays a lower bound whatever the flags, and the fast-lane
+//! index (built at any time by `navstar_mesh_prepare_fast_lane`, which agrees with Rust
+//! likewise) answers only what the search would.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use navstar::Query;
 use navstar::ffi::{
     NAVSTAR_CORNER_LINK_START, NAVSTAR_LANDMARKS_BY_SIZE, NAVSTAR_LANDMARKS_OFF,
-    NAVSTAR_LANDMARKS_ON, navstar_mesh_prepare_landmarks, navstar_query_set_landmarks,
+    NAVSTAR_LANDMARKS_ON, NavstarMesh, NavstarQuery, NavstarStatus, navstar_mesh_prepare_fast_lane,
+    navstar_mesh_prepare_landmarks, navstar_query_set_fast_lane, navstar_query_set_landmarks,
 };
+use navstar::{NavMesh, Query};
 use navstar_fuzz::calls::{
     FlagTarget, NullOuts, c_nearest_point, c_path_corridor, c_path_details, c_set_flags,
     check_faults, null_fault, polygon_info_checked,
@@ -71,6 +75,24 @@ enum Op {
         mesh_null: bool,
         out_null: bool,
     },
+    /// `navstar_query_set_fast_lane` (values above 1 are refused).
+    FastLane {
+        on: u8,
+        query_null: bool,
+    },
+    /// `navstar_mesh_prepare_fast_lane`.
+    PrepareFastLane {
+        mesh_null: bool,
+        out_null: bool,
+    },
+}
+
+/// The C query's choices, mirrored on the Rust queries.
+#[derive(Clone, Copy)]
+struct Choices {
+    /// `None`: landmarks by size, else on or off.
+    landmarks: Option<bool>,
+    fast_lane: bool,
 }
 
 /// The flags the mesh must hold.
@@ -133,13 +155,14 @@ fn path(
     cquery: &mut navstar_fuzz::CQuery,
     (start, goal): (&PointIn, &PointIn),
     options: &QueryOpts,
-    landmarks: Option<bool>,
+    choices: Choices,
 ) {
     let mesh = &b.rust;
     let mut rquery = Query::new(mesh);
-    if let Some(on) = landmarks {
+    if let Some(on) = choices.landmarks {
         rquery.set_landmarks(on);
     }
+    rquery.set_fast_lane(choices.fast_lane);
     let Some(found) = compare_query(
         cquery,
         &mut rquery,
@@ -154,19 +177,25 @@ fn path(
     let navstar_fuzz::Expect::Accept(options) = options.expected() else {
         unreachable!("a path with rejected options");
     };
-    // The landmark table never changes the exact mode's length.
-    if options.mode == navstar::PathMode::Optimal && landmarks != Some(false) {
+    // Neither the landmark table nor the fast lane changes the exact mode's length.
+    if options.mode == navstar::PathMode::Optimal
+        && (choices.landmarks != Some(false) || choices.fast_lane)
+    {
         let mut plain = Query::new(mesh);
         plain.set_landmarks(false);
+        plain.set_fast_lane(false);
         let (s, g) = (start.resolve(mesh).unwrap(), goal.resolve(mesh).unwrap());
         let without = plain
             .find_path(s.into(), g.into(), &options)
-            .expect("the same path without landmarks");
+            .expect("the same path without landmarks and the fast lane");
+        assert_eq!(found.status, without.status, "the status without them");
         let tolerance = 1e-4 * without.length().max(1.0);
         assert!(
             (without.length() - found.length).abs() <= tolerance,
-            "exact length {} with landmarks, {} without",
+            "exact length {} with landmarks {:?} and the fast lane {}, {} without",
             found.length,
+            choices.landmarks,
+            choices.fast_lane,
             without.length()
         );
     }
@@ -188,6 +217,34 @@ fn path(
     }
 }
 
+/// Calls a query setter (`name`, `call`) on the C query or, with `query_null`, on NULL;
+/// `refused` names the argument it must refuse by name. True when it took the value.
+fn call_setter(
+    cquery: &navstar_fuzz::CQuery,
+    (name, query_null): (&str, bool),
+    refused: Option<&'static str>,
+    call: impl FnOnce(*mut NavstarQuery) -> NavstarStatus,
+) -> bool {
+    let query = if query_null {
+        std::ptr::null_mut()
+    } else {
+        cquery.as_ptr()
+    };
+    let status = call(query);
+    let message = check_status_and_message(name, status);
+    let fault = if query_null {
+        Some((navstar_fuzz::NULL_ARGUMENT, "query"))
+    } else {
+        refused.map(|argument| (INVALID_ARGUMENT, argument))
+    };
+    if let Some(fault) = fault {
+        assert!(check_faults(name, status, &message, &[fault]));
+        return false;
+    }
+    assert_eq!(status, OK, "{message}");
+    true
+}
+
 /// Calls `navstar_query_set_landmarks`; returns the choice it made (`Some(None)`: by
 /// size), `None` when it refused.
 fn set_landmarks(
@@ -195,46 +252,40 @@ fn set_landmarks(
     mode: u32,
     query_null: bool,
 ) -> Option<Option<bool>> {
-    const F: &str = "navstar_query_set_landmarks";
-    let query = if query_null {
-        std::ptr::null_mut()
-    } else {
-        cquery.as_ptr()
-    };
-    // SAFETY: NULL or the live query of this thread.
-    let status = unsafe { navstar_query_set_landmarks(query, mode) };
-    let message = check_status_and_message(F, status);
-    if query_null {
-        assert!(check_faults(
-            F,
-            status,
-            &message,
-            &[(navstar_fuzz::NULL_ARGUMENT, "query")]
-        ));
-        return None;
-    }
     let choice = match mode {
-        NAVSTAR_LANDMARKS_BY_SIZE => None,
-        NAVSTAR_LANDMARKS_ON => Some(true),
-        NAVSTAR_LANDMARKS_OFF => Some(false),
-        _ => {
-            assert!(check_faults(
-                F,
-                status,
-                &message,
-                &[(INVALID_ARGUMENT, "mode")]
-            ));
-            return None;
-        }
+        NAVSTAR_LANDMARKS_BY_SIZE => Some(None),
+        NAVSTAR_LANDMARKS_ON => Some(Some(true)),
+        NAVSTAR_LANDMARKS_OFF => Some(Some(false)),
+        _ => None,
     };
-    assert_eq!(status, OK, "{message}");
-    Some(choice)
+    let name = ("navstar_query_set_landmarks", query_null);
+    // SAFETY: NULL or the live query of this thread.
+    let call = |query| unsafe { navstar_query_set_landmarks(query, mode) };
+    let taken = call_setter(cquery, name, choice.is_none().then_some("mode"), call);
+    choice.filter(|_| taken)
 }
 
-/// Calls `navstar_mesh_prepare_landmarks`: whether the mesh has a table agrees with
-/// the Rust mesh built from the same arrays.
-fn prepare(b: &Built, mesh_null: bool, out_null: bool) {
-    const F: &str = "navstar_mesh_prepare_landmarks";
+/// Calls `navstar_query_set_fast_lane`; returns the choice it made, `None` when it
+/// refused.
+fn set_fast_lane(cquery: &navstar_fuzz::CQuery, on: u32, query_null: bool) -> Option<bool> {
+    let name = ("navstar_query_set_fast_lane", query_null);
+    // SAFETY: NULL or the live query of this thread.
+    let call = |query| unsafe { navstar_query_set_fast_lane(query, on) };
+    call_setter(cquery, name, (on > 1).then_some("on"), call).then_some(on == 1)
+}
+
+/// A `navstar_mesh_prepare_*` function: builds a structure, says whether the mesh has it.
+type PrepareFn = unsafe extern "C" fn(*const NavstarMesh, *mut u32) -> NavstarStatus;
+
+/// Calls `prepare` (named `name`) on the C mesh or, with `mesh_null`, on NULL, and
+/// `rust` on the Rust mesh built from the same arrays (so that both answer alike):
+/// whether the mesh has the structure agrees.
+fn prepare(
+    b: &Built,
+    (name, prepare): (&str, PrepareFn),
+    rust: fn(&NavMesh) -> bool,
+    (mesh_null, out_null): (bool, bool),
+) {
     let mesh = if mesh_null {
         std::ptr::null()
     } else {
@@ -247,11 +298,11 @@ fn prepare(b: &Built, mesh_null: bool, out_null: bool) {
         &raw mut has
     };
     // SAFETY: NULL or the live mesh; `out` NULL or writable.
-    let status = unsafe { navstar_mesh_prepare_landmarks(mesh, out) };
-    let message = check_status_and_message(F, status);
+    let status = unsafe { prepare(mesh, out) };
+    let message = check_status_and_message(name, status);
     if mesh_null {
         assert!(check_faults(
-            F,
+            name,
             status,
             &message,
             &[(navstar_fuzz::NULL_ARGUMENT, "mesh")]
@@ -260,8 +311,9 @@ fn prepare(b: &Built, mesh_null: bool, out_null: bool) {
         return;
     }
     assert_eq!(status, OK, "{message}");
+    let rust = u32::from(rust(&b.rust));
     if !out_null {
-        assert_eq!(has, u32::from(b.rust.prepare_landmarks()));
+        assert_eq!(has, rust, "{name}");
     }
 }
 
@@ -300,8 +352,11 @@ fuzz_target!(|input: MeshOps<Op>| {
         links: built.input.links.iter().map(|l| l.flags).collect(),
     };
     let mut cquery = built.c.query();
-    // The C query's landmark choice: `None` by size, else on or off.
-    let mut landmarks: Option<bool> = None;
+    // The C query's choices, navstar's defaults at first.
+    let mut choices = Choices {
+        landmarks: None,
+        fast_lane: true,
+    };
     for op in input.ops.iter().take(16) {
         match op {
             Op::Set {
@@ -340,23 +395,41 @@ fuzz_target!(|input: MeshOps<Op>| {
                 start,
                 goal,
                 options,
-            } => path(
-                &built,
-                &model,
-                &mut cquery,
-                (start, goal),
-                options,
-                landmarks,
-            ),
+            } => path(&built, &model, &mut cquery, (start, goal), options, choices),
             Op::Landmarks { mode, query_null } => {
                 if let Some(on) = set_landmarks(&cquery, u32::from(*mode), *query_null) {
-                    landmarks = on;
+                    choices.landmarks = on;
                 }
             }
+            Op::FastLane { on, query_null } => {
+                if let Some(on) = set_fast_lane(&cquery, u32::from(*on), *query_null) {
+                    choices.fast_lane = on;
+                }
+            }
+            Op::PrepareFastLane {
+                mesh_null,
+                out_null,
+            } => prepare(
+                &built,
+                (
+                    "navstar_mesh_prepare_fast_lane",
+                    navstar_mesh_prepare_fast_lane,
+                ),
+                NavMesh::prepare_fast_lane,
+                (*mesh_null, *out_null),
+            ),
             Op::Prepare {
                 mesh_null,
                 out_null,
-            } => prepare(&built, *mesh_null, *out_null),
+            } => prepare(
+                &built,
+                (
+                    "navstar_mesh_prepare_landmarks",
+                    navstar_mesh_prepare_landmarks,
+                ),
+                NavMesh::prepare_landmarks,
+                (*mesh_null, *out_null),
+            ),
             Op::Reach(call) => compare_reachable(&cquery, &built.rust, call),
             Op::Nearest { point, filter } => {
                 nearest(&built, &model, point.resolve(&built.rust), filter)

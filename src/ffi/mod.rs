@@ -39,6 +39,8 @@ mod queries;
 mod sliced;
 // The landmark table: built at load time, used or not per query.
 mod landmarks;
+// The exact mode's fast lane: built at load time, used or not per query.
+mod fast_lane;
 
 mod spatial;
 
@@ -82,6 +84,7 @@ pub use defaults::{
     navstar_path_options_default, navstar_query_filter_default, navstar_query_options_default,
     navstar_world_options_default,
 };
+pub use fast_lane::{navstar_mesh_prepare_fast_lane, navstar_query_set_fast_lane};
 pub use filter::{NAVSTAR_MAX_AREAS, NavstarQueryFilter};
 pub use handle::{NavstarCorridor, NavstarMesh, NavstarQuery, NavstarWorld};
 pub use landmarks::{

@@ -7,6 +7,8 @@
 //! * `contract`: known answers, every rejection listed in API.md with its status and a
 //!   message that names the culprit, output buffers, option struct versioning, handle
 //!   lifetimes and sharing a mesh between threads;
+//! * `fast_lane`: building the exact mode's fast-lane index and turning it on or off per
+//!   query, against the search and the Iron Harvest scenarios;
 //! * `landmarks`: building the landmark table and choosing it per query;
 //! * `load`: loading every file format from bytes and from files, against the Rust
 //!   loaders, and the refusals with their line numbers;
@@ -32,6 +34,7 @@ mod agents;
 mod common;
 mod contract;
 mod corridor;
+mod fast_lane;
 mod landmarks;
 mod load;
 mod node_limit;

@@ -1,6 +1,7 @@
 //! Compiles and runs the C and C++ callers (`examples/c/navstar_example.c`,
 //! `examples/cpp/navstar_example.cpp`, the world of two tiles in `tests/native/world.c`
-//! and the loaders and mesh read-back in `tests/native/load_readback.c`) against the libraries that `cargo build` makes: the shared
+//! the loaders and mesh read-back in `tests/native/load_readback.c` and the exact mode's
+//! fast lane on the Iron Harvest map in `tests/native/fast_lane.c`) against the libraries that `cargo build` makes: the shared
 //! library, the static library, under ASan + UBSan and under valgrind. Also compiles
 //! `include/navstar.h` on its own as C99, C11, C++11 and C++17.
 
@@ -16,6 +17,9 @@ const C_WORLD: &str = "tests/native/world.c";
 /// Reads `data/arena.mesh` and `README.md`: run from the package root (cargo's working
 /// directory for tests).
 const C_LOAD_READBACK: &str = "tests/native/load_readback.c";
+/// Reads `../shared/data/mesh/scene_mp_2p_01.mesh` and its scenario: run from the
+/// package root too.
+const C_FAST_LANE: &str = "tests/native/fast_lane.c";
 
 const C_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
 const CPP_WARNINGS: &[&str] = &["-Wall", "-Wextra", "-Wpedantic", "-Wundef", "-Werror"];
@@ -306,6 +310,29 @@ fn c_load_and_read_back_under_sanitizers_and_valgrind() {
         "c_load_valgrind",
     );
     run_valgrind(&exe);
+}
+
+#[test]
+fn c_fast_lane_against_the_static_library_and_under_sanitizers() {
+    // (Not under valgrind: its 400 exact paths on 3860 polygons take about a minute there.)
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_FAST_LANE,
+        Link::Static,
+        &[],
+        "c_fast_lane_static",
+    );
+    assert!(run_plain(&exe).contains("18 passed, 0 failed"));
+    let exe = compile(
+        Language::C,
+        "c99",
+        C_FAST_LANE,
+        Link::Shared,
+        SANITIZE,
+        "c_fast_lane_asan",
+    );
+    assert!(run_sanitized(&exe).contains("18 passed, 0 failed"));
 }
 
 /// Compiles a file that includes the header (twice, to exercise the include guard) and

@@ -712,6 +712,19 @@ class Mesh {
         }
         return result;
     }
+    // Builds the exact mode's fast-lane index now, with no size limit
+    // (navstar_mesh_prepare_fast_lane: call it at load time, before queries start; a query
+    // builds it on its first exact-mode path otherwise, on meshes of 500 polygons or more,
+    // within a budget); has_index is set to whether the mesh has one (none for a World's
+    // snapshot or with off-mesh links). Safe while other threads query the mesh.
+    Result prepare_fast_lane(bool *has_index = nullptr) const {
+        std::uint32_t has = 0;
+        Result result = Result::from_c(navstar_mesh_prepare_fast_lane(raw_, &has));
+        if (has_index && result.ok()) {
+            *has_index = has != 0;
+        }
+        return result;
+    }
     // polygon_neighbours() of a wall.
     static constexpr std::uint32_t no_polygon = NAVSTAR_NO_POLYGON;
 
@@ -1082,6 +1095,10 @@ class Query {
     // NAVSTAR_LANDMARKS_BY_SIZE (the default, on meshes of 500 polygons or more),
     // NAVSTAR_LANDMARKS_ON or NAVSTAR_LANDMARKS_OFF.
     Result set_landmarks(std::uint32_t mode) { return Result::from_c(navstar_query_set_landmarks(raw_, mode)); }
+    // Whether the query answers exact-mode paths from the mesh's fast-lane index
+    // (navstar_query_set_fast_lane; on by default): the same lengths either way, no search
+    // (nodes_expanded() 0) where the index answers.
+    Result set_fast_lane(bool on) { return Result::from_c(navstar_query_set_fast_lane(raw_, on ? 1u : 0u)); }
 
     // The bytes of search memory the query holds now (navstar_query_scratch_bytes): it
     // grows with the largest searches made, up to the node limit. 0 for an empty Query.

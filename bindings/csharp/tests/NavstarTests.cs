@@ -996,6 +996,23 @@ internal static unsafe partial class NavstarTests
                 ExpectStatus(free.SetLandmarks(Landmarks.On), Status.Ok, "SetLandmarks(On)");
                 ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f)), UTurn, "the U-turn with landmarks");
                 ExpectError(free.SetLandmarks((Landmarks)7), Status.ErrorInvalidArgument, "mode", "SetLandmarks(7)");
+                // The fast lane: built on request, turned off per query; the exact U-turn is
+                // the same, answered without a search from the index, with one without it.
+                PathOptions optimal = PathOptions.Default;
+                optimal.Mode = PathMode.Optimal;
+                ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), optimal), UTurn, "the exact U-turn");
+                Check(free.NodesExpanded > 0, "a small mesh builds no index by itself: " + free.NodesExpanded);
+                bool hasIndex;
+                ExpectStatus(mesh.PrepareFastLane(out hasIndex), Status.Ok, "PrepareFastLane");
+                Check(hasIndex, "the U has a fast-lane index");
+                ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), optimal), UTurn, "the U-turn from the index");
+                Check(free.NodesExpanded == 0, "the index answers without a search: " + free.NodesExpanded);
+                ExpectStatus(free.SetFastLane(false), Status.Ok, "SetFastLane(false)");
+                ExpectPath(free.FindPath(V(0.5f, 0, 2.5f), V(2.5f, 0, 2.5f), optimal), UTurn, "the U-turn searched");
+                Check(free.NodesExpanded > 0, "with the lane off the search runs: " + free.NodesExpanded);
+                ExpectStatus(free.SetFastLane(true), Status.Ok, "SetFastLane(true)");
+                ExpectError(NativeMethods.navstar_query_set_fast_lane(free, 2), Status.ErrorInvalidArgument, "on",
+                            "navstar_query_set_fast_lane(2)");
             }
             QueryOptions tiny = QueryOptions.Default;
             tiny.MaxNodes = 1;

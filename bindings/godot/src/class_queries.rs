@@ -340,6 +340,16 @@ impl NavstarMesh {
         self.nav.prepare_landmarks().unwrap_or(false)
     }
 
+    /// Builds the exact mode's fast-lane index now, with no size limit, rather than on
+    /// the first exact path (which builds it only on meshes of at least 500 polygons,
+    /// within a budget; see the `fast_lane` property). True when the mesh has one; false
+    /// without a mesh (see `get_last_error()`), for a mesh with off-mesh links and for a
+    /// world of tiles, which get none.
+    #[func]
+    fn prepare_fast_lane(&mut self) -> bool {
+        self.nav.prepare_fast_lane().unwrap_or(false)
+    }
+
     /// The bytes of the landmark tables path searches can use now (for a world, the
     /// part its current state kept); 0 without a mesh or tables.
     #[func]

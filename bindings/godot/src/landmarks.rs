@@ -35,15 +35,7 @@ impl Navigator {
                 .change_world(|world| Ok(world.prepare_landmarks()))
                 .map_err(FindError::Mesh);
         }
-        let outcome = self
-            .mesh()
-            .map(NavMesh::prepare_landmarks)
-            .ok_or(FindError::NoMesh);
-        self.last_error = outcome
-            .as_ref()
-            .err()
-            .map_or_else(String::new, ToString::to_string);
-        outcome
+        self.on_mesh(|mesh| Ok(mesh.prepare_landmarks()))
     }
 
     /// The bytes of the landmark tables path searches on the current mesh can use (for

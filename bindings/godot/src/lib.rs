@@ -12,7 +12,7 @@
 //! The binding is thin on purpose. Every `#[func]` (here, in `class_queries.rs`,
 //! `class_agents.rs`, `corridor_class.rs` and `resource.rs`) only turns Godot values into
 //! `[f32; 3]`s and slices and calls the plain-Rust code in [`navigator`], [`queries`],
-//! [`agents`], [`follow`], [`tiles`], [`obstacles`], [`landmarks`], [`options`],
+//! [`agents`], [`follow`], [`tiles`], [`obstacles`], [`landmarks`], [`fast_lane`], [`options`],
 //! [`extras`], [`loading`], [`debug`] and [`convert`],
 //! which `cargo test -p navstar-godot` tests without an engine (Godot's engine-backed
 //! types, such as `PackedVector3Array`, panic when no engine is running). Panics never
@@ -27,6 +27,7 @@ pub mod convert;
 mod corridor_class;
 pub mod debug;
 pub mod extras;
+pub mod fast_lane;
 pub mod follow;
 mod godot_io;
 pub mod landmarks;
@@ -104,6 +105,14 @@ pub struct NavstarMesh {
     #[var]
     #[init(val = Settings::default().landmarks)]
     landmarks: i64,
+    /// Whether exact shortest paths (`path_mode` 1, and 2 where it finds them) are
+    /// answered from the mesh's fast-lane index, without a search: true (the default) or
+    /// false. The lengths are the same either way. A mesh of at least 500 polygons builds
+    /// the index on its first such path; `prepare_fast_lane()` builds it at load time,
+    /// on any mesh built or loaded whole.
+    #[var]
+    #[init(val = Settings::default().fast_lane)]
+    fast_lane: bool,
     /// Polygons and links are used only if their flags share a bit with this mask
     /// (Godot's `navigation_layers`; default all 32 bits).
     #[var]
@@ -317,6 +326,7 @@ impl NavstarMesh {
             allow_partial: self.allow_partial,
             path_mode: self.path_mode,
             landmarks: self.landmarks,
+            fast_lane: self.fast_lane,
             include_flags: self.navigation_layers,
             exclude_flags: self.excluded_layers,
             area_costs: costs.as_slice(),

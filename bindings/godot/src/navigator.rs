@@ -229,7 +229,7 @@ impl Navigator {
     }
 
     /// Starts a path query: forgets the last path, checks for a mesh, sets the query's
-    /// landmark choice and converts the settings. On failure the error is kept for
+    /// landmark and fast-lane choices and converts the settings. On failure the error is kept for
     /// [`Navigator::last_error`].
     ///
     /// # Errors
@@ -245,6 +245,7 @@ impl Navigator {
                         None => query.set_landmarks_by_size(),
                         Some(on) => query.set_landmarks(on),
                     }
+                    query.set_fast_lane(settings.fast_lane);
                     settings.path_options()
                 })
                 .map_err(FindError::Setting),
@@ -587,21 +588,10 @@ mod tests {
 
     #[test]
     fn unreachable_goal_partial_or_error() {
-        // Two squares that do not touch: two islands.
-        let vertices = [
-            [0.0, 0.0, 0.0],
-            [1.0, 0.0, 0.0],
-            [1.0, 0.0, 1.0],
-            [0.0, 0.0, 1.0],
-            [3.0, 0.0, 0.0],
-            [4.0, 0.0, 0.0],
-            [4.0, 0.0, 1.0],
-            [3.0, 0.0, 1.0],
-        ];
-        let polygons: [&[i32]; 2] = [&[0, 1, 2, 3], &[4, 5, 6, 7]];
+        use crate::test_meshes::{TWO_SQUARE_POLYGONS, TWO_SQUARES};
         let mut nav = Navigator::default();
         let mut s = Settings::default();
-        nav.build(vertices, polygons, &s).unwrap();
+        nav.build(TWO_SQUARES, TWO_SQUARE_POLYGONS, &s).unwrap();
         assert_eq!(nav.island_count(), 2);
 
         let path = nav.find_path([0.5, 0.0, 0.5], [3.5, 0.0, 0.5], &s).unwrap();

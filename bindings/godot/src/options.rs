@@ -36,6 +36,9 @@ pub struct Settings<'a> {
     /// [`LANDMARKS_ON`] or [`LANDMARKS_OFF`] (`Query::set_landmarks`; the numbers are
     /// the C ABI's).
     pub landmarks: i64,
+    /// Whether exact-mode paths are answered from the mesh's fast-lane index where it
+    /// has one (`Query::set_fast_lane`; on by default): the same lengths, no search.
+    pub fast_lane: bool,
     /// The agent's radius in world units (`PathOptions::agent_radius`): paths, the
     /// closest point, raycasts, moves along the surface, wall distances and random points
     /// keep at least this far from every wall. 0 (the default) for a point agent.
@@ -57,6 +60,7 @@ impl Default for Settings<'_> {
             heuristic_weight: path.heuristic_weight,
             agent_radius: path.agent_radius,
             landmarks: LANDMARKS_BY_SIZE,
+            fast_lane: true,
         }
     }
 }

@@ -243,6 +243,9 @@ fn sample_project_uses_only_registered_methods() {
         // The landmark table.
         "landmarks",
         "prepare_landmarks",
+        // The fast lane.
+        "fast_lane",
+        "prepare_fast_lane",
         // Obstacles.
         "add_obstacle",
         "move_obstacle",

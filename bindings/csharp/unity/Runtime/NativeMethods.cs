@@ -87,6 +87,12 @@ namespace Navstar
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_world_prepare_landmarks(NavstarWorld world, out uint hasTable);
 
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_query_set_fast_lane(NavstarQuery query, uint on);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_mesh_prepare_fast_lane(NavstarMesh mesh, out uint hasIndex);
+
         // The binary format (.navstar).
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_mesh_save(NavstarMesh mesh, byte* buffer, uint capacity, out uint size);

@@ -156,6 +156,21 @@ namespace Navstar
             return status;
         }
 
+        /// <summary>
+        /// Builds the exact mode's fast-lane index now, with no size limit (call it at load
+        /// time, before queries start: otherwise a query builds it on its first exact-mode
+        /// path on meshes of 500 polygons or more, within a budget, and smaller meshes get
+        /// none); <paramref name="hasIndex"/> tells whether the mesh has one (none for a
+        /// world's snapshot or with off-mesh links). Safe while other threads query the mesh.
+        /// </summary>
+        public Status PrepareFastLane(out bool hasIndex)
+        {
+            uint has;
+            Status status = NativeMethods.navstar_mesh_prepare_fast_lane(this, out has);
+            hasIndex = status >= 0 && has != 0;
+            return status;
+        }
+
         /// <summary>Every vertex position (welded and unused ones included).</summary>
         public unsafe Vector3[] GetVertices()
         {

@@ -91,6 +91,17 @@ namespace Navstar
             return NativeMethods.navstar_query_set_landmarks(this, (uint)mode);
         }
 
+        /// <summary>
+        /// Whether this query answers exact-mode paths (PathMode.Optimal, and PathMode.Auto
+        /// where it runs the exact mode) from the mesh's fast-lane index (see
+        /// NavstarMesh.PrepareFastLane); on by default. Where the index answers, no search
+        /// runs (NodesExpanded is 0); the lengths are the same either way.
+        /// </summary>
+        public Status SetFastLane(bool on)
+        {
+            return NativeMethods.navstar_query_set_fast_lane(this, on ? 1u : 0u);
+        }
+
         // The one place that calls navstar_query_create_ex.
         private static unsafe Status TryCreate(NavstarMesh mesh, QueryOptions? options, out NavstarQuery query)
         {
