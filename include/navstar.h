@@ -1041,8 +1041,9 @@ NavstarStatus navstar_mesh_prepare_landmarks(const struct NavstarMesh *mesh,
 // a tile replaced by an equal mesh, an obstacle added after the build moved or
 // removed). Ground they never saw (a tile that was not in the world at the build, an
 // obstacle present at the build moved or removed) keeps them too, every bound towards a
-// goal capped at the goal's distance to the tiles holding that ground; while more than
-// 64 tiles hold it they are dropped: call this again then (prepare on the whole world,
+// goal capped at the goal's distance to the tiles holding that ground; they are dropped
+// when the tiles without bounds (new ones, and those stitched again to them) hold more
+// than a tenth of the world's corners, or more than 64 tiles hold new ground: call this again then (prepare on the whole world,
 // then stream tiles out and in). It builds without the world's writer lock (tile
 // changes and queries go on meanwhile; about 0.1-0.5 s per few thousand polygons);
 // ground added meanwhile caps the new tables the same way. Snapshots taken before this call stay without tables: queries use the
