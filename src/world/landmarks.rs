@@ -226,6 +226,7 @@ impl World {
         tables.attach(&fresh);
         kept.built = Some(tables);
         drop(kept);
+        self.carry_fast_lane(&fresh);
         self.current.store(Arc::new(fresh));
         true
     }

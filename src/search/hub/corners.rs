@@ -7,6 +7,13 @@
 //! right there (its ground spans more than a half turn; elsewhere a shortest path
 //! never bends). A corner is one fan of one vertex, known by its polygons' corner
 //! slots.
+//!
+//! On a mesh of several tiles (a world's snapshot) the fans go across seams like any
+//! portal (a seam's edges are split so that their pieces pair one to one, with twins),
+//! and `wall_vertex` is the world's (a vertex is a wall vertex when a wall of the
+//! joined ground ends at its point, in its tile or a neighbour's; a border vertex
+//! where ground goes on across the seam is not): the corners are those of the joined
+//! walkable area, found by the exact search's rule.
 
 use glam::DVec2;
 
@@ -16,13 +23,15 @@ use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
 /// At most this many polygons are visited going round one vertex.
 const MAX_FAN: usize = 1024;
 
-/// The corners of one mesh (of one tile).
+/// The corners of one mesh.
 pub(super) struct Corners {
     /// Per corner: its vertex.
     pub vertex: Vec<u32>,
-    /// Per corner slot of the mesh: the corner of its vertex in its polygon's fan, or
-    /// [`NO_CORNER`].
-    pub node_of_slot: Vec<u32>,
+    /// Per tile slot, per corner slot of the tile (its local number): the corner of its
+    /// vertex in its polygon's fan, or [`NO_CORNER`].
+    pub node_of_slot: Vec<Vec<u32>>,
+    /// `local_bits` of the mesh's ids.
+    pub local_bits: u32,
     /// Per corner: its ground point.
     pub point: Vec<DVec2>,
     /// Per corner: the far ends of its two walls, or `None` when going round the fan
@@ -32,40 +41,72 @@ pub(super) struct Corners {
     pub polygon: Vec<u32>,
 }
 
-/// The corners of `mesh` (a mesh of one tile).
+impl Corners {
+    /// The corner of corner slot `slot` (a global id of the mesh), or [`NO_CORNER`].
+    #[inline]
+    pub fn node_at(&self, slot: usize) -> u32 {
+        let (tile, local) = split(self.local_bits, slot);
+        self.node_of_slot[tile][local]
+    }
+}
+
+/// The tile slot and local number of global id `id` of a mesh with `local_bits`.
+#[inline]
+fn split(local_bits: u32, id: usize) -> (usize, usize) {
+    let id = id as u64;
+    (
+        (id >> local_bits) as usize,
+        (id & ((1u64 << local_bits) - 1)) as usize,
+    )
+}
+
+/// The corners of `mesh` (of any number of tiles).
 pub(super) fn find(mesh: &MeshData) -> Corners {
     let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
-    let slots = mesh.corners.as_single().len();
+    let tiles = mesh.corners.chunk_count();
     let mut corners = Corners {
         vertex: Vec::new(),
-        node_of_slot: vec![NO_CORNER; slots],
+        node_of_slot: (0..tiles)
+            .map(|t| vec![NO_CORNER; mesh.corners.chunk(t).len()])
+            .collect(),
+        local_bits: mesh.local_bits,
         point: Vec::new(),
         walls: Vec::new(),
         polygon: Vec::new(),
     };
-    // Per slot: whether its fan was looked at.
-    let mut done = vec![false; slots];
+    // Per tile slot, per local slot: whether its fan was looked at.
+    let mut done: Vec<Vec<bool>> = (0..tiles)
+        .map(|t| vec![false; mesh.corners.chunk(t).len()])
+        .collect();
+    let bits = mesh.local_bits;
+    // Several tiles: a wall cut at a tile border has a vertex there, on the wall's line
+    // only up to `f32` rounding, which may bend it either way.
+    let tiled = mesh.tiles.len() > 1;
     let mut fan = Vec::new();
-    for p in 0..mesh.polygon_count() {
+    for p in mesh.polygon_ids() {
         for slot in mesh.corner_range(p) {
             let v = mesh.corners[slot];
-            if done[slot] || !mesh.wall_vertex[v as usize] {
+            let (tile, local) = split(bits, slot);
+            if done[tile][local] || !mesh.wall_vertex[v as usize] {
                 continue;
             }
             let walls = go_round(mesh, p, slot, &mut fan);
             for &s in &fan {
-                done[s] = true;
+                let (tile, local) = split(bits, s);
+                done[tile][local] = true;
             }
             let at = ground(v);
             if let Some([from, to]) = walls
                 && (at - from).perp_dot(to - at) >= 0.0
+                && !(tiled && nearly_straight(from, at, to))
             {
                 // The boundary goes straight on or turns left: no shortest path bends.
                 continue;
             }
             let node = corners.vertex.len() as u32;
             for &s in &fan {
-                corners.node_of_slot[s] = node;
+                let (tile, local) = split(bits, s);
+                corners.node_of_slot[tile][local] = node;
             }
             corners.vertex.push(v);
             corners.point.push(at);
@@ -74,6 +115,24 @@ pub(super) fn find(mesh: &MeshData) -> Corners {
         }
     }
     corners
+}
+
+/// Whether `at` lies within 1e-6 (relative to the coordinates' size) of the line
+/// through `from` and `to`: a wall bent there by rounding only. Such a vertex is kept
+/// as a corner on a mesh of several tiles, where cutting a wall at a tile border puts a
+/// vertex on it: rounded off the line to the right, it is a (barely) reflex corner
+/// that blocks sight lines grazing the wall, which the exact search goes round; kept,
+/// it costs some corners, never a wrong answer.
+fn nearly_straight(from: DVec2, at: DVec2, to: DVec2) -> bool {
+    let scale = 1e-6
+        * from
+            .abs()
+            .max(at.abs())
+            .max(to.abs())
+            .max_element()
+            .max(1.0);
+    let d = to - from;
+    (at - from).perp_dot(d).abs() <= scale * d.length()
 }
 
 /// The corner slots of the fan round the vertex of `slot` (of polygon `p`) into `fan`,

@@ -7,10 +7,12 @@
 //! may graze a corner. The cones form a tree (one per sequence of portals), so a
 //! polygon seen round both sides of an obstacle is visited once per side.
 
-use glam::DVec2;
+use std::ops::Range;
+
+use glam::{DVec2, Vec2};
 
 use crate::geometry::point_near_segment;
-use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, next_in};
+use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, TileView, next_in};
 use crate::search::exact::polygons_at;
 
 /// A cone to go on with: the polygon it enters, the corner slot of that polygon it
@@ -44,7 +46,7 @@ impl Sight {
     /// Calls `seen(slot)` for a corner slot of every vertex of `mesh` in straight sight
     /// of ground point `s` (which lies in `polygon`), possibly several times (the slot
     /// names the vertex and the polygon it was seen in); expands at most `max_cones`
-    /// cones. `mesh` is a mesh of one tile. Returns whether ground point `target` is
+    /// cones. `mesh` may have several tiles (slots are global ids). Returns whether ground point `target` is
     /// in sight too, when the polygons in `target_set` are all those whose closed area
     /// holds it (empty: no target).
     pub fn sweep(
@@ -67,38 +69,65 @@ impl Sight {
         mesh: &MeshData,
         polygon: u32,
         s: DVec2,
+        target: (&[u32], DVec2),
+        max_cones: usize,
+        seen: impl FnMut(usize),
+        go_on: impl Fn(DVec2, DVec2) -> bool,
+    ) -> Result<bool, TooManyCones> {
+        polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
+        if mesh.tiles.len() == 1 {
+            // The tables as plain slices (one tile): no tile lookups in the loop.
+            let one = OneTile {
+                ground: mesh.ground.as_single(),
+                corners: mesh.corners.as_single(),
+                neighbours: mesh.neighbours.as_single(),
+                twins: mesh.twin.as_single(),
+                poly_start: mesh.poly_start.as_single(),
+            };
+            self.cones(|_| one, s, target, max_cones, seen, go_on)
+        } else {
+            // Several tiles: each polygon's tables through its tile's view; a cone
+            // crosses a seam as any portal (seams are split so that their pieces pair
+            // one to one, with twins across).
+            self.cones(|p| mesh.tile_view(p), s, target, max_cones, seen, go_on)
+        }
+    }
+
+    /// The sweep from `s` once its start set is known, reading each polygon's tables
+    /// through `view(polygon)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn cones<V: PolygonTables>(
+        &mut self,
+        view: impl Fn(u32) -> V,
+        s: DVec2,
         (target_set, target): (&[u32], DVec2),
         max_cones: usize,
         mut seen: impl FnMut(usize),
         go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
-        // The tables as plain slices (one tile): no tile lookups in the loop.
-        let (ground, corners) = (mesh.ground.as_single(), mesh.corners.as_single());
-        let (neighbours, twins) = (mesh.neighbours.as_single(), mesh.twin.as_single());
-        let poly_start = mesh.poly_start.as_single();
-        let ground = |v: u32| ground[v as usize].as_dvec2();
-        let range = |p: u32| poly_start[p as usize] as usize..poly_start[p as usize + 1] as usize;
-        polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
         self.stack.clear();
         let mut target_seen = self.start_set.iter().any(|p| target_set.contains(p));
         for &p in &self.start_set {
-            let here = range(p);
+            let tables = view(p);
+            let here = tables.range(p);
             for slot in here.clone() {
                 seen(slot);
-                let q = neighbours[slot];
-                if q == NO_NEIGHBOUR || twins[slot] == NO_TWIN || self.start_set.contains(&q) {
+                let q = tables.neighbour(slot);
+                let twin = tables.twin(slot);
+                if q == NO_NEIGHBOUR || twin == NO_TWIN || self.start_set.contains(&q) {
                     continue;
                 }
                 let (a, b) = (
-                    ground(corners[slot]),
-                    ground(corners[next_in(here.clone(), slot)]),
+                    tables.ground(tables.corner(slot)),
+                    tables.ground(tables.corner(next_in(here.clone(), slot))),
                 );
                 if point_near_segment(s, a, b) || orient(s, a, b) <= 0.0 {
                     continue;
                 }
                 self.stack.push(Cone {
                     polygon: q,
-                    entry: twins[slot] as usize,
+                    entry: twin as usize,
                     right: a,
                     left: b,
                 });
@@ -115,21 +144,23 @@ impl Sight {
                 target_seen =
                     orient(s, cone.right, target) >= 0.0 && orient(s, cone.left, target) <= 0.0;
             }
-            let here = range(p);
+            let tables = view(p);
+            let here = tables.range(p);
             for slot in here.clone() {
-                let point = ground(corners[slot]);
+                let point = tables.ground(tables.corner(slot));
                 if orient(s, cone.right, point) >= 0.0 && orient(s, cone.left, point) <= 0.0 {
                     seen(slot);
                 }
                 if slot == cone.entry {
                     continue;
                 }
-                let q = neighbours[slot];
-                if q == NO_NEIGHBOUR || twins[slot] == NO_TWIN {
+                let q = tables.neighbour(slot);
+                let twin = tables.twin(slot);
+                if q == NO_NEIGHBOUR || twin == NO_TWIN {
                     continue;
                 }
                 let a = point;
-                let b = ground(corners[next_in(here.clone(), slot)]);
+                let b = tables.ground(tables.corner(next_in(here.clone(), slot)));
                 if orient(s, a, b) <= 0.0 {
                     // An edge facing `s`: the cone came in through the polygon's front.
                     continue;
@@ -149,7 +180,7 @@ impl Sight {
                 if orient(s, right, left) > 0.0 && go_on(a, b) {
                     self.stack.push(Cone {
                         polygon: q,
-                        entry: twins[slot] as usize,
+                        entry: twin as usize,
                         right,
                         left,
                     });
@@ -157,6 +188,77 @@ impl Sight {
             }
         }
         Ok(target_seen)
+    }
+}
+
+/// What a sweep reads of one polygon, by global ids (the polygon's corner slots and
+/// vertices, which lie in its tile).
+trait PolygonTables {
+    /// The corner slots of polygon `p`.
+    fn range(&self, p: u32) -> Range<usize>;
+    /// The vertex of corner slot `slot`.
+    fn corner(&self, slot: usize) -> u32;
+    /// The polygon across the edge of `slot`, or [`NO_NEIGHBOUR`].
+    fn neighbour(&self, slot: usize) -> u32;
+    /// The slot of the same edge in the neighbour, or [`NO_TWIN`].
+    fn twin(&self, slot: usize) -> u32;
+    /// The ground point of vertex `v`.
+    fn ground(&self, v: u32) -> DVec2;
+}
+
+/// The tables of a mesh of one tile, as plain slices (ids are positions).
+#[derive(Clone, Copy)]
+struct OneTile<'a> {
+    ground: &'a [Vec2],
+    corners: &'a [u32],
+    neighbours: &'a [u32],
+    twins: &'a [u32],
+    poly_start: &'a [u32],
+}
+
+impl PolygonTables for OneTile<'_> {
+    #[inline(always)]
+    fn range(&self, p: u32) -> Range<usize> {
+        self.poly_start[p as usize] as usize..self.poly_start[p as usize + 1] as usize
+    }
+    #[inline(always)]
+    fn corner(&self, slot: usize) -> u32 {
+        self.corners[slot]
+    }
+    #[inline(always)]
+    fn neighbour(&self, slot: usize) -> u32 {
+        self.neighbours[slot]
+    }
+    #[inline(always)]
+    fn twin(&self, slot: usize) -> u32 {
+        self.twins[slot]
+    }
+    #[inline(always)]
+    fn ground(&self, v: u32) -> DVec2 {
+        self.ground[v as usize].as_dvec2()
+    }
+}
+
+impl PolygonTables for TileView<'_> {
+    #[inline(always)]
+    fn range(&self, p: u32) -> Range<usize> {
+        self.corner_range(p)
+    }
+    #[inline(always)]
+    fn corner(&self, slot: usize) -> u32 {
+        TileView::corner(self, slot)
+    }
+    #[inline(always)]
+    fn neighbour(&self, slot: usize) -> u32 {
+        TileView::neighbour(self, slot)
+    }
+    #[inline(always)]
+    fn twin(&self, slot: usize) -> u32 {
+        TileView::twin(self, slot)
+    }
+    #[inline(always)]
+    fn ground(&self, v: u32) -> DVec2 {
+        self.point(v).as_dvec2()
     }
 }
 
