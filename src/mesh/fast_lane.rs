@@ -7,8 +7,6 @@
 
 use glam::DVec2;
 
-use super::Tiled;
-
 /// No corner: the entry of `node_of_slot` for a corner slot where no path bends.
 pub(crate) const NO_CORNER: u32 = u32::MAX;
 
@@ -32,11 +30,12 @@ pub(crate) struct FastLane {
     pub on_coarse: bool,
     /// Per corner: its vertex in the searched mesh.
     pub vertex: Vec<u32>,
-    /// Per corner slot of the searched mesh (by its global id, chunked per tile as the
-    /// mesh's own tables): the corner of its vertex on its polygon's side (a vertex
+    /// Per corner slot of the searched mesh, by its dense number (the slot id itself on
+    /// a mesh of one tile; on several, the slots numbered tile after tile, as the
+    /// sweeps report them): the corner of its vertex on its polygon's side (a vertex
     /// where walkable regions touch at a point is one corner per region), or
     /// [`NO_CORNER`].
-    pub node_of_slot: Tiled<u32>,
+    pub node_of_slot: Vec<u32>,
     /// Per corner: its ground-plane point.
     pub point: Vec<DVec2>,
     /// Per corner: the far ends of its two walls (a segment through the corner can be
@@ -74,7 +73,7 @@ impl FastLane {
     /// The bytes held.
     pub fn bytes(&self) -> usize {
         self.vertex.capacity() * 4
-            + self.node_of_slot.total_len() * 4
+            + self.node_of_slot.capacity() * 4
             + self.point.capacity() * std::mem::size_of::<DVec2>()
             + self.walls.capacity() * std::mem::size_of::<Option<[DVec2; 2]>>()
             + self.label_start.capacity() * 4

@@ -131,13 +131,6 @@ impl TileView<'_> {
         self.neighbours[self.local(slot)]
     }
 
-    /// The twin of slot `slot` (a global slot id of this tile), as
-    /// `MeshData::twin[slot]`.
-    #[inline]
-    pub fn twin(&self, slot: usize) -> u32 {
-        self.twin[self.local(slot)]
-    }
-
     /// The neighbours of slots `range`, as [`MeshData::neighbours`].
     #[inline]
     pub fn neighbours(&self, range: Range<usize>) -> &[u32] {
@@ -218,7 +211,6 @@ mod tests {
                 assert_eq!(view.edge(polygon, slot), mesh.edge(polygon, slot));
                 assert_eq!(view.corner(slot), mesh.corners[slot]);
                 assert_eq!(view.neighbour(slot), mesh.neighbours[slot]);
-                assert_eq!(view.twin(slot), mesh.twin[slot]);
                 let v = mesh.corners[slot];
                 assert!(view.holds(v) && view.holds(slot as u32));
                 assert_eq!(view.point(v), mesh.ground[v as usize]);

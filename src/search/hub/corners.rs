@@ -27,11 +27,9 @@ const MAX_FAN: usize = 1024;
 pub(super) struct Corners {
     /// Per corner: its vertex.
     pub vertex: Vec<u32>,
-    /// Per tile slot, per corner slot of the tile (its local number): the corner of its
-    /// vertex in its polygon's fan, or [`NO_CORNER`].
-    pub node_of_slot: Vec<Vec<u32>>,
-    /// `local_bits` of the mesh's ids.
-    pub local_bits: u32,
+    /// Per corner slot of the mesh, by its dense number ([`dense_slots`]): the corner
+    /// of its vertex in its polygon's fan, or [`NO_CORNER`].
+    pub node_of_slot: Vec<u32>,
     /// Per corner: its ground point.
     pub point: Vec<DVec2>,
     /// Per corner: the far ends of its two walls, or `None` when going round the fan
@@ -41,44 +39,36 @@ pub(super) struct Corners {
     pub polygon: Vec<u32>,
 }
 
-impl Corners {
-    /// The corner of corner slot `slot` (a global id of the mesh), or [`NO_CORNER`].
-    #[inline]
-    pub fn node_at(&self, slot: usize) -> u32 {
-        let (tile, local) = split(self.local_bits, slot);
-        self.node_of_slot[tile][local]
+/// Per tile slot of `mesh`: the dense number of its first corner slot (the slots
+/// numbered tile after tile; on a mesh of one tile the dense number is the slot id).
+pub(super) fn dense_slots(mesh: &MeshData) -> Vec<u32> {
+    let mut prefix = Vec::with_capacity(mesh.corners.chunk_count());
+    let mut total = 0u32;
+    for t in 0..mesh.corners.chunk_count() {
+        prefix.push(total);
+        total += mesh.corners.chunk(t).len() as u32;
     }
-}
-
-/// The tile slot and local number of global id `id` of a mesh with `local_bits`.
-#[inline]
-fn split(local_bits: u32, id: usize) -> (usize, usize) {
-    let id = id as u64;
-    (
-        (id >> local_bits) as usize,
-        (id & ((1u64 << local_bits) - 1)) as usize,
-    )
+    prefix
 }
 
 /// The corners of `mesh` (of any number of tiles).
 pub(super) fn find(mesh: &MeshData) -> Corners {
     let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
-    let tiles = mesh.corners.chunk_count();
+    let slots = mesh.corners.total_len();
     let mut corners = Corners {
         vertex: Vec::new(),
-        node_of_slot: (0..tiles)
-            .map(|t| vec![NO_CORNER; mesh.corners.chunk(t).len()])
-            .collect(),
-        local_bits: mesh.local_bits,
+        node_of_slot: vec![NO_CORNER; slots],
         point: Vec::new(),
         walls: Vec::new(),
         polygon: Vec::new(),
     };
-    // Per tile slot, per local slot: whether its fan was looked at.
-    let mut done: Vec<Vec<bool>> = (0..tiles)
-        .map(|t| vec![false; mesh.corners.chunk(t).len()])
-        .collect();
-    let bits = mesh.local_bits;
+    let prefix = dense_slots(mesh);
+    let dense = |slot: usize| {
+        let (tile, local) = mesh.split_id(slot as u32);
+        prefix[tile] as usize + local as usize
+    };
+    // Per dense slot: whether its fan was looked at.
+    let mut done = vec![false; slots];
     // Several tiles: a wall cut at a tile border has a vertex there, on the wall's line
     // only up to `f32` rounding, which may bend it either way.
     let tiled = mesh.tiles.len() > 1;
@@ -86,14 +76,12 @@ pub(super) fn find(mesh: &MeshData) -> Corners {
     for p in mesh.polygon_ids() {
         for slot in mesh.corner_range(p) {
             let v = mesh.corners[slot];
-            let (tile, local) = split(bits, slot);
-            if done[tile][local] || !mesh.wall_vertex[v as usize] {
+            if done[dense(slot)] || !mesh.wall_vertex[v as usize] {
                 continue;
             }
             let walls = go_round(mesh, p, slot, &mut fan);
             for &s in &fan {
-                let (tile, local) = split(bits, s);
-                done[tile][local] = true;
+                done[dense(s)] = true;
             }
             let at = ground(v);
             if let Some([from, to]) = walls
@@ -105,8 +93,7 @@ pub(super) fn find(mesh: &MeshData) -> Corners {
             }
             let node = corners.vertex.len() as u32;
             for &s in &fan {
-                let (tile, local) = split(bits, s);
-                corners.node_of_slot[tile][local] = node;
+                corners.node_of_slot[dense(s)] = node;
             }
             corners.vertex.push(v);
             corners.point.push(at);

@@ -78,7 +78,7 @@ pub(super) fn build(
             (&[], pu),
             max_cones,
             |slot| {
-                let w = corners.node_at(slot);
+                let w = corners.node_of_slot[slot];
                 if w == NO_CORNER || w <= u || stamp[w as usize] == u {
                     return;
                 }

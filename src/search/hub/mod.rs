@@ -29,8 +29,8 @@ mod tests;
 use std::sync::Arc;
 
 use crate::NavMesh;
+use crate::mesh::MeshData;
 use crate::mesh::fast_lane::FastLane;
-use crate::mesh::{MeshData, Tiled};
 
 pub(crate) use online::{LaneAnswer, LaneScratch};
 
@@ -87,15 +87,11 @@ pub(crate) fn build(mesh: &MeshData, budget: Budget) -> Option<FastLane> {
     let (label_start, labels) = labels::build(&graph, label_budget)?;
     let n = found.vertex.len();
     let mut node_of_slot = found.node_of_slot;
-    for c in node_of_slot.iter_mut().flatten() {
+    for c in &mut node_of_slot {
         if *c != crate::mesh::fast_lane::NO_CORNER {
             *c = rank[*c as usize];
         }
     }
-    let node_of_slot = Tiled::from_chunks(
-        node_of_slot.into_iter().map(Arc::from).collect(),
-        found.local_bits,
-    );
     let mut lane = FastLane {
         on_coarse: coarse.is_some(),
         vertex: vec![0; n],
