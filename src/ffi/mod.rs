@@ -39,6 +39,8 @@ mod queries;
 mod sliced;
 // The landmark table: built at load time, used or not per query.
 mod landmarks;
+// A world's fast-lane index, built on request.
+mod world_fast_lane;
 
 mod spatial;
 
@@ -150,3 +152,4 @@ pub use world::{
     navstar_world_replace_tile, navstar_world_snapshot, navstar_world_tile_count,
     navstar_world_tiles,
 };
+pub use world_fast_lane::navstar_world_prepare_fast_lane;

@@ -64,7 +64,10 @@ fn check(
     whole.set_fast_lane(false);
     let one_piece = whole.find_path(s, t, &optimal()).map(|p| p.to_owned_path());
     let up = mesh.up_axis();
-    let near = |a: f64, b: f64| (a - b).abs() <= 1e-5 * b.max(1e-3);
+    // To 1e-4, as every world test (issue 13's bound for tiled lengths): the cut puts
+    // vertices a hair apart where walls cross tile borders, and a sight line grazing
+    // them may pass for the sweep and not for the exact search (seen: 1.7e-5).
+    let near = |a: f64, b: f64| (a - b).abs() <= 1e-4 * b.max(1e-3);
     let (with, without) = match (with, without) {
         (Ok(a), Ok(b)) => (a, b),
         (a, b) => {
