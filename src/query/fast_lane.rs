@@ -67,6 +67,8 @@ impl Query {
     /// (Iron Harvest at radius 0.5: 5x fewer instructions per query, the same answers);
     /// a query with a node limit ([`Query::with_max_nodes`]) always searches (the limit
     /// bounds its work).
+    /// A world's snapshot has an index only from [`crate::World::prepare_fast_lane`]
+    /// (never built on a query: a world's geometry changes).
     ///
     /// # Example
     /// ```
