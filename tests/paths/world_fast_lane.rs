@@ -447,3 +447,35 @@ fn a_snapshot_has_an_index_only_for_its_own_geometry() {
         "few answers from an index"
     );
 }
+
+/// An empty world, a world with an off-mesh link between its tiles, and a world of one
+/// tile: no panic; the link refuses the index (links may be shorter than the ground);
+/// one tile gets it.
+#[test]
+fn empty_linked_and_one_tile_worlds() {
+    use navstar::OffMeshLink;
+    let empty = World::new(&WorldOptions::default()).unwrap();
+    let _ = empty.prepare_fast_lane();
+    let mut query = Query::new(&empty.snapshot());
+    assert!(query.find_path(Vec3::ZERO, Vec3::X, &optimal()).is_err());
+
+    let mesh = seeded_grid(0x11, 8, 8).build();
+    let cut = mesh.cut_into_tiles(4.0).unwrap();
+    let linked = World::new(&WorldOptions::default()).unwrap();
+    let jump = OffMeshLink::new(Vec3::new(0.5, 0.0, 0.5), Vec3::new(7.5, 0.0, 7.5));
+    linked
+        .add_tile_with_links(&cut.tiles[0].mesh, std::slice::from_ref(&jump))
+        .unwrap();
+    for tile in &cut.tiles[1..] {
+        linked.add_tile(&tile.mesh).unwrap();
+    }
+    assert!(linked.snapshot().link_count() > 0);
+    assert!(!linked.prepare_fast_lane());
+    assert!(!linked.has_fast_lane());
+
+    let one = World::new(&WorldOptions::default()).unwrap();
+    one.add_tile(&mesh).unwrap();
+    assert!(one.prepare_fast_lane());
+    let domain = Domain::new(&mesh);
+    assert!(answers_from_the_index(&one.snapshot(), &mesh, &domain, 9) > 3);
+}
