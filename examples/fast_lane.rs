@@ -9,37 +9,13 @@
 //! problem: `valgrind --tool=callgrind --toggle-collect='*find_path*'
 //! target/release/examples/fast_lane MAP SCEN COUNT on|off`.
 
+#[path = "shared/scenario.rs"]
+mod scenario;
+
 use std::error::Error;
-use std::fs::File;
-use std::io::BufReader;
 use std::time::Instant;
 
-use navstar::glam::Vec3;
-use navstar::io::{ScenarioProblem, load_mesh_file, parse_scenario};
-use navstar::{MeshOptions, PathMode, PathOptions, PathStatus, Query, UpAxis};
-
-/// The start and goal of `problem`: cell centres on grid maps, the points as written on
-/// meshes.
-fn endpoints(problem: &ScenarioProblem) -> (Vec3, Vec3) {
-    if problem.map_file_name().ends_with(".map") {
-        (problem.grid_start(), problem.grid_goal())
-    } else {
-        (problem.mesh_start(), problem.mesh_goal())
-    }
-}
-
-/// The ground length of a path.
-fn length(up: UpAxis, corners: &[Vec3]) -> f64 {
-    corners
-        .windows(2)
-        .map(|w| (up.ground(w[1]).as_dvec2() - up.ground(w[0]).as_dvec2()).length())
-        .sum()
-}
-
-/// The value at fraction `q` of sorted `values`.
-fn quantile(values: &[f64], q: f64) -> f64 {
-    values[((values.len() - 1) as f64 * q).round() as usize]
-}
+use navstar::{PathMode, PathOptions, PathStatus, Query};
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -48,21 +24,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         return Err(usage.into());
     };
     let count: usize = rest.first().map_or(Ok(usize::MAX), |s| s.parse())?;
-    let options_mesh = if map.ends_with(".map") {
-        MeshOptions::default().with_up_axis(UpAxis::Z)
-    } else {
-        MeshOptions::default()
-    };
-    let mesh = load_mesh_file(std::path::Path::new(map), &options_mesh)?;
+    let (mesh, pairs) = scenario::load(map, scen, count)?;
     mesh.prepare_landmarks();
-    let problems = parse_scenario(BufReader::new(File::open(scen)?))?;
-    let step = (problems.len() / count.clamp(1, problems.len().max(1))).max(1);
-    let pairs: Vec<(Vec3, Vec3)> = problems
-        .iter()
-        .step_by(step)
-        .take(count)
-        .map(endpoints)
-        .collect();
     let options = PathOptions::default().with_mode(PathMode::Optimal);
     let up = mesh.up_axis();
     let started = Instant::now();
@@ -83,7 +46,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             if let Ok(path) = query.find_path(s, t, &options)
                 && path.status == PathStatus::Complete
             {
-                total += length(up, path.corners);
+                total += scenario::length(up, path.corners);
             }
         }
         println!("{side}: {} queries, summed length {total:.3}", pairs.len());
@@ -111,14 +74,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             for k in 0..2 {
                 let side = (k + i + pass) % 2;
                 let query = if side == 0 { &mut on } else { &mut off };
-                let started = Instant::now();
-                let path = query.find_path(s, t, &options);
-                let took = started.elapsed().as_secs_f64() * 1e6;
+                let (took, length) = scenario::timed(query, s, t, &options);
                 best[side][i] = best[side][i].min(took);
-                lengths[side][i] = match path {
-                    Ok(p) if p.status == PathStatus::Complete => length(up, p.corners),
-                    _ => f64::NAN,
-                };
+                lengths[side][i] = length;
             }
             if pass == 0
                 && let Some((a, b)) = on.fast_lane_corners_seen()
@@ -149,8 +107,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         times.sort_by(f64::total_cmp);
         println!(
             "{name}: median {:.1} us, p95 {:.1} us, mean {:.1} us",
-            quantile(times, 0.5),
-            quantile(times, 0.95),
+            scenario::quantile(times, 0.5),
+            scenario::quantile(times, 0.95),
             times.iter().sum::<f64>() / n as f64
         );
     }

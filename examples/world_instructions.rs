@@ -13,25 +13,17 @@
 //! `valgrind --tool=callgrind --toggle-collect='*find_path*'
 //! target/release/examples/world_instructions MAP SCEN world exact`.
 
+#[path = "shared/scenario.rs"]
+mod scenario;
+
 use std::error::Error;
 use std::fs::File;
 use std::io::BufReader;
 
-use navstar::glam::Vec3;
-use navstar::io::{ScenarioProblem, load_mesh_file, parse_scenario};
+use navstar::io::{load_mesh_file, parse_scenario};
 use navstar::{
     MeshOptions, NavMesh, PathMode, PathOptions, PathStatus, Query, World, WorldOptions,
 };
-
-/// The start and goal of `problem`: cell centres on grid maps, the points as written on
-/// meshes.
-fn endpoints(problem: &ScenarioProblem) -> (Vec3, Vec3) {
-    if problem.map_file_name().ends_with(".map") {
-        (problem.grid_start(), problem.grid_goal())
-    } else {
-        (problem.mesh_start(), problem.mesh_goal())
-    }
-}
 
 /// Which landmark tables a world gets (see the usage line).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -99,13 +91,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         _ => return Err(usage.into()),
     };
     let problems = parse_scenario(BufReader::new(File::open(scen)?))?;
-    let step = (problems.len() / count.max(1)).max(1);
-    let pairs: Vec<(Vec3, Vec3)> = problems
-        .iter()
-        .step_by(step)
-        .take(count)
-        .map(endpoints)
-        .collect();
+    let pairs = scenario::spread(&problems, count);
     let mut options = PathOptions::default();
     options.mode = mode;
     let mut query = Query::new(&mesh);

@@ -27,6 +27,9 @@
 //!   every snapshot, before and after it and after later changes (removals and
 //!   additions keep the tables; new ground caps their bounds near it), a path's length
 //!   with the landmark tables is the length without them;
+//! * `navstar_world_prepare_fast_lane` succeeds (and refuses a NULL world by name); the
+//!   snapshot taken after it answers exact-mode paths with the status and length of the
+//!   snapshot taken just before (without the index, unless an earlier call left it);
 //! * `navstar_world_add_mesh_tiles` with a tile's mesh cut at a fuzzed size gives as many
 //!   tiles as `NavMesh::cut_into_tiles` in Rust, with their polygon counts; it adds
 //!   nothing (and writes nothing) when the references do not fit, when the size is not
@@ -37,8 +40,9 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use navstar::ffi::{
-    NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON, NavstarStatus, NavstarTileRef,
-    navstar_mesh_nearest_point, navstar_query_set_landmarks, navstar_world_add_mesh_tiles,
+    NAVSTAR_LANDMARKS_OFF, NAVSTAR_LANDMARKS_ON, NAVSTAR_PATH_OPTIMAL, NavstarPathOptions,
+    NavstarStatus, NavstarTileRef, navstar_mesh_nearest_point, navstar_path_options_default,
+    navstar_query_set_landmarks, navstar_world_add_mesh_tiles, navstar_world_prepare_fast_lane,
     navstar_world_prepare_landmarks,
 };
 use navstar::glam::Vec3;
@@ -91,6 +95,11 @@ enum Op {
     Save,
     /// `navstar_world_prepare_landmarks`, then a snapshot.
     PrepareLandmarks,
+    /// A snapshot, `navstar_world_prepare_fast_lane`, another snapshot; paths between
+    /// cell centres (picked from `pairs`) on both.
+    PrepareFastLane {
+        pairs: Vec<(u8, u8)>,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -381,6 +390,51 @@ impl Model {
         });
     }
 
+    /// Prepares the world's fast lane between two snapshots, and compares exact paths
+    /// on them between the cell centres `pairs` pick.
+    fn prepare_fast_lane(&mut self, pairs: &[(u8, u8)]) {
+        self.snapshot();
+        let mut has = 7u32;
+        // SAFETY: a live world; `has` writable.
+        let status = unsafe { navstar_world_prepare_fast_lane(self.world.as_ptr(), &mut has) };
+        check_status_and_message("navstar_world_prepare_fast_lane", status);
+        assert!(status == OK && has <= 1, "{status:?} {has}");
+        // SAFETY: NULL is refused by name.
+        let status = unsafe { navstar_world_prepare_fast_lane(std::ptr::null(), &mut has) };
+        check_status_and_message("navstar_world_prepare_fast_lane", status);
+        assert!(navstar_fuzz::last_error().contains("world"));
+        self.snapshot();
+        let [.., before, after] = self.snapshots.as_slice() else {
+            unreachable!("two snapshots were just taken");
+        };
+        let centres: Vec<[f32; 3]> = after.tiles.iter().flat_map(|t| t.centres.clone()).collect();
+        if centres.is_empty() {
+            return;
+        }
+        let options = NavstarPathOptions {
+            mode: NAVSTAR_PATH_OPTIMAL,
+            ..navstar_path_options_default()
+        };
+        let (mut searched, mut indexed) = (before.mesh.query(), after.mesh.query());
+        for &(from, to) in pairs.iter().take(8) {
+            let start = centres[usize::from(from) % centres.len()];
+            let goal = centres[usize::from(to) % centres.len()];
+            let answer = |query: &mut navstar_fuzz::CQuery| {
+                let a = c_find_path(query, Some(start), Some(goal), Some(&options), 64, false);
+                let length: f32 = a.points.windows(2).map(|w| w[0].distance(w[1])).sum();
+                (a.status, length)
+            };
+            let (a, b) = (answer(&mut searched), answer(&mut indexed));
+            assert_eq!(a.0, b.0, "status before and after the fast lane");
+            assert!(
+                a.0 != OK || (a.1 - b.1).abs() <= 1e-3 * (1.0 + a.1),
+                "length {} before the fast lane, {} after",
+                a.1,
+                b.1
+            );
+        }
+    }
+
     fn path(&self, snapshot: u8, from: u8, to: u8) {
         let Some(s) = self
             .snapshots
@@ -553,6 +607,7 @@ fuzz_target!(|input: Input| {
                 assert!(navstar_fuzz::last_error().contains("world"));
                 model.snapshot();
             }
+            Op::PrepareFastLane { pairs } => model.prepare_fast_lane(pairs),
         }
     }
     model.snapshot();

@@ -41,6 +41,8 @@ mod sliced;
 mod landmarks;
 // The exact mode's fast lane: built at load time, used or not per query.
 mod fast_lane;
+// A world's fast-lane index, built on request.
+mod world_fast_lane;
 
 mod spatial;
 
@@ -153,3 +155,4 @@ pub use world::{
     navstar_world_replace_tile, navstar_world_snapshot, navstar_world_tile_count,
     navstar_world_tiles,
 };
+pub use world_fast_lane::navstar_world_prepare_fast_lane;

@@ -30,9 +30,11 @@ pub(crate) struct FastLane {
     pub on_coarse: bool,
     /// Per corner: its vertex in the searched mesh.
     pub vertex: Vec<u32>,
-    /// Per corner slot of the searched mesh: the corner of its vertex on its polygon's
-    /// side (a vertex where walkable regions touch at a point is one corner per
-    /// region), or [`NO_CORNER`].
+    /// Per corner slot of the searched mesh, by its dense number (the slot id itself on
+    /// a mesh of one tile; on several, the slots numbered tile after tile, as the
+    /// sweeps report them): the corner of its vertex on its polygon's side (a vertex
+    /// where walkable regions touch at a point is one corner per region), or
+    /// [`NO_CORNER`].
     pub node_of_slot: Vec<u32>,
     /// Per corner: its ground-plane point.
     pub point: Vec<DVec2>,

@@ -154,9 +154,9 @@ pub(crate) struct MeshData {
     /// The landmark table of the searches' estimates, made on first use (see
     /// [`landmarks`]).
     pub landmarks: OnceLock<Option<Box<Landmarks>>>,
-    /// The fast lane's index of the exact mode, made only on request (see
-    /// [`fast_lane`]).
-    pub fast_lane: OnceLock<Option<Box<fast_lane::FastLane>>>,
+    /// The fast lane's index of the exact mode, made on request or on first use (see
+    /// [`fast_lane`]); shared by a world's snapshots of the same geometry.
+    pub fast_lane: OnceLock<Option<Arc<fast_lane::FastLane>>>,
     /// The radius the mesh was baked for and its eroded copies for larger agents (see
     /// [`clearance`]).
     pub clearance: Clearance,

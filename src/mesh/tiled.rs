@@ -478,6 +478,10 @@ impl MeshData {
         closest: impl Fn(u32) -> Option<Vec3>,
     ) -> Option<(u32, Vec3, f32)> {
         if let [tile] = self.tiles.as_slice() {
+            // A world with no tile has one empty slot, whose index has no leaf.
+            if tile.polygon_count == 0 {
+                return None;
+            }
             return tile.index.nearest(p, limit_sq, closest);
         }
         let mut best: Option<(u32, Vec3, f32)> = None;

@@ -67,6 +67,8 @@ impl Query {
     /// (Iron Harvest at radius 0.5: 5x fewer instructions per query, the same answers);
     /// a query with a node limit ([`Query::with_max_nodes`]) always searches (the limit
     /// bounds its work).
+    /// A world's snapshot has an index only from [`crate::World::prepare_fast_lane`]
+    /// (never built on a query: a world's geometry changes).
     ///
     /// # Example
     /// ```
@@ -138,9 +140,11 @@ impl Query {
         {
             return false;
         }
-        let lane = if mesh.polygon_count() >= FAST_LANE_MIN_POLYGONS {
+        // A world's snapshot (ids with tile bits) gets its index from its world
+        // (`World::prepare_fast_lane`), never on a query: its geometry changes.
+        let lane = if mesh.polygon_count() >= FAST_LANE_MIN_POLYGONS && mesh.local_bits == 32 {
             mesh.fast_lane
-                .get_or_init(|| hub::build(mesh, Budget::Default).map(Box::new))
+                .get_or_init(|| hub::build(mesh, Budget::Default).map(std::sync::Arc::new))
                 .as_deref()
         } else {
             mesh.fast_lane.get().and_then(|l| l.as_deref())

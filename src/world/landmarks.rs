@@ -286,6 +286,7 @@ impl World {
         }
         kept.built = Some(tables);
         drop(kept);
+        self.carry_fast_lane(&fresh);
         self.current.store(Arc::new(fresh));
         true
     }

@@ -26,6 +26,7 @@ mod border_cache;
 mod chunks;
 mod compose;
 mod cut_tiles;
+mod fast_lane;
 mod islands;
 mod landmark_ground;
 mod landmarks;
@@ -48,6 +49,7 @@ use crate::error::MeshError;
 use crate::geometry::UpAxis;
 use crate::mesh::{MeshData, NavMesh, OffMeshLink};
 use crate::sync::{Mutex, MutexGuard, SnapshotCell};
+use fast_lane::LaneState;
 use landmarks::{Change, LandmarkState};
 pub use obstacles::ObstacleId;
 pub use refs::{PolyRef, WeakNavMesh};
@@ -260,6 +262,9 @@ pub struct World {
     /// The landmark tables of [`World::prepare_landmarks`] (locked only with `state`
     /// held).
     landmarks: Mutex<LandmarkState>,
+    /// The fast-lane index of [`World::prepare_fast_lane`] (locked only with `state`
+    /// held).
+    fast_lane: Mutex<LaneState>,
 }
 
 impl std::fmt::Debug for World {
@@ -301,6 +306,7 @@ impl World {
             current: SnapshotCell::new(first),
             state: Mutex::new(state),
             landmarks: Mutex::new(LandmarkState::default()),
+            fast_lane: Mutex::new(LaneState::default()),
         })
     }
 
@@ -644,11 +650,20 @@ impl World {
 
     /// Publishes the snapshot of `state` after a change of kind `change`, with the
     /// world's landmark tables while its ground lies within theirs (called with the writers'
-    /// lock held, so snapshots are published in the order of the changes).
+    /// lock held, so snapshots are published in the order of the changes), and with its
+    /// fast-lane index while its geometry is the index's.
     fn publish(&self, state: &mut State, change: Change) {
         let data = state.snapshot();
         self.carry_landmarks(state, &data, change);
+        self.carry_fast_lane(&data);
         self.current.store(Arc::new(data));
+    }
+
+    /// The fast-lane index (lock `state` first).
+    fn lane_state(&self) -> MutexGuard<'_, LaneState> {
+        self.fast_lane
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The landmark tables (lock `state` first).

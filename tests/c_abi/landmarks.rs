@@ -176,12 +176,10 @@ fn landmarks_are_prepared_and_chosen_per_query() {
     }
 }
 
-#[test]
-fn a_world_prepares_its_tables_and_answers_the_same() {
-    use crate::world::{add_ok, grid_tile, new_world, remove};
-    use navstar::ffi::{navstar_world_prepare_landmarks, navstar_world_snapshot};
-
-    // Four 16 x 16 tiles of the random grid, side by side in a square.
+/// A world of four 16 x 16 tiles of the random grid, side by side in a square, and
+/// their references.
+fn four_tiles() -> (crate::world::World, Vec<navstar::ffi::NavstarTileRef>) {
+    use crate::world::{add_ok, grid_tile, new_world};
     let cells = cells();
     let world = new_world();
     let mut tiles = Vec::new();
@@ -193,6 +191,40 @@ fn a_world_prepares_its_tables_and_answers_the_same() {
         let tile = grid_tile(16, 16, &part, x0 as f32, z0 as f32);
         tiles.push(add_ok(&world, &tile));
     }
+    (world, tiles)
+}
+
+/// A snapshot of `world` and a query on it (the caller frees both).
+fn snapshot_and_query(
+    world: &crate::world::World,
+) -> (
+    *mut navstar::ffi::NavstarMesh,
+    *mut navstar::ffi::NavstarQuery,
+) {
+    let mut snapshot = ptr::null_mut();
+    let mut query = ptr::null_mut();
+    // SAFETY: a live world; outputs writable.
+    unsafe {
+        assert_status(
+            navstar::ffi::navstar_world_snapshot(world.0, &mut snapshot),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+        assert_status(
+            navstar_query_create(snapshot, &mut query),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+    }
+    (snapshot, query)
+}
+
+#[test]
+fn a_world_prepares_its_tables_and_answers_the_same() {
+    use crate::world::remove;
+    use navstar::ffi::navstar_world_prepare_landmarks;
+
+    let (world, tiles) = four_tiles();
     // SAFETY: a live world; `has` writable; NULL handles are refused by name.
     unsafe {
         let mut has = 7u32;
@@ -219,21 +251,7 @@ fn a_world_prepares_its_tables_and_answers_the_same() {
         if round == 1 {
             assert_status(remove(&world, tiles[3]), NavstarStatus::NavstarOk, &[]);
         }
-        let mut snapshot = ptr::null_mut();
-        let mut query = ptr::null_mut();
-        // SAFETY: a live world; outputs writable; handles freed below.
-        unsafe {
-            assert_status(
-                navstar_world_snapshot(world.0, &mut snapshot),
-                NavstarStatus::NavstarOk,
-                &[],
-            );
-            assert_status(
-                navstar_query_create(snapshot, &mut query),
-                NavstarStatus::NavstarOk,
-                &[],
-            );
-        }
+        let (snapshot, query) = snapshot_and_query(&world);
         let mut rng = Rng(0x77 + round);
         let mut compared = 0;
         for _ in 0..30 {
@@ -260,6 +278,68 @@ fn a_world_prepares_its_tables_and_answers_the_same() {
         unsafe {
             navstar_query_free(query);
             navstar_mesh_free(snapshot);
+        }
+    }
+}
+
+/// `navstar_world_prepare_fast_lane`: the world gets its index, a snapshot taken after
+/// answers with the lengths of one taken before (no index: the search), before and
+/// after a removal (which drops the index until prepared again); NULL is refused by
+/// name.
+#[test]
+fn a_world_prepares_its_fast_lane_and_answers_the_same() {
+    use crate::world::remove;
+    use navstar::ffi::navstar_world_prepare_fast_lane;
+
+    let (world, tiles) = four_tiles();
+    let prepare = |world: &crate::world::World| {
+        let mut has = 7u32;
+        // SAFETY: a live world; `has` writable.
+        let status = unsafe { navstar_world_prepare_fast_lane(world.0, &mut has) };
+        assert_status(status, NavstarStatus::NavstarOk, &[]);
+        has
+    };
+    // SAFETY: NULL handles are refused by name; a NULL output is allowed.
+    unsafe {
+        let mut has = 7u32;
+        assert_status(
+            navstar_world_prepare_fast_lane(ptr::null(), &mut has),
+            NavstarStatus::NavstarErrorNullArgument,
+            &["world"],
+        );
+        assert_eq!(has, 7);
+        assert_status(
+            navstar_world_prepare_fast_lane(world.0, ptr::null_mut()),
+            NavstarStatus::NavstarOk,
+            &[],
+        );
+    }
+    for round in 0..2u64 {
+        if round == 1 {
+            assert_status(remove(&world, tiles[3]), NavstarStatus::NavstarOk, &[]);
+        }
+        let (before, searched) = snapshot_and_query(&world);
+        assert_eq!(prepare(&world), 1);
+        let (after, indexed) = snapshot_and_query(&world);
+        let mut rng = Rng(0x1a + round);
+        let mut compared = 0;
+        for _ in 0..40 {
+            let mut point = || [rng.unit() * 32.0, 0.0, rng.unit() * 32.0];
+            let (s, g) = (point(), point());
+            let (a, b) = (c_length(indexed, s, g), c_length(searched, s, g));
+            assert_eq!(a.0, b.0, "{s:?} -> {g:?}");
+            if a.0 == NavstarStatus::NavstarOk {
+                assert!((a.1 - b.1).abs() <= 1e-3 * b.1.max(1.0), "{a:?} {b:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 10, "{compared} paths compared");
+        // SAFETY: made above, freed once.
+        unsafe {
+            navstar_query_free(searched);
+            navstar_query_free(indexed);
+            navstar_mesh_free(before);
+            navstar_mesh_free(after);
         }
     }
 }

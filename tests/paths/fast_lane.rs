@@ -203,8 +203,10 @@ fn a_filter_that_refuses_a_polygon_searches_without_the_index() {
     assert!(query.fast_lane_corners_seen().is_some());
 }
 
+/// Off-mesh links: no index. A world's snapshot (several tiles) gets one when asked
+/// (`NavMesh::prepare_fast_lane` on it, or `World::prepare_fast_lane`), never on a query.
 #[test]
-fn meshes_with_off_mesh_links_or_several_tiles_get_no_index() {
+fn meshes_with_off_mesh_links_get_no_index_and_snapshots_none_on_a_query() {
     use navstar::{MeshInput, MeshOptions, OffMeshLink, World, WorldOptions};
     let soup = Soup::from_ascii(&["...", ".#.", ".#."]);
     let link = OffMeshLink::new(p(0.5, 2.5), p(2.5, 2.5));
@@ -219,7 +221,21 @@ fn meshes_with_off_mesh_links_or_several_tiles_get_no_index() {
         world.add_tile(&tile.mesh).unwrap();
     }
     let snapshot = world.snapshot();
-    assert!(!snapshot.prepare_fast_lane());
+    let mut query = Query::new(&snapshot);
+    query
+        .find_path(p(0.5, 2.5), p(2.5, 2.5), &optimal())
+        .unwrap();
+    assert_eq!(query.fast_lane_corners_seen(), None);
+    assert_eq!(snapshot.fast_lane_stats(), None);
+    assert!(snapshot.prepare_fast_lane());
+    let path = query
+        .find_path(p(0.5, 2.5), p(2.5, 2.5), &optimal())
+        .unwrap();
+    assert_eq!(
+        path.corners,
+        [p(0.5, 2.5), p(1.0, 1.0), p(2.0, 1.0), p(2.5, 2.5)]
+    );
+    assert!(query.fast_lane_corners_seen().is_some());
 }
 
 /// A goal on a wall 0.11 from the corner at the wall's end: the segment to the corner
@@ -300,13 +316,9 @@ fn large_meshes_get_the_index_on_first_use() {
     assert!(check(&small, &domain, u, w, "small, prepared"));
 }
 
-/// With an agent radius the query searches the eroded copy, which gets its own index on
-/// first use when it is large enough and within the default budget (Iron Harvest at
-/// radius 0.5: a joined copy of some 3,500 polygons): every 10th scenario problem has
-/// the same status and length as the search on the copy with the fast lane off, and
-/// most are answered from the index.
-#[test]
-fn radius_queries_on_a_large_copy_equal_the_search() {
+/// The Iron Harvest mesh and every 10th of its scenario problems (start and goal,
+/// ground coordinates).
+pub(super) fn iron_harvest_every_10th() -> (NavMesh, Vec<[f32; 4]>) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/mesh");
     let file = std::path::Path::new(dir).join("scene_mp_2p_01.mesh");
     let mesh = navstar::io::load_mesh_file(&file, &navstar::MeshOptions::default()).unwrap();
@@ -325,6 +337,17 @@ fn radius_queries_on_a_large_copy_equal_the_search() {
         })
         .collect();
     assert!(points.len() >= 150, "{} problems read", points.len());
+    (mesh, points)
+}
+
+/// With an agent radius the query searches the eroded copy, which gets its own index on
+/// first use when it is large enough and within the default budget (Iron Harvest at
+/// radius 0.5: a joined copy of some 3,500 polygons): every 10th scenario problem has
+/// the same status and length as the search on the copy with the fast lane off, and
+/// most are answered from the index.
+#[test]
+fn radius_queries_on_a_large_copy_equal_the_search() {
+    let (mesh, points) = iron_harvest_every_10th();
     let options = optimal().with_agent_radius(0.5);
     let mut indexed = Query::new(&mesh);
     let mut searched = Query::new(&mesh);

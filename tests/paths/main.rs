@@ -23,7 +23,9 @@
 //! * `tighten`: the default mode's corridor swapped round inner vertices its path bends
 //!   at (straight paths across a convex room of many polygons);
 //! * `stress`: queries on a world's snapshots while other threads change its tiles;
-//! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh.
+//! * `world`: a world of tiles cut from a grid map against the map's one-piece mesh;
+//! * `world_fast_lane`: a world's fast-lane index against the one-piece mesh and the
+//!   oracle, dropped by tile changes, seen only with its own geometry.
 
 mod agents;
 mod answers;
@@ -49,6 +51,7 @@ mod stress;
 mod threads;
 mod tighten;
 mod world;
+mod world_fast_lane;
 mod world_landmarks;
 
 use glam::Vec3;

@@ -7,6 +7,13 @@
 //! right there (its ground spans more than a half turn; elsewhere a shortest path
 //! never bends). A corner is one fan of one vertex, known by its polygons' corner
 //! slots.
+//!
+//! On a mesh of several tiles (a world's snapshot) the fans go across seams like any
+//! portal (a seam's edges are split so that their pieces pair one to one, with twins),
+//! and `wall_vertex` is the world's (a vertex is a wall vertex when a wall of the
+//! joined ground ends at its point, in its tile or a neighbour's; a border vertex
+//! where ground goes on across the seam is not): the corners are those of the joined
+//! walkable area, found by the exact search's rule.
 
 use glam::DVec2;
 
@@ -16,12 +23,12 @@ use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN};
 /// At most this many polygons are visited going round one vertex.
 const MAX_FAN: usize = 1024;
 
-/// The corners of one mesh (of one tile).
+/// The corners of one mesh.
 pub(super) struct Corners {
     /// Per corner: its vertex.
     pub vertex: Vec<u32>,
-    /// Per corner slot of the mesh: the corner of its vertex in its polygon's fan, or
-    /// [`NO_CORNER`].
+    /// Per corner slot of the mesh, by its dense number ([`dense_slots`]): the corner
+    /// of its vertex in its polygon's fan, or [`NO_CORNER`].
     pub node_of_slot: Vec<u32>,
     /// Per corner: its ground point.
     pub point: Vec<DVec2>,
@@ -32,10 +39,22 @@ pub(super) struct Corners {
     pub polygon: Vec<u32>,
 }
 
-/// The corners of `mesh` (a mesh of one tile).
+/// Per tile slot of `mesh`: the dense number of its first corner slot (the slots
+/// numbered tile after tile; on a mesh of one tile the dense number is the slot id).
+pub(super) fn dense_slots(mesh: &MeshData) -> Vec<u32> {
+    let mut prefix = Vec::with_capacity(mesh.corners.chunk_count());
+    let mut total = 0u32;
+    for t in 0..mesh.corners.chunk_count() {
+        prefix.push(total);
+        total += mesh.corners.chunk(t).len() as u32;
+    }
+    prefix
+}
+
+/// The corners of `mesh` (of any number of tiles).
 pub(super) fn find(mesh: &MeshData) -> Corners {
     let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
-    let slots = mesh.corners.as_single().len();
+    let slots = mesh.corners.total_len();
     let mut corners = Corners {
         vertex: Vec::new(),
         node_of_slot: vec![NO_CORNER; slots],
@@ -43,29 +62,38 @@ pub(super) fn find(mesh: &MeshData) -> Corners {
         walls: Vec::new(),
         polygon: Vec::new(),
     };
-    // Per slot: whether its fan was looked at.
+    let prefix = dense_slots(mesh);
+    let dense = |slot: usize| {
+        let (tile, local) = mesh.split_id(slot as u32);
+        prefix[tile] as usize + local as usize
+    };
+    // Per dense slot: whether its fan was looked at.
     let mut done = vec![false; slots];
+    // Several tiles: a wall cut at a tile border has a vertex there, on the wall's line
+    // only up to `f32` rounding, which may bend it either way.
+    let tiled = mesh.tiles.len() > 1;
     let mut fan = Vec::new();
-    for p in 0..mesh.polygon_count() {
+    for p in mesh.polygon_ids() {
         for slot in mesh.corner_range(p) {
             let v = mesh.corners[slot];
-            if done[slot] || !mesh.wall_vertex[v as usize] {
+            if done[dense(slot)] || !mesh.wall_vertex[v as usize] {
                 continue;
             }
             let walls = go_round(mesh, p, slot, &mut fan);
             for &s in &fan {
-                done[s] = true;
+                done[dense(s)] = true;
             }
             let at = ground(v);
             if let Some([from, to]) = walls
                 && (at - from).perp_dot(to - at) >= 0.0
+                && !(tiled && nearly_straight(from, at, to))
             {
                 // The boundary goes straight on or turns left: no shortest path bends.
                 continue;
             }
             let node = corners.vertex.len() as u32;
             for &s in &fan {
-                corners.node_of_slot[s] = node;
+                corners.node_of_slot[dense(s)] = node;
             }
             corners.vertex.push(v);
             corners.point.push(at);
@@ -74,6 +102,24 @@ pub(super) fn find(mesh: &MeshData) -> Corners {
         }
     }
     corners
+}
+
+/// Whether `at` lies within 1e-6 (relative to the coordinates' size) of the line
+/// through `from` and `to`: a wall bent there by rounding only. Such a vertex is kept
+/// as a corner on a mesh of several tiles, where cutting a wall at a tile border puts a
+/// vertex on it: rounded off the line to the right, it is a (barely) reflex corner
+/// that blocks sight lines grazing the wall, which the exact search goes round; kept,
+/// it costs some corners, never a wrong answer.
+fn nearly_straight(from: DVec2, at: DVec2, to: DVec2) -> bool {
+    let scale = 1e-6
+        * from
+            .abs()
+            .max(at.abs())
+            .max(to.abs())
+            .max_element()
+            .max(1.0);
+    let d = to - from;
+    (at - from).perp_dot(d).abs() <= scale * d.length()
 }
 
 /// The corner slots of the fan round the vertex of `slot` (of polygon `p`) into `fan`,

@@ -8,8 +8,9 @@
 //! corners seen from the start and from the goal, joined through the labels.
 //!
 //! The index is built on the mesh's merged copy when it has one (fewer polygons for the
-//! sweeps; the walkable region, and so every answer, is the same), for a plain mesh of
-//! one tile without off-mesh links. It depends on the geometry only; a query uses it
+//! sweeps; the walkable region, and so every answer, is the same), for a mesh without
+//! off-mesh links: one piece, or a world's snapshot of several tiles (sweeps and fans
+//! cross seams as any portal; `World::prepare_fast_lane` builds it, never a query). It depends on the geometry only; a query uses it
 //! only where it gives the exact mode's own answer: the filter admits every polygon, no
 //! node limit (an agent radius searches the eroded copy, which gets an index of its
 //! own), and the two ends not in sight of each
@@ -24,6 +25,8 @@ mod order;
 mod sight;
 #[cfg(test)]
 mod tests;
+
+use std::sync::Arc;
 
 use crate::NavMesh;
 use crate::mesh::MeshData;
@@ -59,10 +62,11 @@ pub(crate) enum Budget {
 /// maze512: 49,154 in 9.6 s).
 pub(crate) const DEFAULT_MAX_CORNERS: usize = 16_384;
 
-/// The index of `mesh` within `budget`: `None` for a mesh of several tiles or with
-/// off-mesh links, when a sweep gave up, or when the budget is exceeded.
+/// The index of `mesh` (of one tile or several: a world's snapshot) within `budget`:
+/// `None` for a mesh with off-mesh links, when a sweep gave up, or when the budget is
+/// exceeded.
 pub(crate) fn build(mesh: &MeshData, budget: Budget) -> Option<FastLane> {
-    if mesh.tiles.len() != 1 || mesh.links.hop_count() != 0 {
+    if mesh.links.hop_count() != 0 {
         return None;
     }
     let coarse = mesh.coarse();
@@ -82,10 +86,16 @@ pub(crate) fn build(mesh: &MeshData, budget: Budget) -> Option<FastLane> {
     };
     let (label_start, labels) = labels::build(&graph, label_budget)?;
     let n = found.vertex.len();
+    let mut node_of_slot = found.node_of_slot;
+    for c in &mut node_of_slot {
+        if *c != crate::mesh::fast_lane::NO_CORNER {
+            *c = rank[*c as usize];
+        }
+    }
     let mut lane = FastLane {
         on_coarse: coarse.is_some(),
         vertex: vec![0; n],
-        node_of_slot: found.node_of_slot,
+        node_of_slot,
         point: vec![glam::DVec2::ZERO; n],
         walls: vec![None; n],
         label_start,
@@ -97,11 +107,6 @@ pub(crate) fn build(mesh: &MeshData, budget: Budget) -> Option<FastLane> {
         lane.vertex[new] = found.vertex[old];
         lane.point[new] = found.point[old];
         lane.walls[new] = found.walls[old];
-    }
-    for c in &mut lane.node_of_slot {
-        if *c != crate::mesh::fast_lane::NO_CORNER {
-            *c = rank[*c as usize];
-        }
     }
     Some(lane)
 }
@@ -128,8 +133,11 @@ impl NavMesh {
     /// the exact mode) from the index when their filter admits every polygon and they
     /// have no node limit, with the same lengths as the exact search (an agent radius
     /// searches an eroded copy, which gets its own index on first use);
-    /// [`crate::Query::set_fast_lane`] turns that off per query. A mesh of several tiles (a world's snapshot) or with
-    /// off-mesh links gets none. The index depends on the geometry only, so flag
+    /// [`crate::Query::set_fast_lane`] turns that off per query. A mesh with off-mesh
+    /// links gets none. A world's snapshot gets one here for itself alone (sight lines
+    /// and distances across seams); [`crate::World::prepare_fast_lane`] gives one to
+    /// the world's later snapshots of the same geometry, and queries never build one
+    /// on a snapshot. The index depends on the geometry only, so flag
     /// changes never make it wrong (a query whose filter refuses a polygon searches as
     /// before). Build time grows with the corners times what each sees; memory: see
     /// [`NavMesh::fast_lane_stats`]. Thread-safe; the first caller builds, others wait.
@@ -154,7 +162,7 @@ impl NavMesh {
     pub fn prepare_fast_lane(&self) -> bool {
         self.data()
             .fast_lane
-            .get_or_init(|| build(self.data(), Budget::Unbounded).map(Box::new))
+            .get_or_init(|| build(self.data(), Budget::Unbounded).map(Arc::new))
             .is_some()
     }
 

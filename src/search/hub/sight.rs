@@ -7,7 +7,9 @@
 //! may graze a corner. The cones form a tree (one per sequence of portals), so a
 //! polygon seen round both sides of an obstacle is visited once per side.
 
-use glam::DVec2;
+use std::ops::Range;
+
+use glam::{DVec2, Vec2};
 
 use crate::geometry::point_near_segment;
 use crate::mesh::{MeshData, NO_NEIGHBOUR, NO_TWIN, next_in};
@@ -28,6 +30,9 @@ struct Cone {
 pub(crate) struct Sight {
     stack: Vec<Cone>,
     start_set: Vec<u32>,
+    /// On a mesh of several tiles: per tile slot, the dense number of its first corner
+    /// slot (made again at each sweep: a few instructions per tile slot).
+    dense: Vec<u32>,
 }
 
 /// The sweep gave up: more cones than its limit (a guard against pathological input;
@@ -38,15 +43,19 @@ pub(crate) struct TooManyCones;
 impl Sight {
     /// The bytes held.
     pub fn bytes(&self) -> usize {
-        self.stack.capacity() * std::mem::size_of::<Cone>() + self.start_set.capacity() * 4
+        self.stack.capacity() * std::mem::size_of::<Cone>()
+            + (self.start_set.capacity() + self.dense.capacity()) * 4
     }
 
     /// Calls `seen(slot)` for a corner slot of every vertex of `mesh` in straight sight
     /// of ground point `s` (which lies in `polygon`), possibly several times (the slot
     /// names the vertex and the polygon it was seen in); expands at most `max_cones`
-    /// cones. `mesh` is a mesh of one tile. Returns whether ground point `target` is
-    /// in sight too, when the polygons in `target_set` are all those whose closed area
-    /// holds it (empty: no target).
+    /// cones. The slot is given by its dense number: its id on a mesh of one tile; on a
+    /// mesh of several (a world's snapshot), its place in the slots numbered tile after
+    /// tile (`corners::dense_slots`), so that per-slot tables stay plain `Vec`s. Returns
+    /// whether ground point `target` is in sight too, when the polygons in `target_set`
+    /// are all those whose closed area holds it (empty: no target).
+    #[inline(always)]
     pub fn sweep(
         &mut self,
         mesh: &MeshData,
@@ -62,43 +71,96 @@ impl Sight {
     /// [`Sight::sweep`], not going on past an edge `a b` (beyond the polygons holding
     /// `s`) for which `go_on(a, b)` is false: what lies beyond is not wanted.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn sweep_within(
         &mut self,
         mesh: &MeshData,
         polygon: u32,
+        s: DVec2,
+        target: (&[u32], DVec2),
+        max_cones: usize,
+        mut seen: impl FnMut(usize),
+        go_on: impl Fn(DVec2, DVec2) -> bool,
+    ) -> Result<bool, TooManyCones> {
+        if mesh.tiles.len() != 1 {
+            return self.sweep_on_tiles(mesh, polygon, s, target, max_cones, &mut seen, &go_on);
+        }
+        polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
+        // The tables as plain slices (one tile): no tile lookups in the loop.
+        let one = OneTile {
+            ground: mesh.ground.as_single(),
+            corners: mesh.corners.as_single(),
+            neighbours: mesh.neighbours.as_single(),
+            twins: mesh.twin.as_single(),
+            poly_start: mesh.poly_start.as_single(),
+        };
+        self.cones(one, s, target, max_cones, seen, go_on)
+    }
+
+    /// [`Sight::sweep_within`] on a mesh of several tiles, out of line and through
+    /// `dyn` callbacks, so that the one-tile sweep inlined into its callers stays as
+    /// small as before. Each polygon's tables are read through its tile's chunks; a
+    /// cone crosses a seam as any portal (seams are split so that their pieces pair one
+    /// to one, with twins across).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn sweep_on_tiles(
+        &mut self,
+        mesh: &MeshData,
+        polygon: u32,
+        s: DVec2,
+        target: (&[u32], DVec2),
+        max_cones: usize,
+        seen: &mut dyn FnMut(usize),
+        go_on: &dyn Fn(DVec2, DVec2) -> bool,
+    ) -> Result<bool, TooManyCones> {
+        polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
+        let mut dense = std::mem::take(&mut self.dense);
+        dense.clear();
+        let mut total = 0u32;
+        for t in 0..mesh.corners.chunk_count() {
+            dense.push(total);
+            total += mesh.corners.chunk(t).len() as u32;
+        }
+        let swept = self.cones(Tiles::new(mesh, &dense), s, target, max_cones, seen, go_on);
+        self.dense = dense;
+        swept
+    }
+
+    /// The sweep from `s` once its start set is known, reading each polygon's tables
+    /// through `tables` (entered at each polygon).
+    #[inline(always)]
+    fn cones(
+        &mut self,
+        mut tables: impl PolygonTables,
         s: DVec2,
         (target_set, target): (&[u32], DVec2),
         max_cones: usize,
         mut seen: impl FnMut(usize),
         go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
-        // The tables as plain slices (one tile): no tile lookups in the loop.
-        let (ground, corners) = (mesh.ground.as_single(), mesh.corners.as_single());
-        let (neighbours, twins) = (mesh.neighbours.as_single(), mesh.twin.as_single());
-        let poly_start = mesh.poly_start.as_single();
-        let ground = |v: u32| ground[v as usize].as_dvec2();
-        let range = |p: u32| poly_start[p as usize] as usize..poly_start[p as usize + 1] as usize;
-        polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
         self.stack.clear();
         let mut target_seen = self.start_set.iter().any(|p| target_set.contains(p));
         for &p in &self.start_set {
-            let here = range(p);
+            tables.enter(p);
+            let here = tables.range(p);
             for slot in here.clone() {
-                seen(slot);
-                let q = neighbours[slot];
-                if q == NO_NEIGHBOUR || twins[slot] == NO_TWIN || self.start_set.contains(&q) {
+                seen(tables.dense(slot));
+                let q = tables.neighbour(slot);
+                if q == NO_NEIGHBOUR || tables.twin(slot) == NO_TWIN || self.start_set.contains(&q)
+                {
                     continue;
                 }
                 let (a, b) = (
-                    ground(corners[slot]),
-                    ground(corners[next_in(here.clone(), slot)]),
+                    tables.ground(tables.corner(slot)),
+                    tables.ground(tables.corner(next_in(here.clone(), slot))),
                 );
                 if point_near_segment(s, a, b) || orient(s, a, b) <= 0.0 {
                     continue;
                 }
                 self.stack.push(Cone {
                     polygon: q,
-                    entry: twins[slot] as usize,
+                    entry: tables.twin(slot) as usize,
                     right: a,
                     left: b,
                 });
@@ -115,21 +177,22 @@ impl Sight {
                 target_seen =
                     orient(s, cone.right, target) >= 0.0 && orient(s, cone.left, target) <= 0.0;
             }
-            let here = range(p);
+            tables.enter(p);
+            let here = tables.range(p);
             for slot in here.clone() {
-                let point = ground(corners[slot]);
+                let point = tables.ground(tables.corner(slot));
                 if orient(s, cone.right, point) >= 0.0 && orient(s, cone.left, point) <= 0.0 {
-                    seen(slot);
+                    seen(tables.dense(slot));
                 }
                 if slot == cone.entry {
                     continue;
                 }
-                let q = neighbours[slot];
-                if q == NO_NEIGHBOUR || twins[slot] == NO_TWIN {
+                let q = tables.neighbour(slot);
+                if q == NO_NEIGHBOUR || tables.twin(slot) == NO_TWIN {
                     continue;
                 }
                 let a = point;
-                let b = ground(corners[next_in(here.clone(), slot)]);
+                let b = tables.ground(tables.corner(next_in(here.clone(), slot)));
                 if orient(s, a, b) <= 0.0 {
                     // An edge facing `s`: the cone came in through the polygon's front.
                     continue;
@@ -149,7 +212,7 @@ impl Sight {
                 if orient(s, right, left) > 0.0 && go_on(a, b) {
                     self.stack.push(Cone {
                         polygon: q,
-                        entry: twins[slot] as usize,
+                        entry: tables.twin(slot) as usize,
                         right,
                         left,
                     });
@@ -157,6 +220,148 @@ impl Sight {
             }
         }
         Ok(target_seen)
+    }
+}
+
+/// What a sweep reads of the polygon it is in, by global ids (the polygon's corner
+/// slots and vertices, which lie in its tile).
+trait PolygonTables {
+    /// Makes the tables those of polygon `p`'s tile.
+    fn enter(&mut self, p: u32);
+    /// The corner slots of polygon `p`.
+    fn range(&self, p: u32) -> Range<usize>;
+    /// The vertex of corner slot `slot`.
+    fn corner(&self, slot: usize) -> u32;
+    /// The polygon across the edge of `slot`, or [`NO_NEIGHBOUR`].
+    fn neighbour(&self, slot: usize) -> u32;
+    /// The slot of the same edge in the neighbour, or [`NO_TWIN`].
+    fn twin(&self, slot: usize) -> u32;
+    /// The ground point of vertex `v`.
+    fn ground(&self, v: u32) -> DVec2;
+    /// The dense number of corner slot `slot` (see [`Sight::sweep`]).
+    fn dense(&self, slot: usize) -> usize;
+}
+
+/// The tables of one tile as plain slices, indexed by local numbers (`id & mask`; for a
+/// mesh of one tile the mask keeps every bit, so ids are positions).
+#[derive(Clone, Copy)]
+struct OneTile<'a> {
+    ground: &'a [Vec2],
+    corners: &'a [u32],
+    neighbours: &'a [u32],
+    twins: &'a [u32],
+    poly_start: &'a [u32],
+}
+
+impl PolygonTables for OneTile<'_> {
+    #[inline(always)]
+    fn enter(&mut self, _: u32) {}
+    #[inline(always)]
+    fn range(&self, p: u32) -> Range<usize> {
+        self.poly_start[p as usize] as usize..self.poly_start[p as usize + 1] as usize
+    }
+    #[inline(always)]
+    fn corner(&self, slot: usize) -> u32 {
+        self.corners[slot]
+    }
+    #[inline(always)]
+    fn neighbour(&self, slot: usize) -> u32 {
+        self.neighbours[slot]
+    }
+    #[inline(always)]
+    fn twin(&self, slot: usize) -> u32 {
+        self.twins[slot]
+    }
+    #[inline(always)]
+    fn ground(&self, v: u32) -> DVec2 {
+        self.ground[v as usize].as_dvec2()
+    }
+    #[inline(always)]
+    fn dense(&self, slot: usize) -> usize {
+        slot
+    }
+}
+
+/// The tables of a mesh of several tiles: the chunks of the tile last entered (loaded
+/// again only when a cone crosses into another tile), indexed by local numbers.
+struct Tiles<'a> {
+    mesh: &'a MeshData,
+    /// Per tile slot: the dense number of its first corner slot.
+    dense: &'a [u32],
+    /// The tile entered (`usize::MAX` before the first).
+    tile: usize,
+    /// The dense number of the entered tile's first corner slot.
+    first_slot: usize,
+    mask: usize,
+    chunks: OneTile<'a>,
+}
+
+impl<'a> Tiles<'a> {
+    fn new(mesh: &'a MeshData, dense: &'a [u32]) -> Tiles<'a> {
+        Tiles {
+            mesh,
+            dense,
+            tile: usize::MAX,
+            first_slot: 0,
+            mask: ((1u64 << mesh.local_bits) - 1) as usize,
+            chunks: OneTile {
+                ground: &[],
+                corners: &[],
+                neighbours: &[],
+                twins: &[],
+                poly_start: &[],
+            },
+        }
+    }
+
+    /// Loads the chunks of tile slot `tile`.
+    #[inline(never)]
+    fn load(&mut self, tile: usize) {
+        let mesh = self.mesh;
+        self.tile = tile;
+        self.first_slot = self.dense[tile] as usize;
+        self.chunks = OneTile {
+            ground: mesh.ground.chunk_or_first(tile),
+            corners: mesh.corners.chunk_or_first(tile),
+            neighbours: mesh.neighbours.chunk_or_first(tile),
+            twins: mesh.twin.chunk_or_first(tile),
+            poly_start: mesh.poly_start.chunk_or_first(tile),
+        };
+    }
+}
+
+impl PolygonTables for Tiles<'_> {
+    #[inline(always)]
+    fn enter(&mut self, p: u32) {
+        let tile = self.mesh.split_id(p).0;
+        if tile != self.tile {
+            self.load(tile);
+        }
+    }
+    #[inline(always)]
+    fn range(&self, p: u32) -> Range<usize> {
+        // Entries of `poly_start` are global slot ids.
+        self.chunks.range(p & self.mask as u32)
+    }
+    #[inline(always)]
+    fn corner(&self, slot: usize) -> u32 {
+        self.chunks.corner(slot & self.mask)
+    }
+    #[inline(always)]
+    fn neighbour(&self, slot: usize) -> u32 {
+        self.chunks.neighbour(slot & self.mask)
+    }
+    #[inline(always)]
+    fn twin(&self, slot: usize) -> u32 {
+        self.chunks.twin(slot & self.mask)
+    }
+    #[inline(always)]
+    fn ground(&self, v: u32) -> DVec2 {
+        self.chunks.ground(v & self.mask as u32)
+    }
+    #[inline(always)]
+    fn dense(&self, slot: usize) -> usize {
+        self.first_slot + (slot & self.mask)
     }
 }
 
