@@ -1087,8 +1087,9 @@ NavstarStatus navstar_query_set_landmarks(struct NavstarQuery *query, uint32_t m
 // corners times their hub labels (16 bytes per label).
 //
 // * `out_has_index` (out, optional): 1 when the mesh has an index now, 0 when it gets
-//   none (a mesh of several tiles, such as a world's snapshot, a mesh with off-mesh
-//   links, or a lazy build that went over its budget first). Unchanged on an error.
+//   none (a mesh with off-mesh links, or a lazy build that went over its budget
+//   first). A world's snapshot gets one for itself alone; for the world's later
+//   snapshots use `navstar_world_prepare_fast_lane`. Unchanged on an error.
 //
 // Safe to call from any thread, also while other threads query the mesh: the index is
 // built once (the first caller builds, others wait) and read without locks.

@@ -770,6 +770,9 @@ void test_world(const std::string &scratch_path) {
     bool has_tables = false;
     expect_status(world.prepare_landmarks(&has_tables), Status::ok, "the world's landmark tables");
     check(has_tables, "a world of two tiles with portals gets landmark tables");
+    bool has_index = false;
+    expect_status(world.prepare_fast_lane(&has_index), Status::ok, "the world's fast-lane index");
+    check(has_index, "a world of two tiles gets a fast-lane index");
 
     navstar::Mesh snapshot;
     expect_status(world.snapshot(snapshot), Status::ok, "a snapshot");
@@ -780,6 +783,7 @@ void test_world(const std::string &scratch_path) {
     const std::vector<Vec3> across = {{0.5f, 0, 1.5f}, {1, 0, 1}, {2, 0, 1}, {3.5f, 0, 1.5f}};
     expect_status(query.find_path(across.front(), across.back(), path), Status::ok, "a path across the seam");
     expect_path(path, across, "turning at (1, 1) and (2, 1)");
+    check(query.nodes_expanded() == 0, "the world's index answers the path across the seam");
 
     std::vector<std::uint32_t> ids;
     expect_status(snapshot.polygon_ids(ids), Status::ok, "the snapshot's polygon numbers");

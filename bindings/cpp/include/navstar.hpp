@@ -715,8 +715,9 @@ class Mesh {
     // Builds the exact mode's fast-lane index now, with no size limit
     // (navstar_mesh_prepare_fast_lane: call it at load time, before queries start; a query
     // builds it on its first exact-mode path otherwise, on meshes of 500 polygons or more,
-    // within a budget); has_index is set to whether the mesh has one (none for a World's
-    // snapshot or with off-mesh links). Safe while other threads query the mesh.
+    // within a budget); has_index is set to whether the mesh has one (none with off-mesh
+    // links; a World's snapshot gets one for itself alone: see World::prepare_fast_lane).
+    // Safe while other threads query the mesh.
     Result prepare_fast_lane(bool *has_index = nullptr) const {
         std::uint32_t has = 0;
         Result result = Result::from_c(navstar_mesh_prepare_fast_lane(raw_, &has));
@@ -1505,6 +1506,20 @@ class World {
         Result result = Result::from_c(navstar_world_prepare_landmarks(raw_, &has));
         if (has_table && result.ok()) {
             *has_table = has != 0;
+        }
+        return result;
+    }
+    // Builds the exact mode's fast-lane index for the world as it is now
+    // (navstar_world_prepare_fast_lane) and publishes a snapshot with it: exact-mode paths
+    // on snapshots taken after it are answered from the index. Any later tile or obstacle
+    // change drops it (flag changes keep it); a World never builds one by itself.
+    // has_index is set to whether the world has one (none with off-mesh links, or when a
+    // change overtook the build: call it again).
+    Result prepare_fast_lane(bool *has_index = nullptr) const {
+        std::uint32_t has = 0;
+        Result result = Result::from_c(navstar_world_prepare_fast_lane(raw_, &has));
+        if (has_index && result.ok()) {
+            *has_index = has != 0;
         }
         return result;
     }

@@ -1078,12 +1078,14 @@ internal static unsafe partial class NavstarTests
             TileRef tb = world.AddTile(b);
             Check(world.TileCount == 2 && ta.World == tb.World && ta.Slot != tb.Slot, "two tiles in one world");
             Check(world.PrepareLandmarks(), "a world of two tiles with portals gets landmark tables");
+            Check(world.PrepareFastLane(), "a world of two tiles gets a fast-lane index");
             int polygons = a.PolygonCount + b.PolygonCount;
             using (NavstarMesh snapshot = world.Snapshot())
             using (NavstarQuery query = snapshot.CreateQuery())
             {
                 Check(snapshot.PolygonCount == polygons, "the snapshot has every polygon of both tiles");
                 ExpectPath(query.FindPath(across[0], across[3]), across, "a path across the seam");
+                Check(query.NodesExpanded == 0, "the world's index answers the path across the seam");
                 int[] ids = snapshot.GetPolygonIds();
                 Check(ids.Length == polygons, "one number per polygon");
                 var refs = new ulong[ids.Length];

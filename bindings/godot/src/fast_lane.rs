@@ -7,14 +7,24 @@ impl Navigator {
     /// Builds the current mesh's fast-lane index now, with no size limit, rather than on
     /// the first exact-mode path (which builds it only on meshes of at least
     /// `navstar::FAST_LANE_MIN_POLYGONS` polygons, within a budget); true when the mesh
-    /// has one after the call. A mesh with off-mesh links and a world of tiles (a
-    /// snapshot of several tiles) get none: `Ok(false)`. Exact paths have the same
+    /// has one after the call. A mesh with off-mesh links gets none: `Ok(false)`. For a
+    /// world of tiles it builds the index of the world as it is
+    /// (`World::prepare_fast_lane`, publishing a snapshot with it; the query moves onto
+    /// it, the last path forgotten); any later tile or obstacle change drops it, and a
+    /// world never builds one by itself. Exact paths have the same
     /// lengths with and without it. Not safe to call while another thread uses this
     /// object (as every `&mut self` method).
     ///
     /// # Errors
     /// [`FindError::NoMesh`] without a mesh or world, kept for [`Navigator::last_error`].
     pub fn prepare_fast_lane(&mut self) -> Result<bool, FindError> {
+        if self.world.is_some() {
+            // change_world only clears the error here: the world exists and the change
+            // cannot fail.
+            return self
+                .change_world(|world| Ok(world.prepare_fast_lane()))
+                .map_err(FindError::Mesh);
+        }
         self.on_mesh(|mesh| Ok(mesh.prepare_fast_lane()))
     }
 }
@@ -113,7 +123,7 @@ mod tests {
     }
 
     #[test]
-    fn links_and_worlds_get_no_index() {
+    fn links_get_no_index_and_a_world_gets_one_until_it_changes() {
         // Two squares joined by a link.
         let mut nav = Navigator::default();
         let extras = Extras {
@@ -132,26 +142,44 @@ mod tests {
         .unwrap();
         assert_eq!(nav.prepare_fast_lane(), Ok(false));
 
+        // An L of three unit squares, one tile each: the way from the bottom left
+        // square to the top right one bends round the inner corner (1, 1).
         let mut world = Navigator::default();
-        for x0 in [0.0, 1.0] {
+        let mut ids = Vec::new();
+        for (x0, z0) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)] {
             let square = [
-                [x0, 0.0, 0.0],
-                [x0 + 1.0, 0.0, 0.0],
-                [x0 + 1.0, 0.0, 1.0],
-                [x0, 0.0, 1.0],
+                [x0, 0.0, z0],
+                [x0 + 1.0, 0.0, z0],
+                [x0 + 1.0, 0.0, z0 + 1.0],
+                [x0, 0.0, z0 + 1.0],
             ];
             let polygon: [&[i32]; 1] = [&[0, 1, 2, 3]];
-            world
-                .add_tile(square, polygon, &Extras::default(), &Settings::default())
-                .unwrap();
+            ids.push(
+                world
+                    .add_tile(square, polygon, &Extras::default(), &Settings::default())
+                    .unwrap(),
+            );
         }
-        assert_eq!(world.prepare_fast_lane(), Ok(false));
-        let corners = world
-            .find_path([0.5, 0.0, 0.5], [1.5, 0.0, 0.5], &exact(true))
-            .unwrap();
-        assert_eq!(
-            corners,
-            [Vec3::new(0.5, 0.0, 0.5), Vec3::new(1.5, 0.0, 0.5)]
-        );
+        let (from, to) = ([0.5, 0.0, 0.5], [1.5, 0.0, 1.8]);
+        let bend = [Vec3::from(from), Vec3::new(1.0, 0.0, 1.0), Vec3::from(to)];
+        let from_index = |nav: &Navigator| {
+            nav.query
+                .as_ref()
+                .unwrap()
+                .fast_lane_corners_seen()
+                .is_some()
+        };
+        let (searched, _) = path(&mut world, from, to, true);
+        assert!(!from_index(&world), "a world builds no index by itself");
+        assert_eq!(searched, bend);
+        assert_eq!(world.prepare_fast_lane(), Ok(true));
+        let (answered, _) = path(&mut world, from, to, true);
+        assert!(from_index(&world), "the world's index answers");
+        assert_eq!(answered, bend);
+        // A tile change drops it: the search answers again.
+        world.remove_tile(ids[2]).unwrap();
+        assert!(world.mesh().is_some_and(|m| m.fast_lane_stats().is_none()));
+        let (_, _) = path(&mut world, from, [1.5, 0.0, 0.5], true);
+        assert!(!from_index(&world));
     }
 }

@@ -88,6 +88,9 @@ namespace Navstar
         internal static extern Status navstar_world_prepare_landmarks(NavstarWorld world, out uint hasTable);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Status navstar_world_prepare_fast_lane(NavstarWorld world, out uint hasIndex);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern Status navstar_query_set_fast_lane(NavstarQuery query, uint on);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -160,8 +160,9 @@ namespace Navstar
         /// Builds the exact mode's fast-lane index now, with no size limit (call it at load
         /// time, before queries start: otherwise a query builds it on its first exact-mode
         /// path on meshes of 500 polygons or more, within a budget, and smaller meshes get
-        /// none); <paramref name="hasIndex"/> tells whether the mesh has one (none for a
-        /// world's snapshot or with off-mesh links). Safe while other threads query the mesh.
+        /// none); <paramref name="hasIndex"/> tells whether the mesh has one (none with
+        /// off-mesh links; a world's snapshot gets one for itself alone). Safe while other
+        /// threads query the mesh.
         /// </summary>
         public Status PrepareFastLane(out bool hasIndex)
         {

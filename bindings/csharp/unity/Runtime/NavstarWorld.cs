@@ -176,6 +176,20 @@ namespace Navstar
             return has != 0;
         }
 
+        /// <summary>
+        /// Builds the exact mode's fast-lane index for the world as it is now and publishes a
+        /// snapshot with it: exact-mode paths on snapshots taken after it are answered from the
+        /// index. Any later tile or obstacle change drops it (flag changes keep it); a world never
+        /// builds one by itself. Returns whether the world has one (none with off-mesh links, or
+        /// when a change overtook the build: call it again).
+        /// </summary>
+        public bool PrepareFastLane()
+        {
+            uint has;
+            NavstarException.ThrowIfError(NativeMethods.navstar_world_prepare_fast_lane(this, out has));
+            return has != 0;
+        }
+
         /// <summary>The world as it is now, as an immutable mesh (dispose it when done).</summary>
         public NavstarMesh Snapshot()
         {
