@@ -21,6 +21,8 @@ struct Cone {
     entry: usize,
     right: DVec2,
     left: DVec2,
+    /// Whether the cone holds the way to the target (its cones are swept first).
+    on_ray: bool,
 }
 
 /// Scratch of the sweeps (kept between sweeps: no allocation once grown).
@@ -46,7 +48,8 @@ impl Sight {
     /// names the vertex and the polygon it was seen in); expands at most `max_cones`
     /// cones. `mesh` is a mesh of one tile. Returns whether ground point `target` is
     /// in sight too, when the polygons in `target_set` are all those whose closed area
-    /// holds it (empty: no target).
+    /// holds it (empty: no target); the cones toward it go first, and the sweep ends
+    /// as soon as it is seen (the vertices seen are then only some of those in sight).
     pub fn sweep(
         &mut self,
         mesh: &MeshData,
@@ -59,8 +62,9 @@ impl Sight {
         self.sweep_within(mesh, polygon, s, target, max_cones, seen, |_, _| true)
     }
 
-    /// [`Sight::sweep`], not going on past an edge `a b` (beyond the polygons holding
-    /// `s`) for which `go_on(a, b)` is false: what lies beyond is not wanted.
+    /// [`Sight::sweep`], not going on through the part `a b` of an edge (beyond the
+    /// polygons holding `s`) that a cone sees when `go_on(a, b)` is false: what lies
+    /// beyond is not wanted.
     #[allow(clippy::too_many_arguments)]
     pub fn sweep_within(
         &mut self,
@@ -80,7 +84,16 @@ impl Sight {
         let range = |p: u32| poly_start[p as usize] as usize..poly_start[p as usize + 1] as usize;
         polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
         self.stack.clear();
-        let mut target_seen = self.start_set.iter().any(|p| target_set.contains(p));
+        if self.start_set.iter().any(|p| target_set.contains(p)) {
+            return Ok(true);
+        }
+        // Whether the ray from `s` toward the target lies inside the cone from `right`
+        // to `left`.
+        let aims = !target_set.is_empty();
+        let holds_ray = |right: DVec2, left: DVec2| {
+            orient(s, right, target) >= 0.0 && orient(s, left, target) <= 0.0
+        };
+        let mut toward = None;
         for &p in &self.start_set {
             let here = range(p);
             for slot in here.clone() {
@@ -96,14 +109,17 @@ impl Sight {
                 if point_near_segment(s, a, b) || orient(s, a, b) <= 0.0 {
                     continue;
                 }
-                self.stack.push(Cone {
+                let cone = Cone {
                     polygon: q,
                     entry: twins[slot] as usize,
                     right: a,
                     left: b,
-                });
+                    on_ray: aims && holds_ray(a, b),
+                };
+                push(&mut self.stack, cone, &mut toward);
             }
         }
+        self.stack.extend(toward);
         let mut cones = 0usize;
         while let Some(cone) = self.stack.pop() {
             cones += 1;
@@ -111,10 +127,10 @@ impl Sight {
                 return Err(TooManyCones);
             }
             let p = cone.polygon;
-            if !target_seen && target_set.contains(&p) {
-                target_seen =
-                    orient(s, cone.right, target) >= 0.0 && orient(s, cone.left, target) <= 0.0;
+            if cone.on_ray && target_set.contains(&p) {
+                return Ok(true);
             }
+            let mut toward = None;
             let here = range(p);
             for slot in here.clone() {
                 let point = ground(corners[slot]);
@@ -146,18 +162,55 @@ impl Sight {
                 } else {
                     cone.left
                 };
-                if orient(s, right, left) > 0.0 && go_on(a, b) {
-                    self.stack.push(Cone {
-                        polygon: q,
-                        entry: twins[slot] as usize,
-                        right,
-                        left,
-                    });
+                // Closed, or nothing wanted past the part of the edge it sees.
+                if orient(s, right, left) <= 0.0
+                    || !go_on(cut(s, right, (a, b), a), cut(s, left, (a, b), b))
+                {
+                    continue;
                 }
+                let next = Cone {
+                    polygon: q,
+                    entry: twins[slot] as usize,
+                    right,
+                    left,
+                    on_ray: cone.on_ray && holds_ray(right, left),
+                };
+                push(&mut self.stack, next, &mut toward);
             }
+            self.stack.extend(toward);
         }
-        Ok(target_seen)
+        Ok(false)
     }
+}
+
+/// Pushes `cone` on `stack`, or keeps it in `toward` (to be pushed last, so swept
+/// first) when it holds the ray toward the target.
+#[inline]
+fn push(stack: &mut Vec<Cone>, cone: Cone, toward: &mut Option<Cone>) {
+    if cone.on_ray {
+        if let Some(other) = toward.replace(cone) {
+            stack.push(other);
+        }
+    } else {
+        stack.push(cone);
+    }
+}
+
+/// Where the line from `s` through `p` (a border of a cone) crosses edge `a b` (the
+/// cone's next portal): `p` itself when it is an end of the edge, else the crossing
+/// (clamped to the edge; `end`, the edge's end on the border's side, when the two run
+/// parallel).
+#[inline]
+fn cut(s: DVec2, p: DVec2, (a, b): (DVec2, DVec2), end: DVec2) -> DVec2 {
+    if p == end {
+        return p;
+    }
+    let (d, e) = (p - s, b - a);
+    let across = d.perp_dot(e);
+    if across == 0.0 {
+        return end;
+    }
+    a + e * (d.perp_dot(s - a) / across).clamp(0.0, 1.0)
 }
 
 /// Twice the signed area of triangle `a b c` (positive when counter-clockwise).
