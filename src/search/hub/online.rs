@@ -7,11 +7,12 @@
 //! holding the ends (each in sight of its end) bounds the start's sweep, which goes on
 //! through no part of an edge whose distances to both ends already sum to the bound
 //! (outside the ellipse of the ways as short) and looks toward the goal first (when it
-//! sees the goal, it stops: the segment is the answer). The start corner whose
-//! straight way on to the goal is shortest goes first, which tightens the bound during
-//! the goal's sweep (bounded the same way), and only the corners whose straight ways
-//! beat it are joined after. The corners between `u` and `v` come from the labels'
-//! next-node entries. Everything is scratch kept between queries.
+//! sees the goal, it stops: the segment is the answer). The start corners whose
+//! straight ways on to the goal beat the bound are spread, then the goal's sweep
+//! (bounded the same way, the bound tightening as its corners are joined) scans each
+//! of its corners whose straight way from the start beats the bound once. The corners
+//! between `u` and `v` come from the labels' next-node entries. Everything is scratch
+//! kept between queries.
 
 use std::cell::Cell;
 
@@ -51,9 +52,8 @@ pub(crate) struct LaneScratch {
     back: Vec<u32>,
     /// The polygons whose closed area holds the goal.
     target_set: Vec<u32>,
-    /// The corners taken from the start and from the goal, with their distances.
+    /// The corners taken from the start, with their distances.
     start_side: Vec<(u32, f64)>,
-    goal_side: Vec<(u32, f64)>,
     /// What the last query saw: corners taken from the start and from the goal.
     pub seen_from_start: usize,
     pub seen_from_goal: usize,
@@ -70,7 +70,7 @@ impl LaneScratch {
                 + self.target_set.capacity())
                 * 4
             + self.best.capacity() * 8
-            + (self.start_side.capacity() + self.goal_side.capacity()) * 16
+            + self.start_side.capacity() * 16
     }
 
     /// A fresh sweep number (every corner's mark older).
@@ -113,13 +113,10 @@ impl LaneScratch {
         let sweep = self.next_sweep(n);
         // A first bound: the corners of the polygon holding the goal (each in sight of
         // it) spread over the per-hub bests, against those of the start's polygon.
-        self.goal_side.clear();
         for slot in mesh.corner_range(t_polygon) {
             let c = lane.node_of_slot[slot];
             if c != NO_CORNER {
-                let b = t.distance(lane.point[c as usize]);
-                self.goal_side.push((c, b));
-                self.spread(lane, c, b);
+                self.spread(lane, c, t.distance(lane.point[c as usize]));
             }
         }
         let mut way = Way::NONE;
@@ -159,20 +156,16 @@ impl LaneScratch {
             Ok(true) => return Ok(LaneAnswer::InSight),
             Ok(false) => {}
         }
-        // The start corner whose straight way on to the goal is shortest is spread
-        // first: the goal's side is swept against it alone, and the corners that may
-        // still give a shorter way are kept.
-        let via = |&(c, a): &(u32, f64)| a + lane.point[c as usize].distance(t);
-        let first = self
-            .start_side
-            .iter()
-            .min_by(|x, y| via(x).total_cmp(&via(y)))
-            .copied();
-        if let Some((c, a)) = first {
-            self.spread(lane, c, a);
+        // The start corners whose straight way on to the goal beats the bound are
+        // spread; the goal's side is swept against them all.
+        for i in 0..self.start_side.len() {
+            let (c, a) = self.start_side[i];
+            if a + lane.point[c as usize].distance(t) < way.length {
+                self.spread(lane, c, a);
+            }
         }
         let sweep = self.next_sweep(n);
-        let (taken, goal_side) = (&mut self.taken, &mut self.goal_side);
+        let taken = &mut self.taken;
         let bests = (self.best.as_slice(), self.best_from.as_slice());
         bound.set(way.length);
         let mut seen = 0;
@@ -191,7 +184,6 @@ impl LaneScratch {
                     // Not even the straight way from the start through it is shorter.
                     return;
                 }
-                goal_side.push((c, b));
                 way.through(lane, bests, c, b, false);
                 bound.set(way.length);
             },
@@ -200,19 +192,6 @@ impl LaneScratch {
         if let Err(e) = swept {
             self.reset_best();
             return Err(e);
-        }
-        // The other start corners whose straight way on to the goal beats the bound,
-        // then the goal's corners again against them all.
-        for i in 0..self.start_side.len() {
-            let (c, a) = self.start_side[i];
-            if Some((c, a)) != first && via(&(c, a)) < way.length {
-                self.spread(lane, c, a);
-            }
-        }
-        for &(c, b) in &self.goal_side {
-            if s.distance(lane.point[c as usize]) + b < way.length {
-                way.through(lane, (&self.best, &self.best_from), c, b, false);
-            }
         }
         self.reset_best();
         self.seen_from_goal = seen;
