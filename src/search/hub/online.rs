@@ -8,7 +8,8 @@
 //! corners, joined with the goal polygon's at once, tighten the bound), which goes on
 //! through no part of an edge whose distances to both ends already sum to the bound
 //! (outside the ellipse of the ways as short) and looks toward the goal first (when it
-//! sees the goal, it stops: the segment is the answer). The start corners whose
+//! sees the goal, it stops: the segment is the answer; the goal's sweep looks toward
+//! the start first the same way). The start corners whose
 //! straight ways on to the goal beat the bound are spread, then the goal's sweep
 //! (bounded the same way, the bound tightening as its corners are joined) scans each
 //! of its corners whose straight way from the start beats the bound once. The corners
@@ -38,7 +39,8 @@ pub(crate) enum LaneAnswer {
     /// The shortest path's length; its corners (vertices of the searched mesh, from
     /// the start's side) are in the output list.
     Found(f64),
-    /// No way between the two (not connected).
+    /// No way found between the two (not connected), or a doubt (the goal's sweep saw
+    /// the start where the start's did not see the goal): the search is to answer.
     NoWay,
 }
 
@@ -176,6 +178,9 @@ impl LaneScratch {
                 self.spread(lane, c, a);
             }
         }
+        // The goal's sweep looks toward the start first (the corners near the straight
+        // line come first: a tight bound early).
+        polygons_at(mesh, &|_| true, s_polygon, s, &mut self.target_set);
         let sweep = self.next_sweep(n);
         let taken = &mut self.taken;
         let bests = (self.best.as_slice(), self.best_from.as_slice());
@@ -185,7 +190,7 @@ impl LaneScratch {
             mesh,
             t_polygon,
             t,
-            (&[], t),
+            (self.target_set.as_slice(), s),
             max_cones,
             |slot| {
                 let Some((c, b)) = take(lane, taken, sweep, slot, t) else {
@@ -201,9 +206,11 @@ impl LaneScratch {
             },
             |a, b| beyond_within(t, s, a, b, bound.get()),
         );
-        if let Err(e) = swept {
+        if swept != Ok(false) {
+            // Gave up, or saw the start the start's sweep did not see (rounding): the
+            // search answers.
             self.reset_best();
-            return Err(e);
+            return swept.map(|_| LaneAnswer::NoWay);
         }
         self.reset_best();
         self.seen_from_goal = seen;
