@@ -62,9 +62,8 @@ impl Sight {
         self.sweep_within(mesh, polygon, s, target, max_cones, seen, |_, _| true)
     }
 
-    /// [`Sight::sweep`], not going on through the part `a b` of an edge (beyond the
-    /// polygons holding `s`) that a cone sees when `go_on(a, b)` is false: what lies
-    /// beyond is not wanted.
+    /// [`Sight::sweep`], not going on past an edge `a b` (beyond the polygons holding
+    /// `s`) for which `go_on(a, b)` is false: what lies beyond is not wanted.
     #[allow(clippy::too_many_arguments)]
     pub fn sweep_within(
         &mut self,
@@ -162,10 +161,8 @@ impl Sight {
                 } else {
                     cone.left
                 };
-                // Closed, or nothing wanted past the part of the edge it sees.
-                if orient(s, right, left) <= 0.0
-                    || !go_on(cut(s, right, (a, b), a), cut(s, left, (a, b), b))
-                {
+                // Closed, or nothing wanted past the edge.
+                if orient(s, right, left) <= 0.0 || !go_on(a, b) {
                     continue;
                 }
                 let next = Cone {
@@ -194,23 +191,6 @@ fn push(stack: &mut Vec<Cone>, cone: Cone, toward: &mut Option<Cone>) {
     } else {
         stack.push(cone);
     }
-}
-
-/// Where the line from `s` through `p` (a border of a cone) crosses edge `a b` (the
-/// cone's next portal): `p` itself when it is an end of the edge, else the crossing
-/// (clamped to the edge; `end`, the edge's end on the border's side, when the two run
-/// parallel).
-#[inline]
-fn cut(s: DVec2, p: DVec2, (a, b): (DVec2, DVec2), end: DVec2) -> DVec2 {
-    if p == end {
-        return p;
-    }
-    let (d, e) = (p - s, b - a);
-    let across = d.perp_dot(e);
-    if across == 0.0 {
-        return end;
-    }
-    a + e * (d.perp_dot(s - a) / across).clamp(0.0, 1.0)
 }
 
 /// Twice the signed area of triangle `a b c` (positive when counter-clockwise).

@@ -195,11 +195,11 @@ fn seen_within(
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// The queries' bound on the sweeps (no cone goes on through the part of an edge
-    /// it sees when that part is as far, from the start and the goal together, as the
-    /// bound) never loses a vertex in sight whose straight way from the start on to
-    /// the goal is shorter than the bound; the sweep toward a target (which stops when
-    /// it sees it) tells direct sight as the oracle of the full sweep does.
+    /// The queries' bound on the sweeps (no cone goes on past an edge as far, from the
+    /// start and the goal together, as the bound) never loses a vertex in sight whose
+    /// straight way from the start on to the goal is shorter than the bound; the sweep
+    /// toward a target (which stops when it sees it) tells direct sight as the straight
+    /// walk across the polygons does.
     #[test]
     fn a_bounded_sweep_keeps_every_vertex_within_the_bound(
         (w, h, holes, jitter) in grid(12, 0.25),
