@@ -112,8 +112,10 @@ impl Query {
     }
 
     /// How many corners the fast lane took from the start's side and from the goal's
-    /// side (the corners in sight, and taut there) for the last path query; `None` when
-    /// that query was not answered from the index. For measuring the index.
+    /// side for the last path query: the corners in sight within the sweeps' bounds and
+    /// taut there (from the start, only those whose straight way on to the goal beats
+    /// the first bound); `None` when that query was not answered from the index. For
+    /// measuring the index.
     ///
     /// # Example
     /// ```
