@@ -5,6 +5,7 @@
 
 use super::Query;
 use super::direct::in_direct_sight;
+use super::fast_lane::LaneUse;
 use crate::corridor::walked_cost;
 use crate::filter::QueryFilter;
 use crate::mesh::{MeshData, NearestPoint};
@@ -41,9 +42,16 @@ impl Query {
         target: &NearestPoint,
         filter: &QueryFilter,
     ) -> ExactBegin {
-        // In sight of each other over admitted polygons: the segment is shortest.
-        if start.polygon == target.polygon
-            || in_direct_sight(mesh, start, target, |p| filter.admits(mesh.flags_of(p)))
+        // In sight of each other over admitted polygons: the segment is shortest. The
+        // fast lane's sweep from the start, toward the goal first, tells that too.
+        let lane = if start.polygon == target.polygon {
+            LaneUse::InSight
+        } else {
+            self.fast_lane_path(mesh, start, target, filter)
+        };
+        if lane == LaneUse::InSight
+            || (lane == LaneUse::Unanswered
+                && in_direct_sight(mesh, start, target, |p| filter.admits(mesh.flags_of(p))))
         {
             let area = mesh.areas[start.polygon as usize];
             self.path.straight(start.point, target.point, area);
@@ -52,7 +60,7 @@ impl Query {
             self.corridor_of_path(mesh, start.polygon, Some(target.polygon), passable);
             return ExactBegin::Answered;
         }
-        if self.fast_lane_path(mesh, start, target, filter) {
+        if lane == LaneUse::Path {
             self.exact_path_found(mesh, start.polygon, Some(target.polygon), filter);
             return ExactBegin::Answered;
         }

@@ -21,6 +21,17 @@ use crate::search::hub::{self, Budget, LaneAnswer, LaneScratch, query_cone_limit
 /// ```
 pub const FAST_LANE_MIN_POLYGONS: u32 = 500;
 
+/// What the fast lane made of a path query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum LaneUse {
+    /// The path's corners are in the query's path.
+    Path,
+    /// The start and the goal see each other: the segment is the path.
+    InSight,
+    /// Not answered (no index, or a query it does not answer): the exact search runs.
+    Unanswered,
+}
+
 /// A query's use of the fast lane, and its scratch.
 #[derive(Debug)]
 pub(crate) struct FastLaneUse {
@@ -103,8 +114,10 @@ impl Query {
     }
 
     /// How many corners the fast lane took from the start's side and from the goal's
-    /// side (the corners in sight, and taut there) for the last path query; `None` when
-    /// that query was not answered from the index. For measuring the index.
+    /// side for the last path query: the corners in sight within the sweeps' bounds and
+    /// taut there (from the start, only those whose straight way on to the goal beats
+    /// the first bound); `None` when that query was not answered from the index. For
+    /// measuring the index.
     ///
     /// # Example
     /// ```
@@ -123,22 +136,23 @@ impl Query {
     }
 
     /// The exact mode's path from `start` to `target` (snapped, on `mesh`, this query's
-    /// mesh, not in sight of each other) from the fast lane into `self.path.corners`;
-    /// false (nothing written) when the index does not answer it.
+    /// mesh, in different polygons) from the fast lane into `self.path.corners`, or
+    /// whether the two are in straight sight of each other (nothing written then, nor
+    /// when the index does not answer).
     pub(super) fn fast_lane_path(
         &mut self,
         mesh: &MeshData,
         start: &NearestPoint,
         target: &NearestPoint,
         filter: &QueryFilter,
-    ) -> bool {
+    ) -> LaneUse {
         if !self.fast_lane.on
             || self.max_nodes != Query::DEFAULT_MAX_NODES
             || mesh.links.hop_count() != 0
             || mesh.island(start.polygon) != mesh.island(target.polygon)
             || !self.admits_every_polygon(filter)
         {
-            return false;
+            return LaneUse::Unanswered;
         }
         // A world's snapshot (ids with tile bits) gets its index from its world
         // (`World::prepare_fast_lane`), never on a query: its geometry changes.
@@ -150,11 +164,11 @@ impl Query {
             mesh.fast_lane.get().and_then(|l| l.as_deref())
         };
         let Some(lane) = lane else {
-            return false;
+            return LaneUse::Unanswered;
         };
         let (searched, s_polygon, t_polygon) = if lane.on_coarse {
             let Some(coarse) = mesh.coarse() else {
-                return false;
+                return LaneUse::Unanswered;
             };
             (
                 &*coarse.mesh,
@@ -174,8 +188,10 @@ impl Query {
             query_cone_limit(searched.polygon_count()),
             &mut self.fast_lane.corners,
         );
-        if !matches!(answer, Ok(LaneAnswer::Found(_))) {
-            return false;
+        match answer {
+            Ok(LaneAnswer::Found(_)) => {}
+            Ok(LaneAnswer::InSight) => return LaneUse::InSight,
+            Ok(LaneAnswer::NoWay) | Err(_) => return LaneUse::Unanswered,
         }
         self.fast_lane.answered = true;
         let out = &mut self.path.corners;
@@ -190,6 +206,6 @@ impl Query {
         out.push(target.point);
         // A corner equal to its neighbour (an end on a corner) adds nothing.
         out.dedup();
-        true
+        LaneUse::Path
     }
 }

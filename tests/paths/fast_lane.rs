@@ -154,6 +154,51 @@ fn ends_in_one_polygon_or_in_sight_give_the_segment() {
     }
 }
 
+/// Open scenes where the queries' first bound (through the corners of the polygons
+/// holding the two ends) is loose and the way bends round far ends: a long wall, a comb
+/// of walls (U turns), a field of pillars. Every pair of points (cell centres, and
+/// points by the cells' corners, so by the walls' ends) gets the oracle's length and
+/// the search's: the bounds on the sweeps never cut the shortest way.
+#[test]
+fn the_bounds_on_the_sweeps_never_cut_the_shortest_way() {
+    let scenes: [&[&str]; 3] = [
+        &["............", ".##########.", "............"],
+        &["...........", ".#.#.#.#.#.", ".#.#.#.#.#.", "..........."],
+        &[
+            ".........",
+            ".#..#..#.",
+            ".........",
+            "..#..#..#",
+            ".#.......",
+        ],
+    ];
+    for rows in scenes {
+        let mesh = Soup::from_ascii(rows).build();
+        assert!(mesh.prepare_fast_lane());
+        let domain = Domain::new(&mesh);
+        let mut points = Vec::new();
+        for (z, row) in rows.iter().enumerate() {
+            for (x, cell) in row.bytes().enumerate() {
+                if cell == b'.' {
+                    let (x, z) = (x as f32, z as f32);
+                    points.extend([p(x + 0.5, z + 0.5), p(x + 0.05, z + 0.95)]);
+                }
+            }
+        }
+        let mut used = 0;
+        for &s in &points {
+            for &t in &points {
+                let context = format!("{rows:?}: {s} -> {t}");
+                used += usize::from(check(&mesh, &domain, s, t, &context));
+            }
+        }
+        assert!(
+            used > points.len() * points.len() / 4,
+            "{rows:?}: the index answered {used}"
+        );
+    }
+}
+
 #[test]
 fn a_goal_on_another_island_gives_the_same_partial_path() {
     // Two rooms with a wall between them (x in 0..3 and 4..7), the left one a U.

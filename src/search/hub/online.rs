@@ -1,14 +1,20 @@
 //! The fast lane's query: the corners a shortest path from the start can bend at first
 //! (in sight of the start, and taut there), the same from the goal, and the best
-//! `|s u| + d(u, v) + |v t|` over them without pairing every `u` with every `v`: the
-//! start's side leaves, per hub, the best `|s u| + label(u, hub)` in a scratch array
-//! (reset through the list of hubs touched), and the goal's side scans its own labels
-//! against it. Bounds keep the work down: the start corner whose straight way on to
-//! the goal is shortest goes first, which gives an upper bound of the way during the
-//! goal's sweep; that sweep goes past no edge whose distances to both ends already sum
-//! to the bound, and only the corners whose straight ways beat it are joined after. The
-//! corners between `u` and `v` come from the labels' next-node entries. Everything is
-//! scratch kept between queries.
+//! `|s u| + d(u, v) + |v t|` over them without pairing every `u` with every `v`: one
+//! side leaves, per hub, the best `|s u| + label(u, hub)` in a scratch array (reset
+//! through the list of hubs touched), and the other side scans its own labels against
+//! it. Bounds keep the work down: a first way through the corners of the two polygons
+//! holding the ends (each in sight of its end) bounds the start's sweep (its first
+//! corners, joined with the goal polygon's at once, tighten the bound), which goes on
+//! through no part of an edge whose distances to both ends already sum to the bound
+//! (outside the ellipse of the ways as short) and looks toward the goal first (when it
+//! sees the goal, it stops: the segment is the answer; the goal's sweep looks toward
+//! the start first the same way). The start corners whose
+//! straight ways on to the goal beat the bound are spread, then the goal's sweep
+//! (bounded the same way, the bound tightening as its corners are joined) scans each
+//! of its corners whose straight way from the start beats the bound once. The corners
+//! between `u` and `v` come from the labels' next-node entries. Everything is scratch
+//! kept between queries.
 
 use std::cell::Cell;
 
@@ -20,13 +26,21 @@ use crate::mesh::MeshData;
 use crate::mesh::fast_lane::{FastLane, HubLabel, NO_CORNER};
 use crate::search::exact::polygons_at;
 
-/// The fast lane's answer for two points not in sight of each other.
+/// How many of the first corners the start's sweep takes are joined with the corners
+/// of the goal's polygon at once, for an early bound (Berlin_0_256, instructions per
+/// query: none 348 k, 4: 342 k, 10: 335 k, 24: 337 k; den520d about even).
+const EARLY_JOINS: usize = 10;
+
+/// The fast lane's answer.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum LaneAnswer {
+    /// The two points are in straight sight of each other (the segment is shortest).
+    InSight,
     /// The shortest path's length; its corners (vertices of the searched mesh, from
     /// the start's side) are in the output list.
     Found(f64),
-    /// No way between the two (not connected).
+    /// No way found between the two (not connected), or a doubt (the goal's sweep saw
+    /// the start where the start's did not see the goal): the search is to answer.
     NoWay,
 }
 
@@ -46,9 +60,8 @@ pub(crate) struct LaneScratch {
     back: Vec<u32>,
     /// The polygons whose closed area holds the goal.
     target_set: Vec<u32>,
-    /// The corners taken from the start and from the goal, with their distances.
+    /// The corners taken from the start, with their distances.
     start_side: Vec<(u32, f64)>,
-    goal_side: Vec<(u32, f64)>,
     /// What the last query saw: corners taken from the start and from the goal.
     pub seen_from_start: usize,
     pub seen_from_goal: usize,
@@ -65,7 +78,7 @@ impl LaneScratch {
                 + self.target_set.capacity())
                 * 4
             + self.best.capacity() * 8
-            + (self.start_side.capacity() + self.goal_side.capacity()) * 16
+            + self.start_side.capacity() * 16
     }
 
     /// A fresh sweep number (every corner's mark older).
@@ -88,8 +101,9 @@ impl LaneScratch {
     }
 
     /// The shortest path from ground point `s` (in polygon `s_polygon` of `mesh`, the
-    /// mesh `lane` was built on) to `t` (in `t_polygon`); its corners (vertex ids, none
-    /// when the two are in sight of each other) into `corners`. Each sweep expands at most
+    /// mesh `lane` was built on) to `t` (in `t_polygon`); its corners (vertex ids) into
+    /// `corners` (none when the two are in sight of each other: the start's sweep,
+    /// toward the goal first, stops when it sees it). Each sweep expands at most
     /// `max_cones` cones.
     #[allow(clippy::too_many_arguments)]
     pub fn shortest(
@@ -104,111 +118,117 @@ impl LaneScratch {
         corners.clear();
         let n = lane.corner_count();
         polygons_at(mesh, &|_| true, t_polygon, t, &mut self.target_set);
-        // The start's side: the corners taken, and the one whose straight way on to
-        // the goal is shortest, spread first (an upper bound of the way, early).
         let sweep = self.next_sweep(n);
+        // A first bound: the corners of the polygon holding the goal (each in sight of
+        // it) spread over the per-hub bests, against those of the start's polygon.
+        for slot in mesh.corner_range(t_polygon) {
+            let c = lane.node_of_slot[slot];
+            if c != NO_CORNER {
+                self.spread(lane, c, t.distance(lane.point[c as usize]));
+            }
+        }
+        let mut way = Way::NONE;
+        for slot in mesh.corner_range(s_polygon) {
+            let c = lane.node_of_slot[slot];
+            if c != NO_CORNER {
+                let a = s.distance(lane.point[c as usize]);
+                way.through(lane, (&self.best, &self.best_from), c, a, true);
+            }
+        }
+        // The start's side, within the bound; its first few corners (toward the goal:
+        // the sweep looks there first) taken against the goal's polygon's corners at
+        // once, a tighter bound early.
         let (taken, start_side) = (&mut self.taken, &mut self.start_side);
+        let bests = (self.best.as_slice(), self.best_from.as_slice());
         start_side.clear();
         let target = (self.target_set.as_slice(), t);
-        let swept = self
-            .sight
-            .sweep(mesh, s_polygon, s, target, max_cones, |slot| {
-                if let Some(taken) = take(lane, taken, sweep, slot, s) {
-                    start_side.push(taken);
+        let bound = Cell::new(way.length);
+        let swept = self.sight.sweep_within(
+            mesh,
+            s_polygon,
+            s,
+            target,
+            max_cones,
+            |slot| {
+                if let Some((c, a)) = take(lane, taken, sweep, slot, s)
+                    && a + lane.point[c as usize].distance(t) < bound.get()
+                {
+                    start_side.push((c, a));
+                    if start_side.len() <= EARLY_JOINS {
+                        way.through(lane, bests, c, a, true);
+                        bound.set(way.length);
+                    }
                 }
-            });
+            },
+            |a, b| beyond_within(s, t, a, b, bound.get()),
+        );
+        self.reset_best();
         self.seen_from_start = self.start_side.len();
         self.seen_from_goal = 0;
         match swept {
             Err(e) => return Err(e),
-            Ok(true) => return Ok(LaneAnswer::Found(s.distance(t))),
+            Ok(true) => return Ok(LaneAnswer::InSight),
             Ok(false) => {}
         }
-        let via = |&(c, a): &(u32, f64)| a + lane.point[c as usize].distance(t);
-        let first = self
-            .start_side
-            .iter()
-            .min_by(|x, y| via(x).total_cmp(&via(y)))
-            .copied();
-        if let Some((c, a)) = first {
-            self.spread(lane, c, a);
+        // The start corners whose straight way on to the goal beats the bound are
+        // spread; the goal's side is swept against them all.
+        for i in 0..self.start_side.len() {
+            let (c, a) = self.start_side[i];
+            if a + lane.point[c as usize].distance(t) < way.length {
+                self.spread(lane, c, a);
+            }
         }
-        // The goal's side, against that corner alone; the corners that may still
-        // give a shorter way are kept.
+        // The goal's sweep looks toward the start first (the corners near the straight
+        // line come first: a tight bound early).
+        polygons_at(mesh, &|_| true, s_polygon, s, &mut self.target_set);
         let sweep = self.next_sweep(n);
-        let (taken, best, goal_side) = (&mut self.taken, &self.best, &mut self.goal_side);
-        goal_side.clear();
-        let mut found = (f64::INFINITY, NO_CORNER, NO_CORNER);
-        // The length of `found`, for the bound on the edges to go past.
-        let shortest = Cell::new(f64::INFINITY);
+        let taken = &mut self.taken;
+        let bests = (self.best.as_slice(), self.best_from.as_slice());
+        bound.set(way.length);
         let mut seen = 0;
         let swept = self.sight.sweep_within(
             mesh,
             t_polygon,
             t,
-            (&[], t),
+            (self.target_set.as_slice(), s),
             max_cones,
             |slot| {
                 let Some((c, b)) = take(lane, taken, sweep, slot, t) else {
                     return;
                 };
                 seen += 1;
-                if s.distance(lane.point[c as usize]) + b >= found.0 {
+                if s.distance(lane.point[c as usize]) + b >= bound.get() {
                     // Not even the straight way from the start through it is shorter.
                     return;
                 }
-                goal_side.push((c, b));
-                join(lane, best, c, b, &mut found);
-                shortest.set(found.0);
+                way.through(lane, bests, c, b, false);
+                bound.set(way.length);
             },
-            // A corner past edge `a b` is at least as far from the goal, and from the
-            // start, as the edge is: beyond a bound as long as the best way, nothing.
-            |a, b| {
-                closest_point_on_segment_2d_f64(t, a, b).distance(t)
-                    + closest_point_on_segment_2d_f64(s, a, b).distance(s)
-                    < shortest.get()
-            },
+            |a, b| beyond_within(t, s, a, b, bound.get()),
         );
-        if let Err(e) = swept {
+        if swept != Ok(false) {
+            // Gave up, or saw the start the start's sweep did not see (rounding): the
+            // search answers.
             self.reset_best();
-            return Err(e);
+            return swept.map(|_| LaneAnswer::NoWay);
         }
-        // The other start corners whose straight way on to the goal beats the bound,
-        // then the goal's corners again against them all.
-        for i in 0..self.start_side.len() {
-            let (c, a) = self.start_side[i];
-            if Some((c, a)) != first && via(&(c, a)) < found.0 {
-                self.spread(lane, c, a);
-            }
-        }
-        for &(c, b) in &self.goal_side {
-            if s.distance(lane.point[c as usize]) + b < found.0 {
-                join(lane, &self.best, c, b, &mut found);
-            }
-        }
-        self.seen_from_goal = seen;
-        let (length, hub, goal_corner) = found;
-        let start_corner = if hub == NO_CORNER {
-            NO_CORNER
-        } else {
-            self.best_from[hub as usize]
-        };
         self.reset_best();
-        if hub == NO_CORNER {
+        self.seen_from_goal = seen;
+        if way.hub == NO_CORNER {
             return Ok(LaneAnswer::NoWay);
         }
         // From the start's corner up to the hub, then from the hub down to the goal's.
-        unpack(lane, start_corner, hub, |c| {
+        unpack(lane, way.start, way.hub, |c| {
             corners.push(lane.vertex[c as usize])
         });
         self.back.clear();
-        unpack(lane, goal_corner, hub, |c| self.back.push(c));
+        unpack(lane, way.goal, way.hub, |c| self.back.push(c));
         self.back.pop();
         corners.extend(self.back.iter().rev().map(|&c| lane.vertex[c as usize]));
-        Ok(LaneAnswer::Found(length))
+        Ok(LaneAnswer::Found(way.length))
     }
 
-    /// Spreads start corner `c`, at `a` from the start, over the per-hub bests.
+    /// Spreads corner `c`, at `a` from its end of the way, over the per-hub bests.
     fn spread(&mut self, lane: &FastLane, c: u32, a: f64) {
         for l in lane.labels_of(c) {
             let x = a + l.distance;
@@ -232,16 +252,76 @@ impl LaneScratch {
     }
 }
 
-/// Joins goal corner `c`, at `b` from the goal, with the per-hub bests `best`: the
-/// shortest way through it so far into `found` (length, hub, goal corner).
+/// Whether a way from `from` to `to` past edge `a b` (a sweep from `from` going on
+/// through it) may be shorter than `bound`: a corner past the edge is at least as far
+/// from `from`, and from `to`, as the edge is, so beyond a bound as long as the best way
+/// known lies nothing.
 #[inline]
-fn join(lane: &FastLane, best: &[f64], c: u32, b: f64, found: &mut (f64, u32, u32)) {
-    for l in lane.labels_of(c) {
-        let total = best[l.hub as usize] + l.distance + b;
-        if total < found.0 {
-            *found = (total, l.hub, c);
+pub(super) fn beyond_within(from: DVec2, to: DVec2, a: DVec2, b: DVec2, bound: f64) -> bool {
+    closest_point_on_segment_2d_f64(from, a, b).distance(from)
+        + closest_point_on_segment_2d_f64(to, a, b).distance(to)
+        < bound
+}
+
+/// The shortest way found so far between the start and the goal through the corner
+/// graph: its length, the corner it leaves the start for, its hub, and the corner it
+/// reaches the goal from.
+#[derive(Debug, Clone, Copy)]
+struct Way {
+    length: f64,
+    start: u32,
+    hub: u32,
+    goal: u32,
+}
+
+impl Way {
+    /// No way yet.
+    const NONE: Way = Way {
+        length: f64::INFINITY,
+        start: NO_CORNER,
+        hub: NO_CORNER,
+        goal: NO_CORNER,
+    };
+
+    /// Corner `c`, at `d` from its end of the way (the start's when `at_start`),
+    /// against the per-hub bests of the other end's side (`best`, and the corner of
+    /// each): kept when shorter.
+    #[inline]
+    fn through(
+        &mut self,
+        lane: &FastLane,
+        (best, from): (&[f64], &[u32]),
+        c: u32,
+        d: f64,
+        at_start: bool,
+    ) {
+        if let Some((length, hub)) = meet(lane, best, c, d, self.length) {
+            let other = from[hub as usize];
+            let (start, goal) = if at_start { (c, other) } else { (other, c) };
+            *self = Way {
+                length,
+                start,
+                hub,
+                goal,
+            };
         }
     }
+}
+
+/// The shortest way through corner `c`, at `d` from its end, and the per-hub bests of
+/// the other side `best`, with its hub, when shorter than `limit`.
+#[inline]
+fn meet(lane: &FastLane, best: &[f64], c: u32, d: f64, limit: f64) -> Option<(f64, u32)> {
+    let mut found = None;
+    let mut shortest = limit;
+    for l in lane.labels_of(c) {
+        let total = best[l.hub as usize] + l.distance + d;
+        if total < shortest {
+            shortest = total;
+            found = Some((total, l.hub));
+        }
+    }
+    found
 }
 
 /// The corner of corner slot `slot` seen from `from`, and its distance, the first

@@ -23,6 +23,8 @@ struct Cone {
     entry: usize,
     right: DVec2,
     left: DVec2,
+    /// Whether the cone holds the way to the target (its cones are swept first).
+    on_ray: bool,
 }
 
 /// Scratch of the sweeps (kept between sweeps: no allocation once grown).
@@ -54,7 +56,9 @@ impl Sight {
     /// mesh of several (a world's snapshot), its place in the slots numbered tile after
     /// tile (`corners::dense_slots`), so that per-slot tables stay plain `Vec`s. Returns
     /// whether ground point `target` is in sight too, when the polygons in `target_set`
-    /// are all those whose closed area holds it (empty: no target).
+    /// are all those whose closed area holds it (empty: no target); the cones toward it
+    /// go first, and the sweep ends as soon as it is seen (the vertices seen are then
+    /// only some of those in sight).
     #[inline(always)]
     pub fn sweep(
         &mut self,
@@ -140,7 +144,16 @@ impl Sight {
         go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
         self.stack.clear();
-        let mut target_seen = self.start_set.iter().any(|p| target_set.contains(p));
+        if self.start_set.iter().any(|p| target_set.contains(p)) {
+            return Ok(true);
+        }
+        // Whether the ray from `s` toward the target lies inside the cone from `right`
+        // to `left`.
+        let aims = !target_set.is_empty();
+        let holds_ray = |right: DVec2, left: DVec2| {
+            orient(s, right, target) >= 0.0 && orient(s, left, target) <= 0.0
+        };
+        let mut toward = None;
         for &p in &self.start_set {
             tables.enter(p);
             let here = tables.range(p);
@@ -158,14 +171,17 @@ impl Sight {
                 if point_near_segment(s, a, b) || orient(s, a, b) <= 0.0 {
                     continue;
                 }
-                self.stack.push(Cone {
+                let cone = Cone {
                     polygon: q,
                     entry: tables.twin(slot) as usize,
                     right: a,
                     left: b,
-                });
+                    on_ray: aims && holds_ray(a, b),
+                };
+                push(&mut self.stack, cone, &mut toward);
             }
         }
+        self.stack.extend(toward);
         let mut cones = 0usize;
         while let Some(cone) = self.stack.pop() {
             cones += 1;
@@ -173,10 +189,10 @@ impl Sight {
                 return Err(TooManyCones);
             }
             let p = cone.polygon;
-            if !target_seen && target_set.contains(&p) {
-                target_seen =
-                    orient(s, cone.right, target) >= 0.0 && orient(s, cone.left, target) <= 0.0;
+            if cone.on_ray && target_set.contains(&p) {
+                return Ok(true);
             }
+            let mut toward = None;
             tables.enter(p);
             let here = tables.range(p);
             for slot in here.clone() {
@@ -209,17 +225,35 @@ impl Sight {
                 } else {
                     cone.left
                 };
-                if orient(s, right, left) > 0.0 && go_on(a, b) {
-                    self.stack.push(Cone {
-                        polygon: q,
-                        entry: tables.twin(slot) as usize,
-                        right,
-                        left,
-                    });
+                // Closed, or nothing wanted past the edge.
+                if orient(s, right, left) <= 0.0 || !go_on(a, b) {
+                    continue;
                 }
+                let next = Cone {
+                    polygon: q,
+                    entry: tables.twin(slot) as usize,
+                    right,
+                    left,
+                    on_ray: cone.on_ray && holds_ray(right, left),
+                };
+                push(&mut self.stack, next, &mut toward);
             }
+            self.stack.extend(toward);
         }
-        Ok(target_seen)
+        Ok(false)
+    }
+}
+
+/// Pushes `cone` on `stack`, or keeps it in `toward` (to be pushed last, so swept
+/// first) when it holds the ray toward the target.
+#[inline]
+fn push(stack: &mut Vec<Cone>, cone: Cone, toward: &mut Option<Cone>) {
+    if cone.on_ray {
+        if let Some(other) = toward.replace(cone) {
+            stack.push(other);
+        }
+    } else {
+        stack.push(cone);
     }
 }
 

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 
 use super::graph::{self, Graph};
 use super::{corners, labels, order, sight};
+use crate::mesh::WalkEnd;
 use crate::mesh::fast_lane::HubLabel;
 use crate::{MeshOptions, NavMesh};
 
@@ -38,6 +39,23 @@ fn grid_mesh(w: u32, h: u32, holes: &[bool], jitter: &[(f32, f32)]) -> Option<Na
         return None;
     }
     NavMesh::from_polygons(&vertices, &indices, &sizes, &MeshOptions::default()).ok()
+}
+
+/// The arguments of [`grid_mesh`]: at most `max - 1` cells a side, each a hole with
+/// probability `holes`, inner points moved by up to 0.15.
+#[allow(clippy::type_complexity)]
+fn grid(max: u32, holes: f64) -> impl Strategy<Value = (u32, u32, Vec<bool>, Vec<(f32, f32)>)> {
+    (2u32..max, 2u32..max).prop_flat_map(move |(w, h)| {
+        (
+            Just(w),
+            Just(h),
+            proptest::collection::vec(prop::bool::weighted(holes), (w * h) as usize),
+            proptest::collection::vec(
+                (-0.15f32..0.15, -0.15f32..0.15),
+                ((w + 1) * (h + 1)) as usize,
+            ),
+        )
+    })
 }
 
 /// Dijkstra's distances over `graph` from `from`.
@@ -89,12 +107,7 @@ proptest! {
 
     #[test]
     fn label_distances_equal_dijkstra_on_random_meshes(
-        (w, h, holes, jitter) in (2u32..14, 2u32..14).prop_flat_map(|(w, h)| (
-            Just(w),
-            Just(h),
-            proptest::collection::vec(prop::bool::weighted(0.3), (w * h) as usize),
-            proptest::collection::vec((-0.15f32..0.15, -0.15f32..0.15), ((w + 1) * (h + 1)) as usize),
-        ))
+        (w, h, holes, jitter) in grid(14, 0.3)
     ) {
         let Some(mesh) = grid_mesh(w, h, &holes, &jitter) else { return Ok(()) };
         let data = mesh.data();
@@ -128,5 +141,92 @@ proptest! {
                 prop_assert!((unpacked - d).abs() <= 1e-9 * (1.0 + d));
             }
         }
+    }
+}
+
+/// A point inside polygon `p` of `data` (a convex combination of its corners, with
+/// weights from `w`).
+fn point_in(data: &crate::mesh::MeshData, p: u32, w: &[f64]) -> glam::DVec2 {
+    let (ground, corners) = (data.ground.as_single(), data.corners.as_single());
+    let range = data.corner_range(p);
+    let weights: Vec<f64> = range.clone().map(|i| w[i % w.len()] + 0.05).collect();
+    let sum: f64 = weights.iter().sum();
+    range
+        .zip(&weights)
+        .map(|(i, &k)| ground[corners[i] as usize].as_dvec2() * (k / sum))
+        .sum::<glam::DVec2>()
+        .as_vec2()
+        .as_dvec2()
+}
+
+/// The vertices a sweep from `s` (in polygon `p`) sees, with the given edge bound, and
+/// whether it sees `t` (in polygon `q`).
+fn seen_within(
+    data: &crate::mesh::MeshData,
+    (p, s): (u32, glam::DVec2),
+    (q, t): (u32, glam::DVec2),
+    go_on: impl Fn(glam::DVec2, glam::DVec2) -> bool,
+) -> (std::collections::BTreeSet<u32>, bool) {
+    let mut target_set = Vec::new();
+    crate::search::exact::polygons_at(data, &|_| true, q, t, &mut target_set);
+    let corners = data.corners.as_single();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut sweeps = sight::Sight::default();
+    let in_sight = sweeps
+        .sweep_within(
+            data,
+            p,
+            s,
+            (&[], t),
+            1 << 20,
+            |slot| {
+                seen.insert(corners[slot]);
+            },
+            go_on,
+        )
+        .expect("small mesh");
+    let sees_t = sweeps
+        .sweep(data, p, s, (&target_set, t), 1 << 20, |_| {})
+        .expect("small mesh");
+    assert!(!in_sight, "no target given");
+    (seen, sees_t)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The queries' bound on the sweeps (no cone goes on past an edge as far, from the
+    /// start and the goal together, as the bound) never loses a vertex in sight whose
+    /// straight way from the start on to the goal is shorter than the bound; the sweep
+    /// toward a target (which stops when it sees it) tells direct sight as the straight
+    /// walk across the polygons does.
+    #[test]
+    fn a_bounded_sweep_keeps_every_vertex_within_the_bound(
+        (w, h, holes, jitter) in grid(12, 0.25),
+        ends in (any::<u32>(), any::<u32>(), proptest::collection::vec(0.0f64..1.0, 4..9)),
+        slack in 1.0f64..1.6,
+    ) {
+        let Some(mesh) = grid_mesh(w, h, &holes, &jitter) else { return Ok(()) };
+        let data = mesh.data();
+        let n = data.polygon_count();
+        let (p, q) = (ends.0 % n, ends.1 % n);
+        let (s, t) = (point_in(data, p, &ends.2), point_in(data, q, &ends.2[1..]));
+        let (all, sees_t) = seen_within(data, (p, s), (q, t), |_, _| true);
+        let bound = s.distance(t) * slack + 0.1;
+        let (kept, _) = seen_within(data, (p, s), (q, t), |a, b| {
+            super::online::beyond_within(s, t, a, b, bound)
+        });
+        let ground = data.ground.as_single();
+        for v in all {
+            let at = ground[v as usize].as_dvec2();
+            if s.distance(at) + at.distance(t) < bound * (1.0 - 1e-12) {
+                prop_assert!(kept.contains(&v), "vertex {v} at {at} lost: {s} -> {t}, bound {bound}");
+            }
+        }
+        // Direct sight, by the straight walk across the polygons (points inside
+        // polygons, at random: no grazing).
+        let walk = data.walk_straight(p, s.as_vec2(), t.as_vec2(), |_| true);
+        let walk_sees = matches!(walk, WalkEnd::Reached(r) if r == q);
+        prop_assert_eq!(sees_t, walk_sees, "{} -> {}", s, t);
     }
 }
