@@ -122,14 +122,14 @@ impl LaneScratch {
         // A first bound: the corners of the polygon holding the goal (each in sight of
         // it) spread over the per-hub bests, against those of the start's polygon.
         for slot in mesh.corner_range(t_polygon) {
-            let c = lane.node_of_slot[slot];
+            let c = lane.node_of_slot[dense_slot(mesh, slot)];
             if c != NO_CORNER {
                 self.spread(lane, c, t.distance(lane.point[c as usize]));
             }
         }
         let mut way = Way::NONE;
         for slot in mesh.corner_range(s_polygon) {
-            let c = lane.node_of_slot[slot];
+            let c = lane.node_of_slot[dense_slot(mesh, slot)];
             if c != NO_CORNER {
                 let a = s.distance(lane.point[c as usize]);
                 way.through(lane, (&self.best, &self.best_from), c, a, true);
@@ -362,4 +362,17 @@ fn unpack(lane: &FastLane, from: u32, hub: u32, mut each: impl FnMut(u32)) {
         at = labels[i].toward;
         each(at);
     }
+}
+
+/// The dense number of corner slot `slot` of `mesh` (what `node_of_slot` is indexed by,
+/// see [`super::sight::Sight::sweep`]): the slot itself on a mesh of one tile; on a mesh
+/// of several, its place in the slots numbered tile after tile.
+#[inline]
+fn dense_slot(mesh: &MeshData, slot: usize) -> usize {
+    if mesh.tiles.len() == 1 {
+        return slot;
+    }
+    let (tile, local) = mesh.split_id(slot as u32);
+    let before: usize = (0..tile).map(|t| mesh.corners.chunk(t).len()).sum();
+    before + local as usize
 }
