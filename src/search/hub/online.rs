@@ -110,6 +110,25 @@ impl LaneScratch {
         &mut self,
         lane: &FastLane,
         mesh: &MeshData,
+        start: (u32, DVec2),
+        goal: (u32, DVec2),
+        max_cones: usize,
+        corners: &mut Vec<u32>,
+    ) -> Result<LaneAnswer, TooManyCones> {
+        if mesh.tiles.len() == 1 {
+            self.shortest_on::<false>(lane, mesh, start, goal, max_cones, corners)
+        } else {
+            self.shortest_on::<true>(lane, mesh, start, goal, max_cones, corners)
+        }
+    }
+
+    /// [`LaneScratch::shortest`] on a mesh of several tiles when `TILED`, else of one
+    /// (see [`super::sight::Sight::sweep_tiled`]).
+    #[allow(clippy::too_many_arguments)]
+    fn shortest_on<const TILED: bool>(
+        &mut self,
+        lane: &FastLane,
+        mesh: &MeshData,
         (s_polygon, s): (u32, DVec2),
         (t_polygon, t): (u32, DVec2),
         max_cones: usize,
@@ -143,7 +162,7 @@ impl LaneScratch {
         start_side.clear();
         let target = (self.target_set.as_slice(), t);
         let bound = Cell::new(way.length);
-        let swept = self.sight.sweep_within(
+        let swept = self.sight.sweep_tiled::<TILED>(
             mesh,
             s_polygon,
             s,
@@ -186,7 +205,7 @@ impl LaneScratch {
         let bests = (self.best.as_slice(), self.best_from.as_slice());
         bound.set(way.length);
         let mut seen = 0;
-        let swept = self.sight.sweep_within(
+        let swept = self.sight.sweep_tiled::<TILED>(
             mesh,
             t_polygon,
             t,
