@@ -3,8 +3,9 @@
 //! Each thread runs the workload's queries once to warm up (its own scratch grows and the
 //! mesh's lazily built indexes exist afterwards), waits for the others, then runs every
 //! query `passes` times, each thread from its own offset into the list so that threads
-//! do not answer the same query at the same moment. A run's rate is all its queries
-//! divided by the time from the common start until the last thread ends.
+//! do not answer the same query at the same moment; the passes are as many as fill
+//! at least 0.3 s on one thread. A run's rate is all its queries divided by the time
+//! from the common start until the last thread ends.
 
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
@@ -36,9 +37,29 @@ impl Throughput {
 /// The table's header.
 pub(crate) const HEADER: &str = "| mesh | threads | queries/s, one thread | queries/s, all threads | ratio |\n|---|---:|---:|---:|---:|";
 
-/// The throughput of `options`' path queries over `w` on one thread and on every core.
+/// The shortest time each run of [`rate`] lasts, so that thread start-up and the
+/// scheduler's time slices on a shared machine do not decide the figure.
+const MIN_RUN: Duration = Duration::from_millis(300);
+
+/// The throughput of `options`' path queries over `w` on one thread and on every core,
+/// each run at least `passes` passes over the queries and at least [`MIN_RUN`] long.
 pub(crate) fn throughput(w: &Workload, options: &PathOptions, passes: usize) -> Throughput {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // One pass timed on this thread (after a warm-up pass) sets how many passes fill
+    // the shortest run.
+    let mut query = Query::new(&w.mesh);
+    let mut pass = || {
+        let start = Instant::now();
+        for q in &w.queries {
+            let status = query.find_path(q.start, q.goal, options).map(|p| p.status);
+            std::hint::black_box(status).ok();
+        }
+        start.elapsed()
+    };
+    pass();
+    let one_pass = pass().max(Duration::from_nanos(1));
+    let needed = MIN_RUN.as_nanos().div_ceil(one_pass.as_nanos());
+    let passes = passes.max(usize::try_from(needed).unwrap_or(usize::MAX));
     Throughput {
         threads,
         one: rate(w, options, 1, passes),
