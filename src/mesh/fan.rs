@@ -48,15 +48,23 @@ impl MeshData {
         admitted: impl Fn(u32) -> bool,
     ) -> Fans {
         let mut fans = Fans::one(polygon);
-        let scale = point.abs().max_element().max(1.0);
-        let tolerance = scale * f32::EPSILON * 8.0;
+        // Rounding in the ground plane and in height apart: a height far from 0 (f32
+        // steps of 2 at 2^24) must not make points a cell apart on the ground the same.
+        let (ground, height) = (self.up.ground(point), self.up.height(point));
+        let tolerance = ground.abs().max_element().max(1.0) * f32::EPSILON * 8.0;
+        let rise = height.abs().max(1.0) * f32::EPSILON * 8.0;
         let Some(vertex) = self.corners[self.corner_range(polygon)]
             .iter()
             .copied()
-            .find(|&v| self.vertices[v as usize].distance_squared(point) <= tolerance * tolerance)
+            .find(|&v| {
+                let at = self.vertices[v as usize];
+                self.up.ground(at).distance_squared(ground) <= tolerance * tolerance
+                    && (self.up.height(at) - height).abs() <= rise
+            })
         else {
             return fans;
         };
+        let tolerance = tolerance.max(rise);
         if self.fan_is_closed(polygon, vertex) {
             return fans;
         }

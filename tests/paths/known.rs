@@ -1059,3 +1059,41 @@ fn corner_heights_come_from_the_mesh() {
         ],
     );
 }
+
+/// A grid whose cells touch at a corner (a pinched vertex), at a height where `f32`
+/// steps are 2 units (2^24): a start at a cell centre a tenth of a unit from the pinched
+/// vertex is not on it (the fuzz target `grid_create` found the start taken for the
+/// vertex, then searched from the other fan's polygon, which does not hold it). The
+/// partial path (the goal's cells touch the start's only at that vertex) equals the one
+/// at height 0.
+#[test]
+fn a_cell_centre_near_a_pinched_vertex_at_a_great_height_is_not_on_the_vertex() {
+    let cells = [1u8, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1];
+    let walkable: Vec<bool> = cells.iter().map(|&c| c == 1).collect();
+    let (size, x0, z0) = (0.1484375f32, 1.9960938f32, 1.0f32);
+    let path_at = |height: f32| {
+        let grid = navstar::TileGrid {
+            width: 2,
+            height: 8,
+            walkable: &walkable,
+            cell_size: size,
+            origin: Vec3::new(x0, height, z0),
+        };
+        let mesh = NavMesh::from_grid(&grid, &MeshOptions::default()).unwrap();
+        let (from, to) = (
+            Vec3::new(2.21875, height, 1.8164063),
+            Vec3::new(2.0703125, height, 1.0742188),
+        );
+        let path = Query::new(&mesh)
+            .find_path_vec(from, to, &PathOptions::default())
+            .unwrap();
+        // The goal's cells touch the start's only at the pinched vertex: no way there.
+        assert_eq!(path.status, PathStatus::Partial);
+        let ground: Vec<[f32; 2]> = path.corners.iter().map(|c| [c.x, c.z]).collect();
+        (ground, path.length())
+    };
+    let (low, low_length) = path_at(0.0);
+    let (high, high_length) = path_at(16_777_216.0);
+    assert_eq!(high, low);
+    assert!((high_length - low_length).abs() < 1e-4);
+}
