@@ -169,12 +169,15 @@ impl Landmarks {
         let mut hi = [f32::INFINITY; LANDMARKS];
         let ground = |v: u32| mesh.ground[v as usize].as_dvec2();
         let unknown = self.unknown();
-        // Whether every polygon of the goal has rows (its tile kept them).
+        // Whether every polygon of the goal has rows (its tile kept them); read only
+        // for the cap, so only where there is new ground.
+        let capped = !self.new_ground.is_empty();
         let mut with_rows = true;
         for polygon in polygons {
-            with_rows &= mesh
-                .corner_range(polygon)
-                .all(|slot| self.portal_of_slot[slot] != unknown);
+            with_rows &= !capped
+                || mesh
+                    .corner_range(polygon)
+                    .all(|slot| self.portal_of_slot[slot] != unknown);
             for (l, &(home, at)) in self.points.iter().enumerate() {
                 let (mut low, mut high) = (f64::INFINITY, f64::INFINITY);
                 if home == polygon {
@@ -207,7 +210,7 @@ impl Landmarks {
             slack: self.slack,
             cap: f32::INFINITY,
         };
-        if !self.new_ground.is_empty() {
+        if capped {
             goal.cap = self.cap(with_rows, point, &goal);
         }
         goal
