@@ -26,10 +26,12 @@ use std::collections::HashMap;
 use navstar::glam::Vec3;
 use navstar::{MeshError, MeshInput, MeshOptions, NavMesh, UpAxis};
 
+use super::recast::{
+    CellSettings, HeightfieldFrame, RawPolyMesh, check_soup, run_recast, soup_grid,
+};
 use super::{
-    CellSettings, DetourError, DetourMesh, DetourSettings, GridParams, HeightfieldFrame,
-    MAX_TILE_POLYGONS, MAX_VERTS_PER_POLYGON, NULL_INDEX, RawPolyMesh, RecastSettings, TileSpec,
-    check_soup, run_recast, soup_grid, sys,
+    DetourError, DetourMesh, DetourSettings, GridParams, MAX_TILE_POLYGONS, MAX_VERTS_PER_POLYGON,
+    NULL_INDEX, RecastSettings, TileSpec, sys,
 };
 use crate::formats::TriangleSoup;
 
