@@ -120,9 +120,10 @@
 // `NavstarObstacle::shape`: a box of `half_extents` round `center`, turned by `angle`.
 #define NAVSTAR_OBSTACLE_BOX 2
 
-// The version of the binary format that `navstar_mesh_save` writes and the loaders
-// read (bytes 8 to 11 of a `.navstar` file, little endian).
-#define NAVSTAR_FORMAT_VERSION 2
+// The version of the binary format that `navstar_mesh_save` writes (bytes 8 to 11 of
+// a `.navstar` file, little endian); the loaders read it and version 2 (files without
+// the fast lane's index).
+#define NAVSTAR_FORMAT_VERSION 3
 
 // `navstar_mesh_load`: the format is told by the file name's extension (any case):
 // `.obj`, `.mesh`, `.map`, `.navstar` or `.bin` (Detour). Not accepted by `navstar_mesh_load_bytes`.

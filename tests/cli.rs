@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 const ARENA_MESH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/arena.mesh");
 /// The Moving AI scenario of `arena.map` (160 problems).
 const ARENA_SCEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/arena.map.scen");
+/// The shared benchmark grid maps.
+const GRID_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/grid");
 
 /// The L-shaped floor of the crate documentation: three unit squares, Y up.
 const L_SHAPE_OBJ: &str = "\
@@ -584,6 +586,56 @@ fn save_writes_a_navstar_file_that_scen_answers_exactly_as_the_original() {
     let output = navstar(&["info", damaged.to_str().unwrap()]);
     assert_exit(&output, 1);
     assert!(stderr(&output).contains("checksum"), "{}", stderr(&output));
+}
+
+#[test]
+fn save_with_the_fast_lane_writes_an_index_that_answers_as_the_search() {
+    let dir = temp_dir();
+    let map = format!("{GRID_DIR}/den312d.map");
+    let scen = format!("{GRID_DIR}/den312d.map.scen");
+    let (plain, indexed) = (dir.join("plain.navstar"), dir.join("indexed.navstar"));
+    let (plain, indexed) = (plain.to_str().unwrap(), indexed.to_str().unwrap());
+    assert_exit(&navstar(&["save", &map, plain]), 0);
+    let output = navstar(&["save", &map, indexed, "--fast-lane"]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).contains("fast-lane index built"),
+        "{}",
+        stdout(&output)
+    );
+    let info = navstar(&["info", indexed]);
+    assert!(
+        field(&stdout(&info), "fast lane:").starts_with("loaded with the file"),
+        "{}",
+        stdout(&info)
+    );
+    let info = navstar(&["info", plain]);
+    assert!(field(&stdout(&info), "fast lane:").starts_with("none yet"));
+    // The index answers every problem with the exact search's length (den312d is
+    // below the size at which a query builds an index on first use, so the plain
+    // file's answers are the search's).
+    let csv = |file: &str, name: &str| {
+        let out = dir.join(name);
+        let run = navstar(&[
+            "scen",
+            file,
+            &scen,
+            "--mode",
+            "optimal",
+            "--csv",
+            out.to_str().unwrap(),
+        ]);
+        assert_exit(&run, 0);
+        csv_lengths(&out)
+    };
+    let (searched, from_index) = (csv(plain, "plain.csv"), csv(indexed, "indexed.csv"));
+    assert_eq!(searched.len(), 320);
+    for (i, (a, b)) in searched.iter().zip(&from_index).enumerate() {
+        match (a, b) {
+            (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-4 * (1.0 + a), "problem {i}"),
+            _ => assert_eq!(a.is_some(), b.is_some(), "problem {i}"),
+        }
+    }
 }
 
 /// The lengths of a `scen --csv` file, problem by problem (`None` for no path).

@@ -1,12 +1,12 @@
 //! Fuzzes the binary format loader (`navstar::io::load_navstar_bytes`).
 //!
-//! Two kinds of input: arbitrary bytes, and a fuzzed mesh (areas, flags, links) saved
-//! with `NavMesh::to_bytes`, then damaged by byte flips, with the checksum left as it
+//! Two kinds of input: arbitrary bytes, and a fuzzed mesh (areas, flags, links; with
+//! or without its fast-lane index) saved with `NavMesh::to_bytes`, then damaged by byte flips, with the checksum left as it
 //! is or recomputed (so that the validation behind the checksum is exercised too).
 //!
 //! Checks: no panic, whatever the bytes; flips without a new checksum are refused; the
 //! undamaged file loads to a mesh that saves to the same bytes and answers as the
-//! original; any bytes that load give a mesh that saves to exactly those bytes and
+//! original (with the same index); any bytes that load give a mesh that saves to exactly those bytes and
 //! whose queries are valid; the C loader (`navstar_mesh_load_bytes`) answers every input
 //! as the Rust loader does (`navstar_fuzz::loaders`).
 #![no_main]
@@ -30,6 +30,9 @@ struct Input {
     flips: Vec<(u32, u8)>,
     /// Recompute the checksum after the flips.
     reseal: bool,
+    /// Build the mesh's fast-lane index before saving it (so that it is saved too, and
+    /// the flips may damage it).
+    index: bool,
     /// Query picks.
     picks: [u8; 32],
 }
@@ -52,9 +55,17 @@ fuzz_target!(|input: Input| {
     else {
         return;
     };
+    if input.index {
+        original.prepare_fast_lane();
+    }
     let saved = original.to_bytes().expect("a built mesh saves");
     let reloaded = load_navstar_bytes(&saved).expect("a saved mesh loads");
     assert_eq!(reloaded.to_bytes().ok(), Some(saved.clone()));
+    assert_eq!(
+        reloaded.fast_lane_stats(),
+        original.fast_lane_stats(),
+        "the index did not survive the round trip"
+    );
     let (bytes, changed_payload) = damage(&saved, &input.flips, input.reseal);
     check_load_bytes(&bytes, NAVSTAR_FORMAT_NAVSTAR, &MeshOpts::Null);
     match load_navstar_bytes(&bytes) {

@@ -10,9 +10,10 @@ use super::status::NavstarStatus;
 use crate::io::{LoadError, load_navstar_bytes};
 use crate::{BinaryError, FORMAT_VERSION, NavMesh, World};
 
-/// The version of the binary format that `navstar_mesh_save` writes and the loaders
-/// read (bytes 8 to 11 of a `.navstar` file, little endian).
-pub const NAVSTAR_FORMAT_VERSION: u32 = 2;
+/// The version of the binary format that `navstar_mesh_save` writes (bytes 8 to 11 of
+/// a `.navstar` file, little endian); the loaders read it and version 2 (files without
+/// the fast lane's index).
+pub const NAVSTAR_FORMAT_VERSION: u32 = 3;
 const _: () = assert!(NAVSTAR_FORMAT_VERSION == FORMAT_VERSION);
 
 /// Writes a mesh in navstar's binary format (`.navstar`: polygons, areas, current flags,

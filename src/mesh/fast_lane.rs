@@ -81,6 +81,12 @@ impl FastLane {
     }
 }
 
+/// Whether label `next` may follow label `first` in one corner's list, in the order the
+/// build makes them (by hub).
+pub(crate) fn labels_in_order(first: &HubLabel, next: &HubLabel) -> bool {
+    first.hub < next.hub
+}
+
 /// Whether a straight segment from `from` to a corner at `point` whose walls end at
 /// `walls` leaves both walls on one side (`None`: not known, true). A wall within
 /// 1e-6 of the line, relative to the coordinates' size, counts as on it, which keeps

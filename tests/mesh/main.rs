@@ -9,6 +9,7 @@
 //! repository. Run with `--nocapture` to see polygon counts and timings per map.
 
 mod binary;
+mod binary_lane;
 #[path = "../common/mod.rs"]
 mod common;
 mod cut;

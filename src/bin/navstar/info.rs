@@ -93,6 +93,14 @@ fn report(path: &str, loaded: &LoadedMesh) -> String {
     let _ = writeln!(out, "vertices:   {}", mesh.vertex_count());
     let _ = writeln!(out, "polygons:   {}", mesh.polygon_count());
     let _ = writeln!(out, "islands:    {}", mesh.island_count());
+    let _ = match mesh.fast_lane_stats() {
+        Some(lane) => writeln!(
+            out,
+            "fast lane:  loaded with the file ({} corners, {} labels, {} bytes)",
+            lane.corners, lane.labels, lane.bytes
+        ),
+        None => writeln!(out, "fast lane:  none yet (built on request or first use)"),
+    };
     let _ = writeln!(out, "bounds:     min {}", format_point(bounds.min));
     let _ = writeln!(out, "            max {}", format_point(bounds.max));
     let _ = writeln!(out, "            size {}", format_point(size));

@@ -26,6 +26,11 @@ pub struct SaveCommand {
     /// The file to write (conventionally with the extension .navstar)
     #[arg(value_name = "OUT")]
     out: String,
+    /// Build the exact mode's fast-lane index first and save it too, so that a mesh
+    /// loaded from OUT answers from it at once (no build on first use, whatever its
+    /// size)
+    #[arg(long)]
+    fast_lane: bool,
     #[command(flatten)]
     load: MeshArgs,
 }
@@ -37,6 +42,23 @@ impl SaveCommand {
     /// A failure if MESH cannot be loaded or OUT cannot be written.
     pub fn run(&self) -> Result<(), CliError> {
         let loaded = common::load_mesh(&self.mesh, self.load.up_axis())?;
+        if self.fast_lane {
+            let started = Instant::now();
+            if !loaded.mesh.prepare_fast_lane() {
+                return Err(CliError::failure(format!(
+                    "'{}' gets no fast-lane index (it has off-mesh links, or a sweep gave up)",
+                    self.mesh
+                )));
+            }
+            let stats = loaded.mesh.fast_lane_stats();
+            println!(
+                "fast-lane index built in {:.3} s: {} corners, {} labels, {} bytes",
+                started.elapsed().as_secs_f64(),
+                stats.map_or(0, |s| s.corners),
+                stats.map_or(0, |s| s.labels),
+                stats.map_or(0, |s| s.bytes),
+            );
+        }
         let bytes = loaded
             .mesh
             .to_bytes()

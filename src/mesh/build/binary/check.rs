@@ -85,6 +85,8 @@ pub(super) struct Tile {
     pub of_merged: Located<u32>,
     /// The merged copy's tables, when the file holds one.
     pub merged: Option<Polygons>,
+    /// The fast lane's index, when the file holds one.
+    pub lane: Option<super::lane::LaneTables>,
 }
 
 /// Checks every table of `tile` and assembles the mesh.
@@ -157,6 +159,10 @@ pub(super) fn assemble(tile: Tile) -> Result<MeshData, BinaryError> {
     }
     let coarse = merged::check_merged(&mesh, tile.of_merged, tile.merged)?;
     mesh.coarse = OnceLock::from(coarse);
+    if let Some(tables) = tile.lane {
+        let lane = super::lane::check_lane(&mesh, tables)?;
+        mesh.fast_lane = OnceLock::from(Some(Arc::new(lane)));
+    }
     mesh.clearance.baked_radius = tile.options.baked_radius;
     Ok(mesh)
 }

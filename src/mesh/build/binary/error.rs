@@ -18,13 +18,14 @@ pub enum BinaryError {
     /// The format version is not one this library reads (an older file: load its source
     /// mesh and save it again).
     #[error(
-        "unsupported navstar format version {version} (this library reads version \
-         {supported}: build the mesh from its source and save it again)"
+        "unsupported navstar format version {version} (this library reads versions {} to \
+         {supported}: build the mesh from its source and save it again)",
+        super::OLDEST_READ_VERSION
     )]
     UnsupportedVersion {
         /// The version in the file.
         version: u32,
-        /// The version this library reads and writes.
+        /// The newest version this library reads (the one it writes).
         supported: u32,
     },
     /// The bytes end before a header, section or record does.

@@ -2,7 +2,7 @@
 //! from it, and its merged copy for the exact mode, so that loading checks them instead
 //! of recomputing them.
 //!
-//! # Layout (version 2)
+//! # Layout (version 3)
 //!
 //! All numbers are little endian; floats are IEEE-754 `f32`.
 //!
@@ -20,7 +20,12 @@
 //!   it was kept there hold 0 in its place, which reads as radius 0), vertices, the
 //!   polygon tables ([`MESH`]), areas, flags, islands,
 //!   links and their hops, then the merged polygon of each polygon: empty when the mesh
-//!   has no merged copy, else followed by the copy's polygon tables ([`MERGED`]).
+//!   has no merged copy, else followed by the copy's polygon tables ([`MERGED`]); then
+//!   (version 3) the fast lane's index ([`crate::NavMesh::prepare_fast_lane`]): one
+//!   section of its sizes, empty when the mesh was saved without an index, else
+//!   followed by the corner of each corner slot of the searched mesh (the merged copy
+//!   when there is one), the corners (vertex and walls) and their hub labels (offsets,
+//!   then hub, next corner and distance).
 //!
 //! Loading refuses anything the builder would not have produced from the same arrays:
 //! every index is in range, every polygon is convex and counter-clockwise, neighbours
@@ -30,12 +35,21 @@
 //! same checks, and each of its polygons must be exactly the union of the polygons
 //! mapped to it; a file without one must be of a mesh whose polygons do not merge.
 //!
-//! Version 1 (without the merged copy) is refused as an unsupported version: save the
-//! mesh again.
+//! The index is checked for consistency, not built again (that is what saving it
+//! spares): every corner is a wall vertex of the searched mesh named by the slots
+//! that point at it, each corner's labels name distinct corners and include the
+//! corner itself at distance 0, and each label's distance is the length of its chain
+//! of next corners to the hub, which shortens at every step. So a damaged index can
+//! make no query fail or loop; an index altered on purpose (with its checksum made
+//! anew) may still give paths longer than the shortest.
+//!
+//! Version 2 (without the index's sections) loads too; version 1 (without the merged
+//! copy) is refused as an unsupported version: save the mesh again.
 
 mod check;
 mod error;
 mod index;
+mod lane;
 mod links;
 mod merged;
 mod read;
@@ -50,8 +64,10 @@ use crate::mesh::NavMesh;
 
 /// The first 8 bytes of every navstar binary file.
 pub(crate) const MAGIC: [u8; 8] = *b"NAVSTAR\0";
-/// The format version written by this library, and the only one it reads.
-pub const FORMAT_VERSION: u32 = 2;
+/// The format version written by this library (it reads this one and version 2).
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest format version this library reads: files without the fast lane's index.
+pub(crate) const OLDEST_READ_VERSION: u32 = 2;
 /// Header bytes before the payload.
 pub(crate) const HEADER_LEN: usize = 32;
 /// Byte offset of the payload checksum in the header.
@@ -88,6 +104,11 @@ sections! {
     HOP_STARTS = b"HOPI", "link hop offsets", 4;
     HOPS = b"HOPS", "link hops", 32;
     OF_MERGED = b"MRGD", "merged polygon of each polygon", 4;
+    LANE = b"LANE", "fast-lane index", 16;
+    LANE_SLOTS = b"LSLT", "fast-lane corner of each slot", 4;
+    LANE_CORNERS = b"LCRN", "fast-lane corners", 40;
+    LANE_STARTS = b"LSTA", "fast-lane label offsets", 4;
+    LANE_LABELS = b"LLAB", "fast-lane labels", 16;
 }
 
 /// The sections of a set of polygon tables, in file order.
@@ -184,8 +205,11 @@ impl NavMesh {
     /// The mesh in the navstar binary format (see [`crate::io::load_navstar_bytes`]):
     /// its polygons, areas, current flags, off-mesh links and build options, with the
     /// tables derived from them (neighbours, portals, islands, the spatial index) and
-    /// the merged copy of the exact mode (made now if no query has made it yet), so
-    /// that loading it is much faster than building it again.
+    /// the merged copy of the exact mode (made now if no query has made it yet), and
+    /// the exact mode's fast-lane index when it has one (call
+    /// [`NavMesh::prepare_fast_lane`] first to save it: a loaded mesh then answers from
+    /// it without building it), so that loading it is much faster than building it
+    /// again.
     ///
     /// # Errors
     /// [`MeshError::InvalidOption`] for a snapshot of a world of tiles (its element ids
@@ -219,8 +243,10 @@ impl NavMesh {
 
     /// Loads a mesh saved by [`NavMesh::to_bytes`]. The bytes are not trusted: every
     /// table is checked against the polygons as strictly as
-    /// [`NavMesh::from_input`] checks its input. Never panics, and allocates no more
-    /// than a small multiple of `bytes.len()`.
+    /// [`NavMesh::from_input`] checks its input (a saved fast-lane index is checked
+    /// for consistency instead: its corners against the mesh, each label's distance
+    /// against its chain of corners; a damaged index makes no query fail or loop). Never panics, and
+    /// allocates no more than a small multiple of `bytes.len()`.
     ///
     /// # Errors
     /// A [`BinaryError`] naming the section, the record and the byte offset at fault.

@@ -4,17 +4,19 @@
 use glam::Vec3;
 
 use super::check::{self, Located, Polygons, Tile};
+use super::lane::LaneTables;
 use super::{
     AREAS, BinaryError, CHECKSUM_OFFSET, FLAGS, FORMAT_VERSION, HEADER_LEN, HOP_STARTS, HOPS,
-    ISLANDS, LINKS, MAGIC, MERGED, MESH, OF_MERGED, OPTIONS, PolygonSections, Section, TILE,
-    VERTICES,
+    ISLANDS, LANE, LANE_CORNERS, LANE_LABELS, LANE_SLOTS, LANE_STARTS, LINKS, MAGIC, MERGED, MESH,
+    OF_MERGED, OLDEST_READ_VERSION, OPTIONS, PolygonSections, Section, TILE, VERTICES,
 };
 use crate::geometry::{Aabb, UpAxis};
 use crate::mesh::MeshData;
 
 /// Checks the header and checksum, reads the one tile record, and validates it.
 pub(super) fn decode(bytes: &[u8]) -> Result<MeshData, BinaryError> {
-    let (_, _, mut records) = open(bytes, MAGIC, FORMAT_VERSION..=FORMAT_VERSION, |records| {
+    let versions = OLDEST_READ_VERSION..=FORMAT_VERSION;
+    let (version, _, mut records) = open(bytes, MAGIC, versions, |records| {
         (records != 1).then(|| format!("a mesh file holds 1 record, this one says {records}"))
     })?;
     let tile_body = records.record(TILE, "tile")?;
@@ -24,7 +26,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<MeshData, BinaryError> {
         base: tile_body.offset,
         pos: 0,
     };
-    let tile = read_tile(&mut sections)?;
+    let tile = read_tile(&mut sections, version)?;
     sections.finish("tile")?;
     check::assemble(tile)
 }
@@ -272,7 +274,8 @@ pub(super) struct TileOptions {
     pub baked_radius: f32,
 }
 
-fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
+/// The tile record of a file of format `version`.
+fn read_tile(r: &mut Reader<'_>, version: u32) -> Result<Tile, BinaryError> {
     let options = r.section(OPTIONS, |b: &[u8; 12]| *b)?;
     let [raw] = &options.items[..] else {
         return Err(BinaryError::Layout {
@@ -330,6 +333,7 @@ fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
     } else {
         Some(read_polygons(r, &MERGED)?)
     };
+    let lane = if version >= 3 { read_lane(r)? } else { None };
     Ok(Tile {
         options,
         vertices,
@@ -342,7 +346,47 @@ fn read_tile(r: &mut Reader<'_>) -> Result<Tile, BinaryError> {
         hops,
         of_merged,
         merged,
+        lane,
     })
+}
+
+/// The fast lane's sections: `None` when its sizes section is empty (saved without an
+/// index).
+fn read_lane(r: &mut Reader<'_>) -> Result<Option<LaneTables>, BinaryError> {
+    let sizes = r.section(LANE, |b: &[u8; 16]| {
+        let mut edges = [0u8; 8];
+        edges.copy_from_slice(&b[8..16]);
+        (
+            [b[0], b[1], b[2], b[3]],
+            u32_at(b, 4),
+            u64::from_le_bytes(edges),
+        )
+    })?;
+    if sizes.items.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(LaneTables {
+        sizes,
+        node_of_slot: r.section(LANE_SLOTS, u32s)?,
+        corners: r.section(LANE_CORNERS, |b: &[u8; 40]| {
+            let f = |at: usize| {
+                let mut x = [0u8; 8];
+                x.copy_from_slice(&b[at..at + 8]);
+                f64::from_le_bytes(x)
+            };
+            let ends = [
+                glam::DVec2::new(f(8), f(16)),
+                glam::DVec2::new(f(24), f(32)),
+            ];
+            (u32_at(b, 0), u32_at(b, 4), ends)
+        })?,
+        label_start: r.section(LANE_STARTS, u32s)?,
+        labels: r.section(LANE_LABELS, |b: &[u8; 16]| {
+            let mut x = [0u8; 8];
+            x.copy_from_slice(&b[8..16]);
+            (u32_at(b, 0), u32_at(b, 4), f64::from_le_bytes(x))
+        })?,
+    }))
 }
 
 /// A record of `u32`s.

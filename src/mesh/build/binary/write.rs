@@ -5,8 +5,9 @@ use std::sync::atomic::Ordering;
 use glam::Vec3;
 
 use super::{
-    AREAS, FLAGS, FORMAT_VERSION, HOP_STARTS, HOPS, ISLANDS, LINKS, MAGIC, MERGED, MESH, OF_MERGED,
-    OPTIONS, PolygonSections, Section, TILE, VERTICES,
+    AREAS, FLAGS, FORMAT_VERSION, HOP_STARTS, HOPS, ISLANDS, LANE, LANE_CORNERS, LANE_LABELS,
+    LANE_SLOTS, LANE_STARTS, LINKS, MAGIC, MERGED, MESH, OF_MERGED, OPTIONS, PolygonSections,
+    Section, TILE, VERTICES,
 };
 use crate::geometry::{Aabb, UpAxis};
 use crate::mesh::MeshData;
@@ -69,6 +70,10 @@ fn put_u32(out: &mut Vec<u8>, v: u32) {
 }
 
 fn put_f32(out: &mut Vec<u8>, v: f32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_f64(out: &mut Vec<u8>, v: f64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
@@ -135,6 +140,38 @@ fn tile(out: &mut Vec<u8>, mesh: &MeshData) {
             polygons(out, &MERGED, &coarse.mesh);
         }
     }
+    lane(out, mesh);
+}
+
+/// The fast lane's index when the mesh has one: its sizes, the corner of each slot,
+/// the corners and their labels; else an empty sizes section.
+fn lane(out: &mut Vec<u8>, mesh: &MeshData) {
+    let Some(lane) = mesh.fast_lane.get().and_then(Option::as_deref) else {
+        section(out, LANE, [], |_, ()| {});
+        return;
+    };
+    section(out, LANE, [()], |out, ()| {
+        out.extend_from_slice(&[u8::from(lane.on_coarse), 0, 0, 0]);
+        put_u32(out, lane.corner_count() as u32);
+        out.extend_from_slice(&(lane.edge_count as u64).to_le_bytes());
+    });
+    u32s(out, LANE_SLOTS, &lane.node_of_slot);
+    let corners = lane.vertex.iter().zip(&lane.walls);
+    section(out, LANE_CORNERS, corners, |out, (vertex, walls)| {
+        put_u32(out, *vertex);
+        put_u32(out, u32::from(walls.is_some()));
+        for end in walls.unwrap_or_default() {
+            for c in end.to_array() {
+                put_f64(out, c);
+            }
+        }
+    });
+    u32s(out, LANE_STARTS, &lane.label_start);
+    section(out, LANE_LABELS, &lane.labels, |out, label| {
+        put_u32(out, label.hub);
+        put_u32(out, label.toward);
+        put_f64(out, label.distance);
+    });
 }
 
 /// The polygon tables of `mesh`, in `sections`.
