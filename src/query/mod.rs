@@ -86,6 +86,10 @@ pub struct Query {
     pub(super) exact_coarse: Option<Box<ExactSearch>>,
     /// Whether the last filter of an exact query admitted every polygon.
     pub(super) admits_all: Option<AdmitsAll>,
+    /// The same for the last eroded copy a radius query ran on ([`Query::on_mesh`]),
+    /// and that copy (weak: it does not keep the copy alive), so that each radius
+    /// query does not scan the copy's flags again.
+    pub(super) copy_admits_all: Option<(std::sync::Weak<crate::mesh::MeshData>, AdmitsAll)>,
     /// Scratch of the walks near a point (distance to wall, random points around).
     pub(super) nearby: nearby::Nearby,
     /// Scratch of the queries with an agent radius (`clearance`): the goals kept and
@@ -192,6 +196,7 @@ impl Query {
             merged_corridor: Vec::new(),
             merged_region: NodeMap::default(),
             admits_all: None,
+            copy_admits_all: None,
             nearby: nearby::Nearby::default(),
             agent: clearance::AgentScratch::default(),
             sliced: sliced::Sliced::default(),

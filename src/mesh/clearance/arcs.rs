@@ -20,15 +20,23 @@ use crate::geometry::UpAxis;
 use crate::mesh::MeshData;
 use crate::mesh::partition::CLOSE_POINTS;
 
-/// The wall corners of an eroded mesh, by cell of a uniform grid of the ground plane.
+/// The wall corners of an eroded mesh, by cell of a uniform grid of the ground plane
+/// over their bounds.
 #[derive(Debug, Default)]
 pub(crate) struct ArcCentres {
-    /// The wall corners (world coordinates), sorted by [`ArcCentres::cell_of`].
+    /// The wall corners (world coordinates), cell after cell (columns of cells along
+    /// the first ground axis, each from the least second coordinate up).
     points: Vec<Vec3>,
-    /// The cell of each point, in the same order.
-    cells: Vec<(i64, i64)>,
+    /// Per cell (`column * rows + row`), then one more: where its points start.
+    cell_start: Vec<u32>,
+    /// The ground point where cell (0, 0) starts.
+    origin: Vec2,
+    /// The grid's columns and rows.
+    columns: i64,
+    rows: i64,
     /// The grid's cell side (world units): at least the farthest a corner lies from its
-    /// wall corner, so that the 3 x 3 cells round a corner hold every candidate.
+    /// wall corner, so that the 3 x 3 cells round a corner hold every candidate, and
+    /// larger when that would make more cells than about twice the points.
     side: f32,
     /// The farthest a bending corner lies from its wall corner (world units).
     reach: f32,
@@ -80,8 +88,26 @@ impl ArcCentres {
         let slack = 2.0 * CLOSE_POINTS as f32 * scale + 1e-5;
         let reach = (radius + slack) / (std::f32::consts::PI / ARC_SEGMENTS as f32).cos();
         let reach = reach * (1.0 + 1e-4) + slack;
-        let side = 2.0 * reach;
-        let cell_of = |p: Vec3| cell(up.ground(p), side);
+        let grounds = || points.iter().map(|&p| up.ground(p));
+        let origin = grounds().fold(Vec2::splat(f32::INFINITY), Vec2::min);
+        let extent = grounds().fold(Vec2::splat(f32::NEG_INFINITY), Vec2::max) - origin;
+        let (mut side, mut columns, mut rows) = (2.0 * reach, 1, 1);
+        if !points.is_empty() {
+            // Cells of side 2 reach, fewer (larger) when that would be many per point.
+            let most = 2 * points.len() as i64 + 16;
+            loop {
+                let count = |e: f32| (e / side).floor() as i64 + 1;
+                (columns, rows) = (count(extent.x), count(extent.y));
+                if columns.saturating_mul(rows) <= most {
+                    break;
+                }
+                side *= 1.5;
+            }
+        }
+        let cell_of = |p: Vec3| {
+            let (x, z) = cell(up.ground(p) - origin, side);
+            (x.clamp(0, columns - 1) * rows + z.clamp(0, rows - 1)) as usize
+        };
         points.sort_by(|a, b| {
             (cell_of(*a).cmp(&cell_of(*b)))
                 .then(a.x.total_cmp(&b.x))
@@ -89,10 +115,20 @@ impl ArcCentres {
                 .then(a.z.total_cmp(&b.z))
         });
         points.dedup();
-        let cells = points.iter().map(|&p| cell_of(p)).collect();
+        let cells = (columns * rows) as usize;
+        let mut cell_start = vec![0u32; cells + 1];
+        for &p in &points {
+            cell_start[cell_of(p) + 1] += 1;
+        }
+        for c in 0..cells {
+            cell_start[c + 1] += cell_start[c];
+        }
         ArcCentres {
             points,
-            cells,
+            cell_start,
+            origin,
+            columns,
+            rows,
             side,
             reach,
             radius,
@@ -103,7 +139,7 @@ impl ArcCentres {
 
     /// The bytes of the tables.
     pub fn bytes(&self) -> usize {
-        self.points.len() * (std::mem::size_of::<Vec3>() + std::mem::size_of::<(i64, i64)>())
+        self.points.len() * std::mem::size_of::<Vec3>() + self.cell_start.len() * 4
     }
 
     /// The wall corner the path bending at `corner` (from `before`, on to `after`) goes
@@ -118,13 +154,19 @@ impl ArcCentres {
         // Inside the bend: the side of the two legs' bisector.
         let inside = inward_from + inward_to;
         let least = self.radius - self.slack;
-        let (cx, cz) = cell(q, self.side);
+        let (cx, cz) = cell(q - self.origin, self.side);
         let mut best: Option<(f32, Vec3)> = None;
-        for x in cx - 1..=cx + 1 {
-            // The cells (x, cz - 1) to (x, cz + 1) are one run of the sorted table.
-            let start = self.cells.partition_point(|&c| c < (x, cz - 1));
-            let end = start + self.cells[start..].partition_point(|&c| c <= (x, cz + 1));
-            for &p in &self.points[start..end] {
+        let (z0, z1) = (
+            cz.saturating_sub(1).max(0),
+            cz.saturating_add(1).min(self.rows - 1),
+        );
+        for x in cx.saturating_sub(1).max(0)..=cx.saturating_add(1).min(self.columns - 1) {
+            if z0 > z1 {
+                break;
+            }
+            // The cells (x, z0) to (x, z1) are one run of the table.
+            let run = |z: i64| self.cell_start[(x * self.rows + z) as usize] as usize;
+            for &p in &self.points[run(z0)..run(z1 + 1)] {
                 let towards = up.ground(p) - q;
                 let d = towards.length();
                 if d < least || d > self.reach || towards.dot(inside) <= 0.0 {

@@ -215,3 +215,31 @@ fn a_block_of_four_cells_joins_into_one_polygon_across_its_inner_corner() {
     assert_eq!(joined.originals(0), [0, 1, 2, 3]);
     assert!((area(joined.mesh.data(), 0) - 1.5 * 1.5).abs() < 1e-4);
 }
+
+#[test]
+fn straight_walls_crossed_by_original_edges_keep_no_vertex_on_them() {
+    // Four cells in a row, eroded by 0.25: the region is the rectangle from (0.25,
+    // 0.25) to (3.75, 0.75), whose two long walls the cells' edges cross at x = 1, 2
+    // and 3. The recut leaves those points out: one polygon of four corners.
+    let mesh = grid(4, 1, &[true; 4], &[false; 4]).unwrap();
+    let eroded = mesh
+        .data()
+        .eroded(0.25, &QueryFilter::default(), true)
+        .unwrap();
+    let joined = eroded.joined.as_ref().expect("the four pieces join");
+    let copy = joined.mesh.data();
+    assert_eq!(copy.polygon_count(), 1);
+    let mut corners: Vec<(f32, f32)> = copy.corners[copy.corner_range(0)]
+        .iter()
+        .map(|&v| (copy.ground[v as usize].x, copy.ground[v as usize].y))
+        .collect();
+    corners.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let expected = [(0.25, 0.25), (0.25, 0.75), (3.75, 0.25), (3.75, 0.75)];
+    assert_eq!(corners.len(), 4, "{corners:?}");
+    for (c, e) in corners.iter().zip(expected) {
+        assert!(
+            (c.0 - e.0).abs() < 1e-5 && (c.1 - e.1).abs() < 1e-5,
+            "{corners:?}"
+        );
+    }
+}

@@ -116,6 +116,7 @@ pub(super) fn recut(
         let done = match class.height {
             Some(h) if class.members.len() > 1 => {
                 let sides = sides_of(pieces, &class.members, |q| class_of[q as usize] == c);
+                let sides = join_straight_walls(&sides);
                 cut_class(pieces, &sides, h, c, &mut out)
             }
             _ => false,
@@ -146,6 +147,7 @@ struct Side {
 }
 
 /// A side of a class's boundary, with the eroded mesh's vertices at its ends.
+#[derive(Debug, Clone, Copy)]
 struct ClassSide {
     side: Side,
     ends: (u32, u32),
@@ -174,6 +176,89 @@ fn sides_of(mesh: &MeshData, members: &[u32], inside: impl Fn(u32) -> bool) -> V
         }
     }
     sides
+}
+
+/// `sides` (a class's boundary) with the walls that go straight on joined into one
+/// side: where one wall side arrives at a vertex and one wall side leaves it, no other
+/// side of the class touches the vertex, and the vertex lies exactly (in `f64`) on the
+/// line of the joined side, between its ends, it is left out of the boundary. The
+/// region is the same; only its boundary has fewer vertices.
+///
+/// Such vertices are where the original polygons' edges crossed a straight eroded wall
+/// along an axis: they split the copy's polygons' sides into more portals for the
+/// sweeps to cross (Iron Harvest at radius 0.5, the exact mode: 272,576 to 249,941
+/// instructions per query). Vertices within [`partition::CLOSE_POINTS`] of the line (rounded off
+/// it) are kept: leaving them out too made the queries dearer (279,604; BENCHMARKS.md,
+/// "Session 23"). Border sides keep their ends (the builder links the class beyond
+/// through them).
+fn join_straight_walls(sides: &[ClassSide]) -> Vec<ClassSide> {
+    // Per vertex: the sides leaving it (the first one's index, and how many), and how
+    // many arrive.
+    let mut leaving: HashMap<u32, (usize, u32)> = HashMap::with_capacity(sides.len());
+    let mut arriving: HashMap<u32, u32> = HashMap::with_capacity(sides.len());
+    for (i, s) in sides.iter().enumerate() {
+        leaving.entry(s.ends.0).or_insert((i, 0)).1 += 1;
+        *arriving.entry(s.ends.1).or_insert(0) += 1;
+    }
+    // The wall side leaving the end of wall side `i` when they are the only two sides
+    // there and point the same way.
+    let next_wall = |i: usize| -> Option<usize> {
+        let s = &sides[i];
+        let v = s.ends.1;
+        let &(j, count) = leaving.get(&v)?;
+        let t = &sides[j];
+        let (d, e) = (s.side.to - s.side.from, t.side.to - t.side.from);
+        (s.side.wall
+            && t.side.wall
+            && count == 1
+            && arriving.get(&v) == Some(&1)
+            && j != i
+            && d.dot(e) > 0.0)
+            .then_some(j)
+    };
+    // Per side: whether a side goes on into it (it is not the first of a chain).
+    let mut continued = vec![false; sides.len()];
+    for i in 0..sides.len() {
+        if let Some(j) = next_wall(i) {
+            continued[j] = true;
+        }
+    }
+    let mut joined = Vec::with_capacity(sides.len());
+    let mut taken = vec![false; sides.len()];
+    let mut dropped: Vec<DVec2> = Vec::new();
+    // Chains from their first side, then what is left (rings of such sides).
+    let firsts = (0..sides.len()).filter(|&i| !continued[i]);
+    for first in firsts.chain(0..sides.len()) {
+        if taken[first] {
+            continue;
+        }
+        taken[first] = true;
+        let mut side = sides[first];
+        dropped.clear();
+        let mut at = first;
+        while let Some(j) = next_wall(at).filter(|&j| !taken[j]) {
+            taken[j] = true;
+            let (from, to) = (side.side.from, sides[j].side.to);
+            dropped.push(side.side.to);
+            if dropped.iter().all(|&q| on_segment(q, from, to)) {
+                side.side.to = to;
+                side.ends.1 = sides[j].ends.1;
+            } else {
+                joined.push(side);
+                side = sides[j];
+                dropped.clear();
+            }
+            at = j;
+        }
+        joined.push(side);
+    }
+    joined
+}
+
+/// Whether `q` lies exactly on the line through `a` and `b`, strictly between them.
+fn on_segment(q: DVec2, a: DVec2, b: DVec2) -> bool {
+    let d = b - a;
+    (q - a).perp_dot(d) == 0.0 && (q - a).dot(d) > 0.0 && (b - q).dot(d) > 0.0
 }
 
 /// Triangulates one class (bounded by `sides`, at height `h`, number `class`), appending
