@@ -95,11 +95,6 @@ pub(crate) fn taut(point: DVec2, walls: Option<[DVec2; 2]>, from: DVec2) -> bool
     let d = point - from;
     let (da, db) = (a - point, b - point);
     let (sa, sb) = (d.perp_dot(da), d.perp_dot(db));
-    if !((sa > 0.0 && sb < 0.0) || (sa < 0.0 && sb > 0.0)) {
-        // Both walls on one side (or one on the line): taut whatever the tolerance,
-        // without its two square roots.
-        return true;
-    }
     let scale = 1e-6 * point.abs().max(from.abs()).max_element().max(1.0);
     let (ta, tb) = (scale * da.length(), scale * db.length());
     !((sa > ta && sb < -tb) || (sa < -ta && sb > tb))

@@ -358,8 +358,7 @@ impl Way {
 /// The shortest way through corner `c`, at `d` from its end, and the per-hub bests of
 /// the other side `best` (none below `least`), with its hub, when shorter than
 /// `limit`. The scan stops at the first hub too far for even the least best to make a
-/// shorter way (the labels come nearest first; rounded sums grow with their terms, so
-/// no later entry's sum is smaller).
+/// shorter way (the labels come nearest first).
 #[inline]
 fn meet(
     lane: &FastLane,
@@ -368,19 +367,34 @@ fn meet(
     d: f64,
     limit: f64,
 ) -> Option<(f64, u32)> {
+    if least == f64::INFINITY {
+        return None;
+    }
     let mut found = None;
     let mut shortest = limit;
+    let mut reach = reach_below(shortest, least, d);
     for l in lane.labels_of(c) {
-        if least + l.distance + d >= shortest {
+        if l.distance >= reach {
             break;
         }
         let total = best[l.hub as usize] + l.distance + d;
         if total < shortest {
             shortest = total;
+            reach = reach_below(shortest, least, d);
             found = Some((total, l.hub));
         }
     }
     found
+}
+
+/// A label distance from which on no way `best + distance + d` (`best` at least
+/// `least`, all three finite and not negative) is shorter than `shortest`, even as
+/// rounded: `shortest - least - d` plus a margin of 1e-9 of the terms, far above the
+/// few units in the last place the sums and this difference may be off by. Infinite
+/// while `shortest` is.
+#[inline]
+fn reach_below(shortest: f64, least: f64, d: f64) -> f64 {
+    (shortest - least - d) + 1e-9 * (shortest + least + d)
 }
 
 /// The corner of corner slot `slot` seen from `from`, and its distance, the first
