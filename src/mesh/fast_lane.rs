@@ -42,7 +42,7 @@ pub(crate) struct FastLane {
     /// part of a taut path only if it leaves both on one side), or `None` when not
     /// known (never pruned).
     pub walls: Vec<Option<[DVec2; 2]>>,
-    /// Corner `c` owns labels `label_start[c]..label_start[c + 1]`, sorted by hub.
+    /// Corner `c` owns labels `label_start[c]..label_start[c + 1]`, nearest hub first.
     pub label_start: Vec<u32>,
     pub labels: Vec<HubLabel>,
     /// The number of (undirected) edges of the corner visibility graph.
@@ -55,7 +55,7 @@ impl FastLane {
         self.vertex.len()
     }
 
-    /// The labels of corner `c`, sorted by hub.
+    /// The labels of corner `c`, nearest hub first.
     #[inline]
     pub fn labels_of(&self, c: u32) -> &[HubLabel] {
         let c = c as usize;

@@ -158,7 +158,11 @@ impl MeshData {
                     if let Some(t) = exit_parameter(a, b, from, d) {
                         *exit = t;
                         some |= 1 << i;
-                        t_exit = t_exit.min(t);
+                        // As `t_exit.min(t)` (a NaN `t` is passed over) without its
+                        // NaN handling: this runs for every forward edge walked.
+                        if t < t_exit {
+                            t_exit = t;
+                        }
                     }
                     a = b;
                 }
@@ -180,8 +184,10 @@ impl MeshData {
                     exit_parameter(a, b, from, d)
                 };
                 for i in 0..n {
-                    if let Some(t) = exit_at(i) {
-                        t_exit = t_exit.min(t);
+                    if let Some(t) = exit_at(i)
+                        && t < t_exit
+                    {
+                        t_exit = t;
                     }
                 }
                 if t_exit >= 1.0 {

@@ -16,8 +16,9 @@ use crate::mesh::fast_lane::HubLabel;
 type Entry = Reverse<(u64, u32)>;
 
 /// The labels of every node of `graph`: `(start, entries)`, node `u` owning
-/// `entries[start[u]..start[u + 1]]`, sorted by hub; `None` as soon as there are more
-/// than `budget` entries in all (a graph whose labels would take too much memory).
+/// `entries[start[u]..start[u + 1]]`, nearest hub first (ties in hub order: a query's
+/// scan stops at the first entry too far for its bound); `None` as soon as there are
+/// more than `budget` entries in all (a graph whose labels would take too much memory).
 pub(super) fn build(graph: &Graph, budget: usize) -> Option<(Vec<u32>, Vec<HubLabel>)> {
     let n = graph.node_count();
     let mut made = 0usize;
@@ -80,7 +81,9 @@ pub(super) fn build(graph: &Graph, budget: usize) -> Option<(Vec<u32>, Vec<HubLa
     let mut start = Vec::with_capacity(n + 1);
     start.push(0u32);
     let mut entries = Vec::with_capacity(labels.iter().map(Vec::len).sum());
-    for l in &labels {
+    for l in &mut labels {
+        // Made in hub order; a stable sort keeps that order among equal distances.
+        l.sort_by(|a, b| a.distance.total_cmp(&b.distance));
         entries.extend_from_slice(l);
         start.push(entries.len() as u32);
     }
@@ -88,23 +91,16 @@ pub(super) fn build(graph: &Graph, budget: usize) -> Option<(Vec<u32>, Vec<HubLa
 }
 
 /// The shortest distance between nodes `u` and `v` by their labels, with the hub it
-/// goes through; `None` when they share no hub (not connected).
+/// goes through (the first in `labels_u`'s order of the shortest); `None` when they
+/// share no hub (not connected).
 #[cfg(test)]
 pub(super) fn query(labels_u: &[HubLabel], labels_v: &[HubLabel]) -> Option<(f64, u32)> {
-    let (mut i, mut j) = (0, 0);
     let mut best: Option<(f64, u32)> = None;
-    while i < labels_u.len() && j < labels_v.len() {
-        let (a, b) = (&labels_u[i], &labels_v[j]);
-        match a.hub.cmp(&b.hub) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                let d = a.distance + b.distance;
-                if best.is_none_or(|(bd, _)| d < bd) {
-                    best = Some((d, a.hub));
-                }
-                i += 1;
-                j += 1;
+    for a in labels_u {
+        if let Some(b) = labels_v.iter().find(|b| b.hub == a.hub) {
+            let d = a.distance + b.distance;
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, a.hub));
             }
         }
     }

@@ -23,7 +23,7 @@ use glam::DVec2;
 use super::sight::{Sight, TooManyCones};
 use crate::geometry::closest_point_on_segment_2d_f64;
 use crate::mesh::MeshData;
-use crate::mesh::fast_lane::{FastLane, HubLabel, NO_CORNER};
+use crate::mesh::fast_lane::{FastLane, NO_CORNER};
 use crate::search::exact::polygons_at;
 
 /// How many of the first corners the start's sweep takes are joined with the corners
@@ -55,6 +55,9 @@ pub(crate) struct LaneScratch {
     /// corner.
     best: Vec<f64>,
     best_from: Vec<u32>,
+    /// At most the least of the per-hub bests (infinite when none): no way through
+    /// them is shorter.
+    least: f64,
     touched: Vec<u32>,
     /// The corners of the goal's side, from the goal's side corner to the hub.
     back: Vec<u32>,
@@ -82,7 +85,7 @@ impl LaneScratch {
     }
 
     /// A fresh sweep number (every corner's mark older).
-    fn next_sweep(&mut self, corners: usize) -> u32 {
+    pub(super) fn next_sweep(&mut self, corners: usize) -> u32 {
         if self.taken.len() != corners {
             self.taken.clear();
             self.taken.resize(corners, 0);
@@ -90,6 +93,8 @@ impl LaneScratch {
             self.best.resize(corners, f64::INFINITY);
             self.best_from.clear();
             self.best_from.resize(corners, NO_CORNER);
+            self.touched.clear();
+            self.least = f64::INFINITY;
             self.sweep = 0;
         }
         self.sweep = self.sweep.wrapping_add(1);
@@ -143,7 +148,7 @@ impl LaneScratch {
         for slot in mesh.corner_range(t_polygon) {
             let c = lane.node_of_slot[dense_slot(mesh, slot)];
             if c != NO_CORNER {
-                self.spread(lane, c, t.distance(lane.point[c as usize]));
+                self.spread(lane, c, t.distance(lane.point[c as usize]), f64::INFINITY);
             }
         }
         let mut way = Way::NONE;
@@ -151,14 +156,14 @@ impl LaneScratch {
             let c = lane.node_of_slot[dense_slot(mesh, slot)];
             if c != NO_CORNER {
                 let a = s.distance(lane.point[c as usize]);
-                way.through(lane, (&self.best, &self.best_from), c, a, true);
+                way.through(lane, (&self.best, &self.best_from, self.least), c, a, true);
             }
         }
         // The start's side, within the bound; its first few corners (toward the goal:
         // the sweep looks there first) taken against the goal's polygon's corners at
         // once, a tighter bound early.
         let (taken, start_side) = (&mut self.taken, &mut self.start_side);
-        let bests = (self.best.as_slice(), self.best_from.as_slice());
+        let bests = (self.best.as_slice(), self.best_from.as_slice(), self.least);
         start_side.clear();
         let target = (self.target_set.as_slice(), t);
         let bound = Cell::new(way.length);
@@ -194,7 +199,7 @@ impl LaneScratch {
         for i in 0..self.start_side.len() {
             let (c, a) = self.start_side[i];
             if a + lane.point[c as usize].distance(t) < way.length {
-                self.spread(lane, c, a);
+                self.spread(lane, c, a, way.length);
             }
         }
         // The goal's sweep looks toward the start first (the corners near the straight
@@ -202,7 +207,7 @@ impl LaneScratch {
         polygons_at(mesh, &|_| true, s_polygon, s, &mut self.target_set);
         let sweep = self.next_sweep(n);
         let taken = &mut self.taken;
-        let bests = (self.best.as_slice(), self.best_from.as_slice());
+        let bests = (self.best.as_slice(), self.best_from.as_slice(), self.least);
         bound.set(way.length);
         let mut seen = 0;
         let swept = self.sight.sweep_tiled::<TILED>(
@@ -247,10 +252,19 @@ impl LaneScratch {
         Ok(LaneAnswer::Found(way.length))
     }
 
-    /// Spreads corner `c`, at `a` from its end of the way, over the per-hub bests.
-    fn spread(&mut self, lane: &FastLane, c: u32, a: f64) {
+    /// Spreads corner `c`, at `a` from its end of the way, over the per-hub bests, up
+    /// to the first hub at `bound` or farther (no way through it can be shorter than a
+    /// way known to be `bound` long; the labels come nearest first).
+    pub(super) fn spread(&mut self, lane: &FastLane, c: u32, a: f64, bound: f64) {
+        // Every entry spread is at least `a` (label distances are not negative).
+        if a < self.least {
+            self.least = a;
+        }
         for l in lane.labels_of(c) {
             let x = a + l.distance;
+            if x >= bound {
+                break;
+            }
             let hub = l.hub as usize;
             if x < self.best[hub] {
                 if self.best[hub] == f64::INFINITY {
@@ -262,12 +276,26 @@ impl LaneScratch {
         }
     }
 
+    /// The shortest way through corner `c`, at `d` from its end, and the corners
+    /// spread so far, with its hub, when shorter than `limit` (see [`meet`]).
+    #[cfg(test)]
+    pub(super) fn join(&self, lane: &FastLane, c: u32, d: f64, limit: f64) -> Option<(f64, u32)> {
+        meet(lane, (&self.best, self.least), c, d, limit)
+    }
+
+    /// The best length spread so far from the start through a corner to `hub`.
+    #[cfg(test)]
+    pub(super) fn best_to(&self, hub: u32) -> f64 {
+        self.best[hub as usize]
+    }
+
     /// Empties the per-hub bests.
     fn reset_best(&mut self) {
         for &h in &self.touched {
             self.best[h as usize] = f64::INFINITY;
         }
         self.touched.clear();
+        self.least = f64::INFINITY;
     }
 }
 
@@ -303,18 +331,18 @@ impl Way {
     };
 
     /// Corner `c`, at `d` from its end of the way (the start's when `at_start`),
-    /// against the per-hub bests of the other end's side (`best`, and the corner of
-    /// each): kept when shorter.
+    /// against the per-hub bests of the other end's side (`best`, the corner of each,
+    /// and the least of them): kept when shorter.
     #[inline]
     fn through(
         &mut self,
         lane: &FastLane,
-        (best, from): (&[f64], &[u32]),
+        (best, from, least): (&[f64], &[u32], f64),
         c: u32,
         d: f64,
         at_start: bool,
     ) {
-        if let Some((length, hub)) = meet(lane, best, c, d, self.length) {
+        if let Some((length, hub)) = meet(lane, (best, least), c, d, self.length) {
             let other = from[hub as usize];
             let (start, goal) = if at_start { (c, other) } else { (other, c) };
             *self = Way {
@@ -328,19 +356,45 @@ impl Way {
 }
 
 /// The shortest way through corner `c`, at `d` from its end, and the per-hub bests of
-/// the other side `best`, with its hub, when shorter than `limit`.
+/// the other side `best` (none below `least`), with its hub, when shorter than
+/// `limit`. The scan stops at the first hub too far for even the least best to make a
+/// shorter way (the labels come nearest first).
 #[inline]
-fn meet(lane: &FastLane, best: &[f64], c: u32, d: f64, limit: f64) -> Option<(f64, u32)> {
+fn meet(
+    lane: &FastLane,
+    (best, least): (&[f64], f64),
+    c: u32,
+    d: f64,
+    limit: f64,
+) -> Option<(f64, u32)> {
+    if least == f64::INFINITY {
+        return None;
+    }
     let mut found = None;
     let mut shortest = limit;
+    let mut reach = reach_below(shortest, least, d);
     for l in lane.labels_of(c) {
+        if l.distance >= reach {
+            break;
+        }
         let total = best[l.hub as usize] + l.distance + d;
         if total < shortest {
             shortest = total;
+            reach = reach_below(shortest, least, d);
             found = Some((total, l.hub));
         }
     }
     found
+}
+
+/// A label distance from which on no way `best + distance + d` (`best` at least
+/// `least`, all three finite and not negative) is shorter than `shortest`, even as
+/// rounded: `shortest - least - d` plus a margin of 1e-9 of the terms, far above the
+/// few units in the last place the sums and this difference may be off by. Infinite
+/// while `shortest` is.
+#[inline]
+fn reach_below(shortest: f64, least: f64, d: f64) -> f64 {
+    (shortest - least - d) + 1e-9 * (shortest + least + d)
 }
 
 /// The corner of corner slot `slot` seen from `from`, and its distance, the first
@@ -373,12 +427,11 @@ fn unpack(lane: &FastLane, from: u32, hub: u32, mut each: impl FnMut(u32)) {
         if at == hub {
             return;
         }
-        let labels = lane.labels_of(at);
-        let Ok(i) = labels.binary_search_by_key(&hub, |l: &HubLabel| l.hub) else {
+        let Some(label) = lane.labels_of(at).iter().find(|l| l.hub == hub) else {
             debug_assert!(false, "a labelled corner's next corner has the hub's label");
             return;
         };
-        at = labels[i].toward;
+        at = label.toward;
         each(at);
     }
 }

@@ -126,7 +126,11 @@ proptest! {
         let of = |u: usize| &entries[start[u] as usize..start[u + 1] as usize];
         let all: Vec<&[HubLabel]> = (0..n).map(of).collect();
         for u in 0..n {
-            prop_assert!(all[u].windows(2).all(|p| p[0].hub < p[1].hub));
+            // Nearest hub first, each hub once.
+            prop_assert!(all[u].windows(2).all(|p| p[0].distance <= p[1].distance));
+            let mut hubs: Vec<u32> = all[u].iter().map(|l| l.hub).collect();
+            hubs.sort_unstable();
+            prop_assert!(hubs.windows(2).all(|p| p[0] < p[1]));
             let truth = dijkstra(&graph, u as u32);
             for v in 0..n {
                 let by_labels = labels::query(all[u], all[v]);
@@ -228,5 +232,65 @@ proptest! {
         let walk = data.walk_straight(p, s.as_vec2(), t.as_vec2(), |_| true);
         let walk_sees = matches!(walk, WalkEnd::Reached(r) if r == q);
         prop_assert_eq!(sees_t, walk_sees, "{} -> {}", s, t);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The label scans' early stops (spreading up to the bound, joining up to the first
+    /// hub too far for the least spread) lose no way below the bound: every hub reached
+    /// below the bound by the full spread has the same best, and the join equals the
+    /// full scan of every label against every spread entry whenever that is below both
+    /// bounds, and is never shorter than it.
+    #[test]
+    fn the_label_scans_stop_early_without_losing_a_way(
+        (w, h, holes, jitter) in grid(12, 0.25),
+        spread in proptest::collection::vec((any::<u32>(), 0.0f64..3.0), 1..8),
+        joined in proptest::collection::vec((any::<u32>(), 0.0f64..3.0), 1..8),
+        bounds in (1.0f64..30.0, 1.0f64..30.0),
+    ) {
+        let Some(mesh) = grid_mesh(w, h, &holes, &jitter) else { return Ok(()) };
+        let Some(lane) = super::build(mesh.data(), super::Budget::Unbounded) else {
+            return Ok(());
+        };
+        let n = lane.corner_count();
+        if n == 0 {
+            return Ok(());
+        }
+        let (spread_bound, limit) = bounds;
+        // Every spread entry, unpruned: per hub the least `a + label`.
+        let mut full = vec![f64::INFINITY; n];
+        let mut scratch = super::LaneScratch::default();
+        scratch.next_sweep(n);
+        for &(c, a) in &spread {
+            let c = c % n as u32;
+            for l in lane.labels_of(c) {
+                let x = a + l.distance;
+                full[l.hub as usize] = full[l.hub as usize].min(x);
+            }
+            scratch.spread(&lane, c, a, spread_bound);
+        }
+        // Every hub the full spread reaches below the bound has the same best.
+        for (hub, &x) in full.iter().enumerate() {
+            if x < spread_bound {
+                prop_assert_eq!(scratch.best_to(hub as u32), x, "hub {}", hub);
+            }
+        }
+        for &(c, d) in &joined {
+            let c = c % n as u32;
+            let truth = lane
+                .labels_of(c)
+                .iter()
+                .map(|l| full[l.hub as usize] + l.distance + d)
+                .fold(f64::INFINITY, f64::min);
+            let found = scratch.join(&lane, c, d, limit);
+            if truth < spread_bound.min(limit) {
+                prop_assert_eq!(found.map(|f| f.0), Some(truth), "corner {}", c);
+            }
+            if let Some((length, _)) = found {
+                prop_assert!(length >= truth && length < limit);
+            }
+        }
     }
 }
