@@ -82,9 +82,9 @@ impl FastLane {
 }
 
 /// Whether label `next` may follow label `first` in one corner's list, in the order the
-/// build makes them (by hub).
+/// build makes them (nearest hub first, ties in hub order).
 pub(crate) fn labels_in_order(first: &HubLabel, next: &HubLabel) -> bool {
-    first.hub < next.hub
+    first.distance < next.distance || (first.distance == next.distance && first.hub < next.hub)
 }
 
 /// Whether a straight segment from `from` to a corner at `point` whose walls end at
