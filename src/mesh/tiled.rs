@@ -470,7 +470,12 @@ impl MeshData {
 
     /// The polygon whose point returned by `closest` is nearest to `p`, within squared
     /// distance `limit_sq`, over the tiles whose bounds are that close, each through its
-    /// spatial index. Returns the polygon (global id), the point and the squared distance.
+    /// spatial index. Returns the polygon (global id), the point and the squared distance;
+    /// of polygons equally near, the first its tile's index finds in the lowest tile slot.
+    ///
+    /// The tile whose bounds are nearest `p` is searched first: its answer bounds the
+    /// others, which are then mostly skipped by their bounds (searched in slot order, the
+    /// first tile's answer would bound nothing and every tile would be searched).
     pub fn nearest_polygon(
         &self,
         p: Vec3,
@@ -484,21 +489,34 @@ impl MeshData {
             }
             return tile.index.nearest(p, limit_sq, closest);
         }
-        let mut best: Option<(u32, Vec3, f32)> = None;
-        let mut best_sq = limit_sq;
+        let mut first = None;
+        let mut first_sq = f32::INFINITY;
         for (t, tile) in self.tiles.iter().enumerate() {
+            let d = tile.bounds.distance_squared(p);
+            if tile.polygon_count != 0 && (first.is_none() || d < first_sq) {
+                (first, first_sq) = (Some(t), d);
+            }
+        }
+        let first = first?;
+        // The best so far and its tile slot (ties go to the lower slot, as if the tiles
+        // were searched in slot order).
+        let mut best: Option<(u32, Vec3, f32, usize)> = None;
+        let mut best_sq = limit_sq;
+        let order = std::iter::once(first).chain((0..self.tiles.len()).filter(|&t| t != first));
+        for t in order {
+            let tile = &self.tiles[t];
             if tile.polygon_count == 0 || tile.bounds.distance_squared(p) > best_sq {
                 continue;
             }
             let base = self.tile_base(t);
             if let Some((local, q, d)) = tile.index.nearest(p, best_sq, |l| closest(base | l))
-                && best.is_none_or(|(_, _, bd)| d < bd)
+                && best.is_none_or(|(_, _, bd, bt)| d < bd || (d == bd && t < bt))
             {
                 best_sq = d;
-                best = Some((base | local, q, d));
+                best = Some((base | local, q, d, t));
             }
         }
-        best
+        best.map(|(polygon, q, d, _)| (polygon, q, d))
     }
 }
 

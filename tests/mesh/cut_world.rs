@@ -153,3 +153,56 @@ fn a_refused_mesh_leaves_the_world_as_it_was() {
     ));
     assert_eq!(world.tile_count(), count);
 }
+
+#[test]
+fn the_nearest_point_on_a_world_is_the_nearest_of_every_polygon() {
+    // Points on, off and above the mesh, against every polygon's closest point (the
+    // world searches the tile nearest the point first; its answer must not depend on it).
+    let mesh = dungeon();
+    let bounds = mesh.bounds();
+    for size in [3.0, 7.0] {
+        let world = World::new(&WorldOptions::default()).unwrap();
+        world.add_mesh_in_tiles(&mesh, size).unwrap();
+        let snapshot = world.snapshot();
+        let ids: Vec<u32> = snapshot.polygon_ids().collect();
+        let mut rng = Rng(17 + size as u64);
+        for i in 0..200 {
+            let p = if i % 2 == 0 {
+                random_point(&mesh, &mut rng) + Vec3::new(0.0, 0.5 * rng.unit(), 0.0)
+            } else {
+                let margin = Vec3::splat(2.0);
+                let (low, high) = (bounds.min - margin, bounds.max + margin);
+                low + (high - low) * Vec3::new(rng.unit(), rng.unit(), rng.unit())
+            };
+            // Squared, as the search compares them.
+            let nearest = |q: u32| snapshot.closest_point_on_polygon(q, p).distance_squared(p);
+            let best_sq = ids
+                .iter()
+                .map(|&q| nearest(q))
+                .fold(f32::INFINITY, f32::min);
+            let best = best_sq.sqrt();
+            let found = snapshot.nearest_point(p, f32::INFINITY, None).unwrap();
+            assert_eq!(
+                nearest(found.polygon),
+                best_sq,
+                "{p}: polygon {}",
+                found.polygon
+            );
+            assert!(
+                (found.distance - best).abs() <= 1e-6 * best.max(1.0),
+                "{p} at {size}"
+            );
+            let whole = mesh.nearest_point(p, f32::INFINITY, None).unwrap();
+            assert!((whole.distance - best).abs() <= 1e-5 * best.max(1.0), "{p}");
+            // Within a limit below the distance: nothing; just above it: the same polygon.
+            if best > 1e-3 {
+                assert!(
+                    snapshot.nearest_point(p, 0.99 * best, None).is_none(),
+                    "{p}"
+                );
+                let within = snapshot.nearest_point(p, 1.01 * best, None).unwrap();
+                assert_eq!(within.polygon, found.polygon, "{p}");
+            }
+        }
+    }
+}

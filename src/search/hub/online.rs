@@ -17,6 +17,7 @@
 //! kept between queries.
 
 use std::cell::Cell;
+use std::ops::Range;
 
 use glam::DVec2;
 
@@ -145,15 +146,15 @@ impl LaneScratch {
         let sweep = self.next_sweep(n);
         // A first bound: the corners of the polygon holding the goal (each in sight of
         // it) spread over the per-hub bests, against those of the start's polygon.
-        for slot in mesh.corner_range(t_polygon) {
-            let c = lane.node_of_slot[dense_slot(mesh, slot)];
+        for slot in dense_slots_of(mesh, t_polygon) {
+            let c = lane.node_of_slot[slot];
             if c != NO_CORNER {
                 self.spread(lane, c, t.distance(lane.point[c as usize]), f64::INFINITY);
             }
         }
         let mut way = Way::NONE;
-        for slot in mesh.corner_range(s_polygon) {
-            let c = lane.node_of_slot[dense_slot(mesh, slot)];
+        for slot in dense_slots_of(mesh, s_polygon) {
+            let c = lane.node_of_slot[slot];
             if c != NO_CORNER {
                 let a = s.distance(lane.point[c as usize]);
                 way.through(lane, (&self.best, &self.best_from, self.least), c, a, true);
@@ -436,15 +437,19 @@ fn unpack(lane: &FastLane, from: u32, hub: u32, mut each: impl FnMut(u32)) {
     }
 }
 
-/// The dense number of corner slot `slot` of `mesh` (what `node_of_slot` is indexed by,
-/// see [`super::sight::Sight::sweep`]): the slot itself on a mesh of one tile; on a mesh
-/// of several, its place in the slots numbered tile after tile.
+/// The dense numbers of the corner slots of `polygon` of `mesh` (what `node_of_slot` is
+/// indexed by, see [`super::sight::Sight::sweep`]), in order: its slot ids on a mesh of
+/// one tile; on a mesh of several, their places in the slots numbered tile after tile,
+/// the tiles before the polygon's summed once per call (not once per slot).
 #[inline]
-fn dense_slot(mesh: &MeshData, slot: usize) -> usize {
+fn dense_slots_of(mesh: &MeshData, polygon: u32) -> Range<usize> {
+    let slots = mesh.corner_range(polygon);
     if mesh.tiles.len() == 1 {
-        return slot;
+        return slots;
     }
-    let (tile, local) = mesh.split_id(slot as u32);
+    let (tile, _) = mesh.split_id(polygon);
     let before: usize = (0..tile).map(|t| mesh.corners.chunk(t).len()).sum();
-    before + local as usize
+    // A polygon's slots run on without a gap in its tile's local numbers.
+    let first = before + mesh.split_id(slots.start as u32).1 as usize;
+    first..first + slots.len()
 }

@@ -5,7 +5,10 @@
 //! vertex of a polygon reached inside the cone (its borders included) is in straight
 //! sight. Walls stop cones; the ground is the closed walkable region, so a sight line
 //! may graze a corner. The cones form a tree (one per sequence of portals), so a
-//! polygon seen round both sides of an obstacle is visited once per side.
+//! polygon seen round both sides of an obstacle is visited once per side. On a mesh of
+//! several tiles, two cones about to enter one polygon whose windows meet are joined
+//! into one ([`join`]): seams put vertices in sight that no wall ends at, and each would
+//! otherwise split every cone passing it for good.
 
 use std::ops::Range;
 
@@ -87,15 +90,21 @@ impl Sight {
         go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
         if mesh.tiles.len() != 1 {
-            return self.sweep_on_tiles(mesh, polygon, s, target, max_cones, &mut seen, &go_on);
+            // Through `dyn` callbacks: one copy of the several-tile sweep for every caller
+            // that does not tell the two apart (the index's build, tests).
+            let seen: &mut dyn FnMut(usize) = &mut seen;
+            let go_on: &dyn Fn(DVec2, DVec2) -> bool = &go_on;
+            return self.sweep_on_tiles(mesh, polygon, s, target, max_cones, seen, go_on);
         }
         self.sweep_one_tile(mesh, polygon, s, target, max_cones, seen, go_on)
     }
 
     /// [`Sight::sweep_within`] on `mesh`, a mesh of several tiles when `TILED`, else of
     /// one: callers that tell the two apart once (the online query) keep the one-tile
-    /// code free of the several-tile sweep's `dyn` callbacks, which otherwise change
-    /// what the compiler inlines there (about 2 % more instructions per query).
+    /// code free of the several-tile sweep, which otherwise changes what the compiler
+    /// inlines there (about 2 % more instructions per query), and get a several-tile
+    /// sweep of their own with their callbacks inlined (through `dyn` calls, they took
+    /// about 4 % of a query's instructions on den520d in tiles of side 32).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn sweep_tiled<const TILED: bool>(
@@ -105,11 +114,11 @@ impl Sight {
         s: DVec2,
         target: (&[u32], DVec2),
         max_cones: usize,
-        mut seen: impl FnMut(usize),
+        seen: impl FnMut(usize),
         go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
         if TILED {
-            self.sweep_on_tiles(mesh, polygon, s, target, max_cones, &mut seen, &go_on)
+            self.sweep_on_tiles(mesh, polygon, s, target, max_cones, seen, go_on)
         } else {
             self.sweep_one_tile(mesh, polygon, s, target, max_cones, seen, go_on)
         }
@@ -140,9 +149,9 @@ impl Sight {
         self.cones(one, s, target, max_cones, seen, go_on)
     }
 
-    /// [`Sight::sweep_within`] on a mesh of several tiles, out of line and through
-    /// `dyn` callbacks, so that the one-tile sweep inlined into its callers stays as
-    /// small as before. Each polygon's tables are read through its tile's chunks; a
+    /// [`Sight::sweep_within`] on a mesh of several tiles, out of line, so that the
+    /// one-tile sweep inlined into its callers stays as small as before. Each polygon's
+    /// tables are read through its tile's chunks; a
     /// cone crosses a seam as any portal (seams are split so that their pieces pair one
     /// to one, with twins across).
     #[allow(clippy::too_many_arguments)]
@@ -154,8 +163,8 @@ impl Sight {
         s: DVec2,
         target: (&[u32], DVec2),
         max_cones: usize,
-        seen: &mut dyn FnMut(usize),
-        go_on: &dyn Fn(DVec2, DVec2) -> bool,
+        seen: impl FnMut(usize),
+        go_on: impl Fn(DVec2, DVec2) -> bool,
     ) -> Result<bool, TooManyCones> {
         polygons_at(mesh, &|_| true, polygon, s, &mut self.start_set);
         let mut dense = std::mem::take(&mut self.dense);
@@ -173,9 +182,9 @@ impl Sight {
     /// The sweep from `s` once its start set is known, reading each polygon's tables
     /// through `tables` (entered at each polygon).
     #[inline(always)]
-    fn cones(
+    fn cones<T: PolygonTables>(
         &mut self,
-        mut tables: impl PolygonTables,
+        mut tables: T,
         s: DVec2,
         (target_set, target): (&[u32], DVec2),
         max_cones: usize,
@@ -275,6 +284,9 @@ impl Sight {
                     left,
                     on_ray: cone.on_ray && holds_ray(right, left),
                 };
+                if T::JOIN_CONES && join(&mut self.stack, next, s) {
+                    continue;
+                }
                 push(&mut self.stack, next, &mut toward);
             }
             self.stack.extend(toward);
@@ -296,9 +308,60 @@ fn push(stack: &mut Vec<Cone>, cone: Cone, toward: &mut Option<Cone>) {
     }
 }
 
+/// How many of the cones last pushed [`join`] looks through.
+const JOIN_REACH: usize = 4;
+
+/// Joins `cone` with a cone among the last [`JOIN_REACH`] waiting on `stack` that
+/// enters the same polygon and whose window (as seen from `s`) meets or overlaps
+/// `cone`'s, their union narrower than a half turn; tells whether it did (then `cone`
+/// is not to be pushed). Exact: what a cone does in a convex polygon depends on its
+/// window only (every ray of either window reaches the polygon; a vertex of the
+/// polygon inside the union is seen, an edge facing away is crossed by the rays of the
+/// union within its angle; the entry edges face `s`, so none is crossed back), so one
+/// cone of the union does what the two did. Two cones split at a vertex in sight that
+/// no wall ends at (a seam's cut point, a T-junction) meet again this way when one
+/// crosses into the polygon the other is about to enter.
+#[inline]
+fn join(stack: &mut [Cone], cone: Cone, s: DVec2) -> bool {
+    let reach = stack.len().saturating_sub(JOIN_REACH);
+    for other in stack[reach..].iter_mut().rev() {
+        if other.polygon != cone.polygon {
+            continue;
+        }
+        // `cone` on the left of `other`, or on its right: the union's two borders.
+        let union = if meets(s, *other, cone) {
+            (other.right, cone.left)
+        } else if meets(s, cone, *other) {
+            (cone.right, other.left)
+        } else {
+            continue;
+        };
+        if orient(s, union.0, union.1) <= 0.0 {
+            continue;
+        }
+        (other.right, other.left) = union;
+        other.on_ray |= cone.on_ray;
+        return true;
+    }
+    false
+}
+
+/// Whether window `left_one` begins inside window `right_one` or at its left border
+/// (as seen from `s`, both narrower than a half turn) and ends beyond it, so that the
+/// two make one window from `right_one`'s right border to `left_one`'s left.
+#[inline]
+fn meets(s: DVec2, right_one: Cone, left_one: Cone) -> bool {
+    orient(s, right_one.right, left_one.right) >= 0.0
+        && orient(s, left_one.right, right_one.left) >= 0.0
+        && orient(s, right_one.left, left_one.left) >= 0.0
+}
+
 /// What a sweep reads of the polygon it is in, by global ids (the polygon's corner
 /// slots and vertices, which lie in its tile).
 trait PolygonTables {
+    /// Whether a cone into a polygon is joined with one waiting to enter it whose window
+    /// meets its own ([`join`]).
+    const JOIN_CONES: bool;
     /// Makes the tables those of polygon `p`'s tile.
     fn enter(&mut self, p: u32);
     /// The corner slots of polygon `p`.
@@ -327,6 +390,7 @@ struct OneTile<'a> {
 }
 
 impl PolygonTables for OneTile<'_> {
+    const JOIN_CONES: bool = false;
     #[inline(always)]
     fn enter(&mut self, _: u32) {}
     #[inline(always)]
@@ -404,6 +468,9 @@ impl<'a> Tiles<'a> {
 }
 
 impl PolygonTables for Tiles<'_> {
+    // Seams put lines of vertices in sight that no wall ends at; each splits the cones
+    // passing it (den520d in tiles of side 32: 3.2 times the piece's cones).
+    const JOIN_CONES: bool = true;
     #[inline(always)]
     fn enter(&mut self, p: u32) {
         let tile = self.mesh.split_id(p).0;

@@ -294,3 +294,80 @@ proptest! {
         }
     }
 }
+
+/// The ground points (as bits, to compare exactly) of the vertices a sweep from `s` (in
+/// polygon `p` of `data`, of any number of tiles) reports.
+fn seen_points(
+    data: &crate::mesh::MeshData,
+    p: u32,
+    s: glam::DVec2,
+) -> std::collections::BTreeSet<(u32, u32)> {
+    // Per dense slot number (as the sweep reports them): its vertex's ground point.
+    let prefix = corners::dense_slots(data);
+    let mut point_of = vec![(0, 0); data.corners.total_len()];
+    for q in data.polygon_ids() {
+        for slot in data.corner_range(q) {
+            let (tile, local) = data.split_id(slot as u32);
+            let at = data.ground[data.corners[slot] as usize];
+            point_of[prefix[tile] as usize + local as usize] = (at.x.to_bits(), at.y.to_bits());
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut sweeps = sight::Sight::default();
+    let in_sight = sweeps
+        .sweep(data, p, s, (&[], s), 1 << 20, |slot| {
+            seen.insert(point_of[slot]);
+        })
+        .expect("small mesh");
+    assert!(!in_sight, "no target given");
+    seen
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// On a world of tiles, where seams put vertices in sight that no wall ends at (cut
+    /// points, T-junctions between tiles merged each on its own) and walls end exactly
+    /// at seams (holes of whole cells, tile sides of whole cells), the sweep (which joins
+    /// cones split at such vertices) sees exactly the vertices of the one piece that a
+    /// sweep on the piece sees. The grid is not jittered, so the cut moves no wall.
+    #[test]
+    fn a_sweep_across_seams_sees_what_the_one_piece_sees(
+        (w, h, holes, _) in grid(14, 0.35),
+        side in prop::sample::select(vec![1.0f32, 1.5, 2.0, 3.0]),
+        ends in (any::<u32>(), proptest::collection::vec(0.0f64..1.0, 4..9)),
+    ) {
+        let flat = vec![(0.0, 0.0); ((w + 1) * (h + 1)) as usize];
+        let Some(mesh) = grid_mesh(w, h, &holes, &flat) else { return Ok(()) };
+        let world = crate::World::new(&crate::WorldOptions::default()).unwrap();
+        world.add_mesh_in_tiles(&mesh, side).unwrap();
+        let snapshot = world.snapshot();
+        let (piece, tiled) = (mesh.data(), snapshot.data());
+        prop_assume!(tiled.tiles.len() > 1);
+        let p = ends.0 % piece.polygon_count();
+        let s = point_in(piece, p, &ends.1);
+        let at = Vec3::new(s.x as f32, 0.0, s.y as f32);
+        let q = snapshot.nearest_point(at, 1e-3, None).expect("on the world").polygon;
+        let on_piece = seen_points(piece, p, s);
+        let on_world = seen_points(tiled, q, s);
+        // The vertices of both (the world keeps every vertex of the piece its tiles'
+        // polygons still have).
+        let on_both: std::collections::BTreeSet<(u32, u32)> = tiled
+            .polygon_ids()
+            .flat_map(|q| tiled.corner_range(q))
+            .map(|slot| tiled.ground[tiled.corners[slot] as usize])
+            .map(|v| (v.x.to_bits(), v.y.to_bits()))
+            .collect();
+        for v in piece.ground.as_single() {
+            let key = (v.x.to_bits(), v.y.to_bits());
+            if !on_both.contains(&key) {
+                continue;
+            }
+            prop_assert_eq!(
+                on_piece.contains(&key),
+                on_world.contains(&key),
+                "vertex {} from {} (side {})", v, s, side
+            );
+        }
+    }
+}
