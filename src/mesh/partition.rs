@@ -348,6 +348,90 @@ fn height_at(mesh: &MeshData, polygon: u32, q: DVec2) -> f32 {
     best.map_or(mesh.up.height(v0), |(_, h)| h)
 }
 
+/// The triangles of `pieces` (with their owners) without those too thin to keep
+/// ([`too_thin`]), each such sliver's area given to the triangle across its longest
+/// edge: that neighbour is split at the sliver's third corner, which lies next to that
+/// edge, so the triangles on the sliver's two short edges share edges with the split
+/// halves. Left out with nothing in its place, a sliver inside the region would part
+/// its neighbours (a crack of walls a path must go round). A sliver whose longest edge
+/// is on the region's boundary, or whose neighbour there is a sliver too or takes
+/// corners on more than one edge, is left out as before (its area is below the
+/// tolerance).
+pub(crate) fn without_slivers(pieces: &Pieces) -> Vec<([usize; 3], u32)> {
+    let triangles = &pieces.triangles;
+    let q = |t: &[usize; 3]| t.map(|v| pieces.points[v]);
+    let thin: Vec<bool> = triangles.iter().map(|t| too_thin(q(t))).collect();
+    if !thin.contains(&true) {
+        return triangles
+            .iter()
+            .copied()
+            .zip(pieces.owner.iter().copied())
+            .collect();
+    }
+    let mut across: HashMap<(usize, usize), usize> = HashMap::with_capacity(triangles.len() * 3);
+    for (i, t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            across.insert((t[k], t[(k + 1) % 3]), i);
+        }
+    }
+    // Per triangle taking sliver corners: the edge (its index k: from corner k to the
+    // next) and the corners put on it.
+    let mut taken: HashMap<usize, (usize, Vec<usize>)> = HashMap::new();
+    let mut refused = vec![false; triangles.len()];
+    for t in triangles
+        .iter()
+        .zip(&thin)
+        .filter(|&(_, &th)| th)
+        .map(|(t, _)| t)
+    {
+        let p = q(t);
+        let k = (0..3)
+            .max_by(|&a, &b| {
+                let length = |k: usize| p[k].distance(p[(k + 1) % 3]);
+                length(a).total_cmp(&length(b))
+            })
+            .unwrap_or(0);
+        let (from, to, middle) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+        let Some(&n) = across.get(&(to, from)) else {
+            continue;
+        };
+        if thin[n] {
+            continue;
+        }
+        let edge = (0..3).find(|&e| triangles[n][e] == to).unwrap_or(0);
+        let entry = taken.entry(n).or_insert((edge, Vec::new()));
+        if entry.0 == edge {
+            entry.1.push(middle);
+        } else {
+            refused[n] = true;
+        }
+    }
+    let mut kept = Vec::with_capacity(triangles.len() + taken.len());
+    for (i, (t, &owner)) in triangles.iter().zip(&pieces.owner).enumerate() {
+        if thin[i] {
+            continue;
+        }
+        match taken.get_mut(&i).filter(|_| !refused[i]) {
+            None => kept.push((*t, owner)),
+            Some((edge, corners)) => {
+                // The corners in order along the edge, then a fan from the opposite
+                // corner (all of them lie next to the edge, far from that corner).
+                let (a, b, opposite) = (t[*edge], t[(*edge + 1) % 3], t[(*edge + 2) % 3]);
+                let (pa, pb) = (pieces.points[a], pieces.points[b]);
+                let along = |v: usize| (pieces.points[v] - pa).dot(pb - pa);
+                corners.sort_by(|&x, &y| along(x).total_cmp(&along(y)));
+                corners.dedup();
+                let mut previous = a;
+                for &c in corners.iter().chain([&b]) {
+                    kept.push(([previous, c, opposite], owner));
+                    previous = c;
+                }
+            }
+        }
+    }
+    kept
+}
+
 /// Whether the counter-clockwise triangle of ground points `q` is too thin to keep
 /// (see [`merge`]): its area within the tolerance of its own coordinates, or none left
 /// once rounded to `f32`.
@@ -380,16 +464,14 @@ pub(crate) fn merge(original: &MeshData, pieces: &Pieces) -> Result<Merged, Part
     let mut owners = Vec::with_capacity(pieces.triangles.len());
     // Triangles thinner than the tolerance (points a weld or rounding left on one line,
     // whose `f32` area may still come out positive) are left out as well: such a
-    // triangle would lie along its neighbours' edges and share one with two of them.
-    // The tolerance scales with the triangle's own coordinates, where `f32` rounds it:
+    // triangle would lie along its neighbours' edges and share one with two of them;
+    // its area goes to its neighbour across its longest edge ([`without_slivers`]), so
+    // no crack opens between the polygons on either side. The tolerance scales with the triangle's own coordinates, where `f32` rounds it:
     // scaled by the farthest point of all the pieces, it left out real slivers (a ring's
     // corner a hundred `f32` steps off an original edge), cutting the polygons on either
     // side apart, and only when some cut far away made the pieces larger.
-    for (triangle, &owner) in pieces.triangles.iter().zip(&pieces.owner) {
-        if too_thin(triangle.map(|v| pieces.points[v])) {
-            continue;
-        }
-        for &v in triangle {
+    for (triangle, owner) in without_slivers(pieces) {
+        for &v in &triangle {
             let h = height_at(original, owner, pieces.points[v]);
             let index = match at_point[v].iter().find(|&&(k, _)| same(k, h)) {
                 Some(&(_, index)) => index,

@@ -384,3 +384,30 @@ fn a_polygon_covered_whole_comes_back_open_when_its_obstacle_goes() {
     };
     assert_eq!(flags(&snapshot), flags(&room(20.0, 2.0, 10, 1)));
 }
+
+#[test]
+fn a_disc_over_a_seam_of_the_room_leaves_no_crack() {
+    // Found by the oracle test (seed 10642847941278621911): a disc over the seam between
+    // the second and third of three stacked 10 x 2 rooms.
+    let mesh = room(10.0, 6.0, 1, 3);
+    let disc = Obstacle::circle(Vec2::new(5.489_303, 3.077_005), 0.2 + 0.401_593_74 * 1.8).unwrap();
+    let carved = mesh.with_obstacles(&[disc]).unwrap();
+    let (s, t) = (v(5.580_836, 4.250_662), v(9.745_04, 0.069_563_43));
+    // The disc's top edge passes 1.3e-4 below the seam at z = 4: between them the
+    // partition made a sliver (its third corner 1e-5 off its longest edge), which was
+    // left out with nothing in its place, so a crack of walls ran from the disc to the
+    // room's side and the path went round the disc's far side (7.835).
+    let (corners, status) = path(&carved, s, t, PathMode::Optimal);
+    assert_eq!(status, PathStatus::Complete);
+    // The visibility-graph oracle's length.
+    assert!(
+        (length(&corners) - 5.901_868_5).abs() < 1e-3,
+        "{}",
+        length(&corners)
+    );
+    // Round the disc's near side, to the right of the start.
+    assert!(
+        corners[1..corners.len() - 1].iter().all(|c| c.x > 5.5),
+        "{corners:?}"
+    );
+}

@@ -18,7 +18,7 @@ use glam::{DVec2, Vec3};
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
-use crate::mesh::partition::{self, PartitionError, Pieces, too_thin};
+use crate::mesh::partition::{self, PartitionError, Pieces};
 use crate::mesh::{MeshData, NO_NEIGHBOUR};
 
 /// Polygons for the first merge of `joined.rs`: the class of each, and the tag that the
@@ -280,11 +280,9 @@ fn cut_class(pieces: &MeshData, sides: &[ClassSide], h: f32, class: u32, out: &m
     let mut index_of: Vec<Option<u32>> = vec![None; triangles.points.len()];
     let mut corners: Vec<[u32; 3]> = Vec::with_capacity(triangles.triangles.len());
     let mut area = 0.0;
-    for t in &triangles.triangles {
+    // Slivers go, their area to the triangle across their longest edge (no crack).
+    for (t, _) in partition::without_slivers(&triangles) {
         let q = t.map(|i| triangles.points[i]);
-        if too_thin(q) {
-            continue;
-        }
         area += (q[1] - q[0]).perp_dot(q[2] - q[0]) / 2.0;
         corners.push(t.map(|i| {
             *index_of[i].get_or_insert_with(|| {
