@@ -44,7 +44,12 @@ pub enum PathMode {
     /// (walked over the mesh after the search). The first exact query on
     /// a mesh builds a merged copy of it (neighbouring polygons joined while convex; about
     /// the memory of the mesh itself), shared by all threads and searched whenever the
-    /// filter admits every polygon.
+    /// filter admits every polygon. Where the fast lane's index does not answer (a
+    /// filter refusing a polygon, no index), the interval search gives up after 8 nodes
+    /// per corner slot plus 65,536 and the answer is the [`PathMode::Funnel`] one: that
+    /// happened on 35 of the 2,640 problems of one StarCraft map of many diagonal walls
+    /// (CatwalkAlley, up to 2.8% longer; BENCHMARKS.md, session 23), never on the other
+    /// benchmark maps.
     Optimal,
 }
 

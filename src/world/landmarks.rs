@@ -293,7 +293,7 @@ impl World {
 
     /// The bytes of the landmark tables [`World::prepare_landmarks`] built (0 when the
     /// world has none now: never built, or dropped while more than
-    /// [`MAX_NEW_GROUND_TILES`] tiles held ground they do not know).
+    /// 64 tiles held ground they do not know).
     ///
     /// # Example
     /// ```

@@ -3,7 +3,7 @@
 use crate::error::MeshError;
 use crate::geometry::UpAxis;
 
-/// Options of a [`World`]: `WorldOptions::default()` (Y up, 1024 tile slots, seam
+/// Options of a [`World`](super::World): `WorldOptions::default()` (Y up, 1024 tile slots, seam
 /// tolerance 0.001, climb 0.25), changed with the `with_*` methods.
 ///
 /// # Example

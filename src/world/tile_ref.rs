@@ -1,10 +1,10 @@
 //! [`TileRef`]: how callers name a tile of a [`super::World`] (its slot and the slot's
 //! generation), so that a reference to a removed or replaced tile is stale.
 
-/// A tile of a [`World`]: its slot and the generation of the slot when the tile was put
+/// A tile of a [`World`](super::World): its slot and the generation of the slot when the tile was put
 /// there. The generation grows each time the slot is filled, so a reference to a tile
 /// that was removed or replaced is stale, and every operation on it is
-/// [`MeshError::StaleTile`].
+/// [`MeshError::StaleTile`](crate::MeshError::StaleTile).
 ///
 /// # Example
 /// ```
