@@ -79,11 +79,18 @@ pub(super) fn find(mesh: &MeshData) -> Corners {
             if done[dense(slot)] || !mesh.wall_vertex[v as usize] {
                 continue;
             }
-            let walls = go_round(mesh, p, slot, &mut fan);
+            let at = ground(v);
+            // Across seams a fan's vertex has a copy per tile, up to the seam tolerance
+            // apart, and the cut leaves wall pieces that short: a wall end that near
+            // gives no direction to judge by. Such a corner is kept, and never pruned
+            // (its walls unknown): a wrong direction dropped the corner a shortest path
+            // bends round (seen: wall pieces of 8.6e-5 and 9.7e-4 at a cut corner).
+            let near = 1e-4 * at.abs().max_element().max(1.0);
+            let walls = go_round(mesh, p, slot, &mut fan)
+                .filter(|ends| !tiled || ends.iter().all(|e| e.distance(at) > near));
             for &s in &fan {
                 done[dense(s)] = true;
             }
-            let at = ground(v);
             if let Some([from, to]) = walls
                 && (at - from).perp_dot(to - at) >= 0.0
                 && !(tiled && nearly_straight(from, at, to))
