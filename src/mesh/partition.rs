@@ -421,10 +421,18 @@ pub(crate) fn without_slivers(pieces: &Pieces) -> Vec<([usize; 3], u32)> {
                 let along = |v: usize| (pieces.points[v] - pa).dot(pb - pa);
                 corners.sort_by(|&x, &y| along(x).total_cmp(&along(y)));
                 corners.dedup();
-                let mut previous = a;
-                for &c in corners.iter().chain([&b]) {
-                    kept.push(([previous, c, opposite], owner));
-                    previous = c;
+                let fan: Vec<[usize; 3]> = [a]
+                    .iter()
+                    .chain(corners.iter())
+                    .zip(corners.iter().chain([&b]))
+                    .map(|(&from, &to)| [from, to, opposite])
+                    .collect();
+                // A split that would make a sliver itself (a corner too near an end of
+                // the edge) is not made: the sliver is left out as before.
+                if fan.iter().any(|t| too_thin(q(t))) {
+                    kept.push((*t, owner));
+                } else {
+                    kept.extend(fan.into_iter().map(|t| (t, owner)));
                 }
             }
         }

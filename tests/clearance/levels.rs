@@ -330,6 +330,14 @@ fn stacked_levels_with_a_triangle_thinner_than_the_tolerance() {
     stacked_case(17070785524467337309);
 }
 
+/// A case the property test found: a sliver's area given to its neighbour across its
+/// longest edge split that neighbour into a sliver of its own, which the mesh builder
+/// refused ("the eroded region could not be triangulated"); such a split is not made.
+#[test]
+fn stacked_levels_where_a_split_would_make_a_sliver() {
+    stacked_case(15776980114200706487);
+}
+
 /// A case the property test found: the triangulation bent the eroded region's border
 /// through a polygon corner 0.08 from it (a ring segment was inserted after the
 /// original edges, across a sliver), so the goal 0.075 from the wall x = 8 of the lower
